@@ -1,0 +1,39 @@
+// Public API of autopatch-j (INTERFACES.md §1). Re-exports only.
+export { MemoryManager, type MemoryManagerOptions } from './memory/manager.js';
+export type {
+  ChatMessage,
+  ClearResult,
+  DrainResult,
+  DrainWarning,
+  ExportResult,
+  ForgetResult,
+  Intent,
+  JobCounts,
+  JobOutcome,
+  MatchClass,
+  MemoryDetail,
+  MemoryItemSummary,
+  MemoryKind,
+  MemoryRevision,
+  MemoryStatus,
+  NewThreadResult,
+  OrdinaryIntent,
+  ProcessResult,
+  ProvenanceSource,
+  SearchHit,
+  TurnHandle,
+  TurnRecord,
+} from './memory/types.js';
+export { INTENTS, MEMORY_KINDS, ORDINARY_INTENTS, isOrdinaryIntent } from './memory/types.js';
+export {
+  MemoryContractError,
+  MemoryError,
+  MemoryIntentError,
+  MemoryLeaseError,
+  MemoryNotFoundError,
+  MemorySchemaError,
+  MemoryStorageError,
+} from './shared/errors.js';
+export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall, ToolSchema } from './llm/types.js';
+export { ScriptedLlm, type ScriptStep } from './llm/scripted-llm.js';
+export { SCHEMA_SQL, SCHEMA_VERSION } from './memory/schema.js';

@@ -1,0 +1,81 @@
+import Database from 'better-sqlite3';
+
+/** How long a writer waits for another process's lock before SQLite reports SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * One better-sqlite3 connection with its prepared statements cached (prepared once per connection) and a
+ * synchronous `BEGIN IMMEDIATE` transaction helper. Transactions never contain an `await` (M-2.8).
+ */
+export class Connection {
+  private readonly statements = new Map<string, Database.Statement>();
+  private depth = 0;
+
+  constructor(readonly db: Database.Database) {}
+
+  /** Opens a connection with the pragmas every Memory connection uses. They do not write to the file. */
+  static open(
+    path: string,
+    options: { readonly?: boolean; fileMustExist?: boolean; verbose?: (sql: unknown) => void } = {},
+  ): Connection {
+    const db = new Database(path, {
+      readonly: options.readonly ?? false,
+      fileMustExist: options.fileMustExist ?? false,
+      ...(options.verbose ? { verbose: options.verbose } : {}),
+    });
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('foreign_keys = ON');
+    // An acknowledged turn must survive power loss, not only a process crash.
+    db.pragma('synchronous = FULL');
+    return new Connection(db);
+  }
+
+  /** The cached prepared statement for this SQL text. */
+  stmt<Row = unknown>(sql: string): Database.Statement<unknown[], Row> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement as Database.Statement<unknown[], Row>;
+  }
+
+  /** Runs `fn` inside `BEGIN IMMEDIATE … COMMIT`; nested calls join the outer transaction. */
+  immediate<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    this.stmt('BEGIN IMMEDIATE').run();
+    this.depth += 1;
+    try {
+      const result = fn();
+      this.stmt('COMMIT').run();
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.stmt('ROLLBACK').run();
+      throw error;
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  /** Runs `fn` in a deferred (read) transaction so several reads see one snapshot. */
+  read<T>(fn: () => T): T {
+    if (this.depth > 0 || this.db.inTransaction) return fn();
+    this.stmt('BEGIN DEFERRED').run();
+    this.depth += 1;
+    try {
+      const result = fn();
+      this.stmt('COMMIT').run();
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.stmt('ROLLBACK').run();
+      throw error;
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  close(): void {
+    this.statements.clear();
+    if (this.db.open) this.db.close();
+  }
+}

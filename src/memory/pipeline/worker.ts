@@ -1,0 +1,336 @@
+import { rawDiagnostic } from '../../llm/diagnostics.js';
+import type { ChatMessage, LlmClient, LlmPurpose } from '../../llm/types.js';
+import type { Clock } from '../../shared/clock.js';
+import { MemoryError } from '../../shared/errors.js';
+import type { IdGenerator } from '../../shared/ids.js';
+import type { Connection } from '../connection.js';
+import {
+  type ClaimOptions,
+  type ClaimedBatch,
+  EXTRACTION_WAIT_MS,
+  childJobs,
+  claimConsolidationJob,
+  claimExtractionBatch,
+  failBatch,
+  heartbeatBatch,
+  snapshotOpenJobs,
+} from '../store/jobs.js';
+import type { DrainResult, JobOutcome, ProcessResult } from '../types.js';
+import { CONSOLIDATION_SYSTEM_PROMPT, applyConsolidation, checkOperations, loadConsolidationInput } from './consolidation.js';
+import { ConsolidationAnswer, ExtractionAnswer, parseModelAnswer } from './contracts.js';
+import { EXTRACTION_SYSTEM_PROMPT, commitExtraction, loadExtractionInput, screenCandidates } from './extraction.js';
+
+export interface WorkerDeps {
+  conn: () => Connection;
+  llm: LlmClient | undefined;
+  now: Clock;
+  ids: IdGenerator;
+  owner: string;
+  jobLeaseMs: number;
+  requestTimeoutMs: number;
+  recover: () => void;
+}
+
+/** M-10.2: the exit pass gives each request at most 60 s. */
+export const EXIT_REQUEST_TIMEOUT_MS = 60_000;
+// Bounds of the background timer: never spin, never sleep past a lease that might expire.
+const MIN_WAKE_MS = 500;
+const MAX_WAKE_MS = 60_000;
+// After a transient SQLite or claim failure, the daemon tries again after this delay (M-9.3).
+const ERROR_RETRY_MS = 1_000;
+
+interface RunOptions {
+  force: boolean;
+  allow: Set<string> | null;
+  threadId: string | null;
+  timeoutMs: number;
+  /** Ids already tried in this pass (exit pass: each id at most once). */
+  tried: Set<string> | null;
+}
+
+/**
+ * Runs the durable Memory jobs: claim in one transaction, call the model outside any transaction, commit
+ * in one fenced transaction (M-9.2). Background scheduling uses timers only (no busy loop) and survives
+ * transient errors (M-9.3).
+ */
+export class MemoryWorker {
+  private started = false;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private again = false;
+  /** The last error of a background tick, for diagnosis; the daemon keeps running. */
+  lastTickError: unknown = null;
+
+  constructor(private readonly deps: WorkerDeps) {}
+
+  /** Runs due work now. Without a model nothing runs and jobs stay queued. */
+  async processDue(options: { force: boolean }): Promise<ProcessResult> {
+    if (!this.deps.llm) return { outcomes: [] };
+    this.deps.recover();
+    const outcomes = await this.runLoop({
+      force: options.force,
+      allow: null,
+      threadId: null,
+      timeoutMs: this.deps.requestTimeoutMs,
+      tried: null,
+    });
+    return { outcomes };
+  }
+
+  /**
+   * The exit pass (M-10.2), also `/new`'s one chance for the old thread (M-3.4): snapshot the open jobs,
+   * try each id at most once, allow the consolidation child of a snapshot extraction, 60 s per request;
+   * failures go to retry and come back as warnings.
+   */
+  async drain(options: { threadId: string | null }): Promise<DrainResult> {
+    const result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, warnings: [] };
+    if (!this.deps.llm) return result;
+    const conn = this.deps.conn();
+    this.deps.recover();
+    const allow = new Set(snapshotOpenJobs(conn, this.deps.now(), options.threadId));
+    if (allow.size === 0) return result;
+    const outcomes = await this.runLoop({
+      force: true,
+      allow,
+      threadId: options.threadId,
+      timeoutMs: Math.min(EXIT_REQUEST_TIMEOUT_MS, this.deps.requestTimeoutMs),
+      tried: new Set(),
+    });
+    for (const outcome of outcomes) {
+      result.attempted += outcome.jobIds.length;
+      if (outcome.outcome === 'succeeded' || outcome.outcome === 'succeeded_no_output') result.succeeded += outcome.jobIds.length;
+      else {
+        result.retried += outcome.jobIds.length;
+        for (const jobId of outcome.jobIds) {
+          result.warnings.push({
+            jobId,
+            kind: outcome.kind,
+            message: outcome.error ?? (outcome.outcome === 'fenced' ? 'lease lost to another worker' : 'failed'),
+            nextRetryAt: outcome.nextRetryAt ?? null,
+          });
+        }
+      }
+    }
+    return result;
+  }
+
+  private async runLoop(options: RunOptions): Promise<JobOutcome[]> {
+    const outcomes: JobOutcome[] = [];
+    for (;;) {
+      const batch = this.claimNext(options);
+      if (!batch) return outcomes;
+      for (const job of batch.jobs) options.tried?.add(job.id);
+      const outcome = batch.kind === 'extraction' ? await this.runExtraction(batch, options.timeoutMs) : await this.runConsolidation(batch, options.timeoutMs);
+      outcomes.push(outcome);
+      if (options.allow && batch.kind === 'extraction') {
+        // A consolidation child produced directly by a snapshot extraction may complete in the same pass.
+        for (const child of childJobs(this.deps.conn(), batch.jobs.map((j) => j.id))) options.allow.add(child);
+      }
+    }
+  }
+
+  private claimNext(options: RunOptions): ClaimedBatch | null {
+    const conn = this.deps.conn();
+    const now = this.deps.now();
+    let allow: string[] | null = null;
+    if (options.allow) {
+      allow = [...options.allow].filter((id) => !options.tried?.has(id));
+      if (allow.length === 0) return null;
+    }
+    const claim: ClaimOptions = {
+      now,
+      owner: this.deps.owner,
+      batchId: this.deps.ids('job').replace(/^job-/, 'batch-'),
+      leaseExpiresAt: now + this.deps.jobLeaseMs,
+      force: options.force,
+      allow,
+      threadId: options.threadId,
+    };
+    return claimExtractionBatch(conn, claim) ?? claimConsolidationJob(conn, claim);
+  }
+
+  private async runExtraction(batch: ClaimedBatch, timeoutMs: number): Promise<JobOutcome> {
+    const jobIds = batch.jobs.map((j) => j.id);
+    return this.guarded(batch, 'memory_extraction', async () => {
+      const input = loadExtractionInput(this.deps.conn(), batch);
+      const answer = parseModelAnswer(
+        ExtractionAnswer,
+        await this.callModel('memory_extraction', EXTRACTION_SYSTEM_PROMPT, input.payload, batch, timeoutMs),
+        'extraction',
+      );
+      const { valid, diagnostics } = screenCandidates(answer, input.context);
+      const commit = commitExtraction(this.deps.conn(), {
+        batch,
+        compaction: answer.thread_compaction,
+        maxSequence: input.maxSequence,
+        valid,
+        diagnostics,
+        newId: (kind) => this.deps.ids(kind),
+        now: this.deps.now(),
+      });
+      if (commit.outcome === 'fenced') return { jobIds, kind: 'extraction', outcome: 'fenced' };
+      return { jobIds, kind: 'extraction', outcome: commit.outcome };
+    });
+  }
+
+  private async runConsolidation(batch: ClaimedBatch, timeoutMs: number): Promise<JobOutcome> {
+    const jobIds = batch.jobs.map((j) => j.id);
+    return this.guarded(batch, 'memory_consolidation', async () => {
+      const input = loadConsolidationInput(this.deps.conn(), batch);
+      let answer: ConsolidationAnswer = { operations: [] };
+      if (input.candidates.length > 0) {
+        answer = parseModelAnswer(
+          ConsolidationAnswer,
+          await this.callModel('memory_consolidation', CONSOLIDATION_SYSTEM_PROMPT, input.payload, batch, timeoutMs),
+          'consolidation',
+        );
+        checkOperations(answer, input, batch.threadId);
+      }
+      const applied = applyConsolidation(this.deps.conn(), {
+        batch,
+        answer,
+        consolidation: input,
+        newItemId: () => this.deps.ids('item'),
+        now: this.deps.now(),
+      });
+      return { jobIds, kind: 'consolidation', outcome: applied.outcome };
+    });
+  }
+
+  /** Any failure puts the batch into retry with its RAW diagnostic, unless the worker was fenced. */
+  private async guarded(batch: ClaimedBatch, purpose: LlmPurpose, work: () => Promise<JobOutcome>): Promise<JobOutcome> {
+    const jobIds = batch.jobs.map((j) => j.id);
+    const heartbeat = setInterval(() => {
+      try {
+        const now = this.deps.now();
+        heartbeatBatch(this.deps.conn(), batch, now + this.deps.jobLeaseMs, now);
+      } catch {
+        // A missed heartbeat is survivable: the lease is three intervals long.
+      }
+    }, Math.max(1000, Math.floor(this.deps.jobLeaseMs / 3)));
+    heartbeat.unref();
+    try {
+      return await work();
+    } catch (error) {
+      const raw = rawDiagnostic(error, { purpose });
+      const short = error instanceof MemoryError || error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      let nextRetryAt: number | null = null;
+      try {
+        nextRetryAt = failBatch(this.deps.conn(), batch, raw, { purpose, error: short.slice(0, 500) }, this.deps.now());
+      } catch {
+        // Could not even record the failure (database busy): the lease expires and the job is reclaimed.
+        return { jobIds, kind: batch.kind, outcome: 'retry', error: short };
+      }
+      if (nextRetryAt === null) return { jobIds, kind: batch.kind, outcome: 'fenced', error: short };
+      return { jobIds, kind: batch.kind, outcome: 'retry', error: short, nextRetryAt };
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** The model call, bounded by the request timeout even if the client ignores its abort signal. */
+  private async callModel(purpose: LlmPurpose, system: string, payload: unknown, batch: ClaimedBatch, timeoutMs: number): Promise<string> {
+    const llm = this.deps.llm!;
+    const controller = new AbortController();
+    const messages: ChatMessage[] = [
+      { role: 'system', content: system },
+      { role: 'user', content: JSON.stringify(payload) },
+    ];
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new MemoryTimeoutError(`${purpose} request for ${batch.kind} ${batch.jobs[0]!.id} timed out after ${timeoutMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, timeoutMs);
+    });
+    try {
+      const response = await Promise.race([llm.chat({ purpose, messages, signal: controller.signal }), timeout]);
+      return response.content;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Background scheduling (M-5.1): wake on new turns, on the 30-second rule, on retry times and lease expiry. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.started = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** A turn finished: run due work soon. Does nothing until `start()`. */
+  wake(): void {
+    if (!this.started) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** Resolves when no background tick is running. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.started) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, delayMs));
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    let delay = MAX_WAKE_MS;
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.processDue({ force: false });
+        } while (this.again && this.started);
+        this.lastTickError = null;
+        delay = this.nextWakeDelay();
+      } catch (error) {
+        this.lastTickError = error;
+        delay = ERROR_RETRY_MS;
+      }
+    })();
+    try {
+      await this.running;
+    } finally {
+      this.running = null;
+    }
+    this.schedule(delay);
+  }
+
+  /** Time until the next job can become due: a 30-second wait ending, a retry time, or a lease expiring. */
+  private nextWakeDelay(): number {
+    const conn = this.deps.conn();
+    const now = this.deps.now();
+    const row = conn
+      .stmt<{ at: number | null }>(
+        `SELECT min(at) AS at FROM (
+           SELECT min(created_at) + ${EXTRACTION_WAIT_MS} AS at FROM memory_jobs WHERE status = 'pending' AND kind = 'extraction'
+           UNION ALL SELECT min(created_at) FROM memory_jobs WHERE status = 'pending' AND kind = 'consolidation'
+           UNION ALL SELECT min(available_at) FROM memory_jobs WHERE status = 'retry_wait'
+           UNION ALL SELECT min(lease_expires_at) + 1 FROM memory_jobs WHERE status = 'leased'
+           UNION ALL SELECT min(lease_expires_at) + 1 FROM turns WHERE state = 'open')`,
+      )
+      .get();
+    if (!row || row.at === null) return MAX_WAKE_MS;
+    return Math.min(MAX_WAKE_MS, Math.max(MIN_WAKE_MS, row.at - now));
+  }
+}
+
+/** A worker model request ran past its timeout. */
+export class MemoryTimeoutError extends MemoryError {
+  override readonly name = 'MemoryTimeoutError';
+}

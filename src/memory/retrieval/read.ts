@@ -1,0 +1,113 @@
+import { MemoryNotFoundError, MemoryStorageError, describeError } from '../../shared/errors.js';
+import type { Connection } from '../connection.js';
+import { ITEM_COLUMNS, type ItemRow, findCurrentItem, resolveItemId } from '../store/items.js';
+import type { MemoryDetail, MemoryRevision, ProvenanceSource } from '../types.js';
+
+/** M-7.6: a read shows at most this many provenance excerpts … */
+export const MAX_READ_SOURCES = 3;
+/** … each at most this long, centred on the verified quote. */
+export const EXCERPT_LENGTH = 800;
+
+interface SourceRow {
+  turn_id: string;
+  role: 'user' | 'assistant';
+  quote: string;
+  sequence: number | null;
+  thread_id: string | null;
+  turn_created_at: number | null;
+  excerpt: string | null;
+  excerpt_start: number;
+  text_length: number | null;
+}
+
+// The excerpt is cut inside SQL so a huge RAW turn is never loaded whole: a window of EXCERPT_LENGTH
+// characters with the quote in its middle (quote_start counts characters, as SQLite's substr does).
+const SOURCES_SQL = `
+SELECT cs.turn_id, cs.role, cs.quote, t.sequence, t.thread_id, t.created_at AS turn_created_at,
+       substr(CASE cs.role WHEN 'user' THEN t.user_text ELSE t.assistant_text END,
+              max(1, cs.quote_start + 1 - max(0, (${EXCERPT_LENGTH} - length(cs.quote)) / 2)), ${EXCERPT_LENGTH}) AS excerpt,
+       max(0, cs.quote_start - max(0, (${EXCERPT_LENGTH} - length(cs.quote)) / 2)) AS excerpt_start,
+       length(CASE cs.role WHEN 'user' THEN t.user_text ELSE t.assistant_text END) AS text_length
+  FROM memory_item_candidates mic
+  JOIN candidate_sources cs ON cs.candidate_id = mic.candidate_id
+  LEFT JOIN turns t ON t.id = cs.turn_id
+ WHERE mic.item_id = ?
+ ORDER BY mic.revision DESC, cs.role = 'assistant', cs.candidate_id, cs.ordinal
+ LIMIT ?`;
+
+function toSource(row: SourceRow): ProvenanceSource {
+  let excerpt = row.excerpt ?? row.quote;
+  if (row.excerpt !== null) {
+    if (row.excerpt_start > 0) excerpt = `…${excerpt.slice(1)}`;
+    if (row.text_length !== null && row.excerpt_start + Array.from(row.excerpt).length < row.text_length) {
+      excerpt = `${excerpt.slice(0, -1)}…`;
+    }
+  }
+  return {
+    turnId: row.turn_id,
+    role: row.role,
+    quote: row.quote,
+    excerpt,
+    sequence: row.sequence,
+    threadId: row.thread_id,
+    turnCreatedAt: row.turn_created_at,
+  };
+}
+
+function detailOf(row: ItemRow, sources: ProvenanceSource[], revisions: MemoryRevision[]): MemoryDetail {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    title: row.title,
+    content: row.content,
+    synopsis: row.synopsis,
+    aliases: JSON.parse(row.aliases) as string[],
+    keywords: JSON.parse(row.keywords) as string[],
+    nonFactual: row.non_factual === 1,
+    threadId: row.thread_id,
+    revision: row.revision,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    supersedes: row.supersedes_id,
+    supersededBy: row.superseded_by_id,
+    revisions,
+    sources,
+  };
+}
+
+/**
+ * `memory_read` (M-7.6): a usable memory only (active; a discussion only within its own thread), with
+ * at most 3 bounded provenance excerpts. Forgotten, superseded and other threads' items are not found.
+ */
+export function readMemory(conn: Connection, threadId: string, memoryId: string): MemoryDetail {
+  return conn.read(() => {
+    const id = resolveItemId(conn, memoryId);
+    const row = findCurrentItem(conn, id);
+    if (!row || row.status !== 'active' || (row.kind === 'discussion_context' && row.thread_id !== threadId)) {
+      throw new MemoryNotFoundError(memoryId, `memory ${memoryId} is not usable here (forgotten, superseded or from another thread)`);
+    }
+    const sources = conn.stmt<SourceRow>(SOURCES_SQL).all(id, MAX_READ_SOURCES).map(toSource);
+    return detailOf(row, sources, []);
+  });
+}
+
+/** `/memory show`: any status, every revision and every source. Works while degraded when the tables can be read. */
+export function showMemory(conn: Connection, memoryId: string): MemoryDetail {
+  try {
+    return conn.read(() => {
+      const id = resolveItemId(conn, memoryId);
+      const rows = conn
+        .stmt<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM memory_items WHERE id = ? ORDER BY revision`)
+        .all(id);
+      const current = rows.find((r) => r.is_current === 1) ?? rows[rows.length - 1];
+      if (!current) throw new MemoryNotFoundError(memoryId);
+      const revisions = rows.map((r) => ({ revision: r.revision, status: r.status, title: r.title, content: r.content, createdAt: r.created_at }));
+      const sources = conn.stmt<SourceRow>(SOURCES_SQL).all(id, 1000).map(toSource);
+      return detailOf(current, sources, revisions);
+    });
+  } catch (error) {
+    if (error instanceof MemoryNotFoundError) throw error;
+    throw new MemoryStorageError(`cannot read memory ${memoryId}: ${describeError(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,183 @@
+import { MemoryNotFoundError } from '../../shared/errors.js';
+import type { Connection } from '../connection.js';
+import { buildItemTerms } from '../retrieval/terms.js';
+import type { ForgetResult, ItemStatus, MemoryItemSummary, MemoryKind } from '../types.js';
+
+export interface ItemRow {
+  id: string;
+  revision: number;
+  kind: MemoryKind;
+  status: ItemStatus;
+  is_current: number;
+  thread_id: string | null;
+  title: string;
+  content: string;
+  synopsis: string;
+  aliases: string;
+  keywords: string;
+  non_factual: number;
+  supersedes_id: string | null;
+  superseded_by_id: string | null;
+  consolidation_job_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export const ITEM_COLUMNS =
+  'id, revision, kind, status, is_current, thread_id, title, content, synopsis, aliases, keywords, non_factual, supersedes_id, superseded_by_id, consolidation_job_id, created_at, updated_at';
+
+/** The current revision of an item, whatever its status. */
+export function findCurrentItem(conn: Connection, id: string): ItemRow | null {
+  return conn.stmt<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM memory_items WHERE id = ? AND is_current = 1`).get(id) ?? null;
+}
+
+/** Shortest prefix people may type to name a memory (INTERFACES.md §1). */
+export const MIN_ID_PREFIX = 4;
+
+/** Resolves an id or a unique prefix of at least 4 characters to a memory id. */
+export function resolveItemId(conn: Connection, input: string): string {
+  const wanted = input.trim().toLowerCase();
+  if (wanted.length === 0) throw new MemoryNotFoundError(input, 'No memory id given');
+  const exact = conn.stmt<{ id: string }>('SELECT id FROM memory_items WHERE id = ? AND is_current = 1').get(wanted);
+  if (exact) return exact.id;
+  if (wanted.length < MIN_ID_PREFIX) {
+    throw new MemoryNotFoundError(input, `No memory has id '${input}' (a prefix needs at least ${MIN_ID_PREFIX} characters)`);
+  }
+  const rows = conn
+    .stmt<{ id: string }>('SELECT id FROM memory_items WHERE is_current = 1 AND id >= ? AND id < ? ORDER BY id LIMIT 3')
+    .all(wanted, wanted + String.fromCodePoint(0x10ffff));
+  if (rows.length === 1) return rows[0]!.id;
+  if (rows.length === 0) throw new MemoryNotFoundError(input);
+  throw new MemoryNotFoundError(input, `'${input}' matches several memories (${rows.map((r) => r.id).join(', ')}…); type more of the id`);
+}
+
+export interface NewRevision {
+  id: string;
+  revision: number;
+  kind: MemoryKind;
+  threadId: string | null;
+  title: string;
+  content: string;
+  synopsis: string;
+  aliases: string[];
+  keywords: string[];
+  supersedesId: string | null;
+  consolidationJobId: string;
+  candidateIds: string[];
+  now: number;
+}
+
+/**
+ * Appends an item revision (M-6.2: rows are never edited, a trigger enforces it), links its candidates
+ * as provenance and indexes its search terms. The previous current revision, if any, must already have
+ * been retired with `retireRevision`.
+ */
+export function insertRevision(conn: Connection, input: NewRevision): void {
+  conn
+    .stmt(
+      `INSERT INTO memory_items (id, revision, kind, status, is_current, thread_id, title, content, synopsis, aliases,
+                                 keywords, non_factual, supersedes_id, consolidation_job_id, created_at, updated_at)
+       VALUES (?, ?, ?, 'active', 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(input.id, input.revision, input.kind, input.threadId, input.title, input.content, input.synopsis,
+      JSON.stringify(input.aliases), JSON.stringify(input.keywords), input.kind === 'discussion_context' ? 1 : 0,
+      input.supersedesId, input.consolidationJobId, input.now, input.now);
+  const link = conn.stmt('INSERT OR IGNORE INTO memory_item_candidates (item_id, revision, candidate_id) VALUES (?, ?, ?)');
+  for (const candidateId of input.candidateIds) link.run(input.id, input.revision, candidateId);
+  indexTerms(conn, input.id, input.threadId, input);
+}
+
+/** Writes the search terms of an active item; replaces any older terms of the same item. */
+export function indexTerms(
+  conn: Connection,
+  itemId: string,
+  threadId: string | null,
+  source: { title: string; aliases: string[]; keywords: string[]; content: string },
+): void {
+  dropTerms(conn, itemId);
+  const terms = buildItemTerms(source);
+  const meta = conn.stmt('INSERT OR IGNORE INTO memory_terms (term, item_id, field, thread_id) VALUES (?, ?, ?, ?)');
+  for (const t of terms.metadata) meta.run(t.term, itemId, t.field, threadId);
+  const suffix = conn.stmt('INSERT OR IGNORE INTO memory_term_suffixes (suffix, item_id, thread_id) VALUES (?, ?, ?)');
+  for (const s of terms.suffixes) suffix.run(s, itemId, threadId);
+  const content = conn.stmt('INSERT OR IGNORE INTO memory_content_terms (term, item_id, thread_id) VALUES (?, ?, ?)');
+  for (const c of terms.content) content.run(c, itemId, threadId);
+}
+
+/** Only active items have terms: a retired, superseded or forgotten item leaves search at once. */
+export function dropTerms(conn: Connection, itemId: string): void {
+  conn.stmt('DELETE FROM memory_terms WHERE item_id = ?').run(itemId);
+  conn.stmt('DELETE FROM memory_term_suffixes WHERE item_id = ?').run(itemId);
+  conn.stmt('DELETE FROM memory_content_terms WHERE item_id = ?').run(itemId);
+}
+
+/** A revise: the current revision stops being current (status 'superseded' marks an old revision). */
+export function retireRevision(conn: Connection, itemId: string, now: number): number {
+  const row = conn
+    .stmt<{ revision: number }>(
+      `UPDATE memory_items SET is_current = 0, status = 'superseded', updated_at = ?
+        WHERE id = ? AND is_current = 1 AND status = 'active' RETURNING revision`,
+    )
+    .get(now, itemId);
+  if (!row) throw new MemoryNotFoundError(itemId, `memory ${itemId} is not active`);
+  return row.revision;
+}
+
+/** A supersede: the whole item is replaced by another item. */
+export function markSuperseded(conn: Connection, itemId: string, byId: string, now: number): void {
+  const changed = conn
+    .stmt(
+      `UPDATE memory_items SET status = 'superseded', superseded_by_id = ?, updated_at = ?
+        WHERE id = ? AND is_current = 1 AND status = 'active'`,
+    )
+    .run(byId, now, itemId).changes;
+  if (changed !== 1) throw new MemoryNotFoundError(itemId, `memory ${itemId} is not active`);
+  dropTerms(conn, itemId);
+}
+
+/**
+ * M-6.3: forgetting takes the item out of routing and search at once and suppresses every candidate that
+ * ever supported it, so its old evidence cannot build it again. RAW turns are never touched.
+ */
+export function forgetItem(conn: Connection, itemId: string, now: number): ForgetResult {
+  return conn.immediate(() => {
+    const current = findCurrentItem(conn, itemId);
+    if (!current || current.status !== 'active') {
+      throw new MemoryNotFoundError(itemId, `memory ${itemId} is ${current ? current.status : 'unknown'}, not active`);
+    }
+    conn.stmt("UPDATE memory_items SET status = 'forgotten', updated_at = ? WHERE id = ? AND is_current = 1").run(now, itemId);
+    dropTerms(conn, itemId);
+    const suppressed = conn
+      .stmt(
+        `UPDATE memory_candidates SET status = 'suppressed', updated_at = ?
+          WHERE id IN (SELECT candidate_id FROM memory_item_candidates WHERE item_id = ?)`,
+      )
+      .run(now, itemId).changes;
+    return { id: itemId, title: current.title, kind: current.kind, suppressedCandidates: suppressed, rawTurnsKept: true };
+  });
+}
+
+/** Active preferences and decisions, and the given thread's active discussions, newest first. */
+export function listActiveItems(conn: Connection, threadId: string): MemoryItemSummary[] {
+  return conn
+    .stmt<ItemRow>(
+      `SELECT ${ITEM_COLUMNS} FROM memory_items
+        WHERE status = 'active' AND (kind <> 'discussion_context' OR thread_id = ?)
+        ORDER BY CASE kind WHEN 'user_preference' THEN 0 WHEN 'project_decision' THEN 1 ELSE 2 END, updated_at DESC, id`,
+    )
+    .all(threadId)
+    .map(summarize);
+}
+
+export function summarize(row: ItemRow): MemoryItemSummary {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    title: row.title,
+    synopsis: row.synopsis,
+    threadId: row.thread_id,
+    revision: row.revision,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,244 @@
+import type { ChatMessage } from '../llm/types.js';
+
+/** Every intent the agent routes to. */
+export type Intent = 'code_explain' | 'general_chat' | 'code_audit' | 'patch_explain' | 'patch_revise';
+/** The intents Memory serves (M-1.1). */
+export type OrdinaryIntent = 'code_explain' | 'general_chat';
+export type RepairIntent = Exclude<Intent, OrdinaryIntent>;
+export type MemoryKind = 'user_preference' | 'project_decision' | 'discussion_context';
+
+export const INTENTS: readonly Intent[] = ['code_explain', 'general_chat', 'code_audit', 'patch_explain', 'patch_revise'];
+export const ORDINARY_INTENTS: readonly OrdinaryIntent[] = ['code_explain', 'general_chat'];
+export const MEMORY_KINDS: readonly MemoryKind[] = ['user_preference', 'project_decision', 'discussion_context'];
+
+export function isOrdinaryIntent(intent: string): intent is OrdinaryIntent {
+  return (ORDINARY_INTENTS as readonly string[]).includes(intent);
+}
+
+export type ThreadStatus = 'active' | 'archived';
+export type TurnState = 'open' | 'completed' | 'failed' | 'interrupted';
+export type JobKind = 'extraction' | 'consolidation';
+export type JobStatus = 'pending' | 'leased' | 'retry_wait' | 'succeeded' | 'succeeded_no_output';
+export type CandidateStatus = 'pending' | 'consolidated' | 'rejected' | 'suppressed';
+export type ItemStatus = 'active' | 'superseded' | 'forgotten';
+export type SourceRole = 'user' | 'assistant';
+
+/** Binds one ordinary request to the thread of its admission (M-3.3). */
+export interface TurnHandle {
+  readonly turnId: string;
+  readonly threadId: string;
+  readonly sequence: number;
+}
+
+export interface ThreadRecord {
+  id: string;
+  status: ThreadStatus;
+  compaction: string;
+  compactionSequence: number;
+  createdAt: number;
+  updatedAt: number;
+  archivedAt: number | null;
+}
+
+export interface TurnRecord {
+  id: string;
+  threadId: string;
+  sequence: number;
+  intent: OrdinaryIntent;
+  userText: string;
+  assistantText: string | null;
+  state: TurnState;
+  scopePaths: string[];
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+  failure: string | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+export interface JobRecord {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  threadId: string;
+  turnId: string | null;
+  parentJobId: string | null;
+  generation: number;
+  attemptCount: number;
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+  availableAt: number;
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SourceRecord {
+  turnId: string;
+  role: SourceRole;
+  quote: string;
+}
+
+export interface CandidateRecord {
+  id: string;
+  threadId: string;
+  kind: MemoryKind;
+  title: string;
+  content: string;
+  aliases: string[];
+  nonFactual: boolean;
+  status: CandidateStatus;
+  sources: SourceRecord[];
+}
+
+export interface MemoryItemSummary {
+  id: string;
+  kind: MemoryKind;
+  status: ItemStatus;
+  title: string;
+  synopsis: string;
+  threadId: string | null;
+  revision: number;
+  updatedAt: number;
+}
+
+export interface ProvenanceSource {
+  turnId: string;
+  role: SourceRole;
+  quote: string;
+  /** A bounded window of the RAW turn text around the verified quote. */
+  excerpt: string;
+  sequence: number | null;
+  threadId: string | null;
+  turnCreatedAt: number | null;
+}
+
+export interface MemoryRevision {
+  revision: number;
+  status: ItemStatus;
+  title: string;
+  content: string;
+  createdAt: number;
+}
+
+export interface MemoryDetail {
+  id: string;
+  kind: MemoryKind;
+  status: ItemStatus;
+  title: string;
+  content: string;
+  synopsis: string;
+  aliases: string[];
+  keywords: string[];
+  /** Discussion context is never a fact about the code (M-5.3). */
+  nonFactual: boolean;
+  threadId: string | null;
+  revision: number;
+  createdAt: number;
+  updatedAt: number;
+  supersedes: string | null;
+  supersededBy: string | null;
+  revisions: MemoryRevision[];
+  sources: ProvenanceSource[];
+}
+
+export type MatchClass = 'exact' | 'prefix' | 'substring' | 'content';
+
+export interface SearchHit {
+  id: string;
+  kind: MemoryKind;
+  title: string;
+  synopsis: string;
+  match: MatchClass;
+}
+
+export interface JobCounts {
+  pending: number;
+  leased: number;
+  retryWait: number;
+  succeeded: number;
+  succeededNoOutput: number;
+}
+
+export interface FilteredCounts {
+  /** Candidates the program refused, in all. */
+  total: number;
+  /** Refusals by reason code. */
+  byReason: Record<string, number>;
+}
+
+export interface MemoryStatus {
+  health: 'healthy' | 'degraded';
+  degradedReason: string | null;
+  dbPath: string;
+  schemaVersion: number | null;
+  generation: number | null;
+  activeThreadId: string | null;
+  turns: { open: number; completed: number; failed: number; interrupted: number };
+  jobs: JobCounts;
+  items: Record<MemoryKind, number>;
+  filteredCandidates: FilteredCounts;
+  lastError: string | null;
+  lastSucceededAt: number | null;
+  createdAt: number | null;
+  /** Problems worth showing that are not a degraded schema (a legacy file that could not be deleted …). */
+  warnings: string[];
+}
+
+export interface ForgetResult {
+  id: string;
+  title: string;
+  kind: MemoryKind;
+  suppressedCandidates: number;
+  /** Always true: forgetting never deletes the RAW turns (M-6.3). */
+  rawTurnsKept: true;
+}
+
+export interface NewThreadResult {
+  archivedThreadId: string;
+  threadId: string;
+  drain: DrainResult;
+}
+
+export interface ClearResult {
+  generation: number;
+  threadId: string;
+  /** True when the database files were deleted and created again because the schema itself was broken. */
+  recreated: boolean;
+  createdAt: number;
+}
+
+export interface ExportResult {
+  path: string;
+  turns: number;
+  items: number;
+}
+
+export interface JobOutcome {
+  jobIds: string[];
+  kind: JobKind;
+  outcome: 'succeeded' | 'succeeded_no_output' | 'retry' | 'fenced';
+  error?: string;
+  nextRetryAt?: number;
+}
+
+export interface ProcessResult {
+  outcomes: JobOutcome[];
+}
+
+export interface DrainWarning {
+  jobId: string;
+  kind: JobKind;
+  message: string;
+  nextRetryAt: number | null;
+}
+
+export interface DrainResult {
+  attempted: number;
+  succeeded: number;
+  retried: number;
+  warnings: DrainWarning[];
+}
+
+export type { ChatMessage };

@@ -1,0 +1,55 @@
+/** Base class of every error the Memory subsystem throws on purpose. */
+export class MemoryError extends Error {
+  override readonly name: string = 'MemoryError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The database is degraded, or the operational guard found meta or the active thread missing (M-2.4). */
+export class MemorySchemaError extends MemoryError {
+  override readonly name = 'MemorySchemaError';
+  constructor(readonly reason: string, options?: { cause?: unknown }) {
+    super(`Memory is degraded: ${reason}`, options);
+  }
+}
+
+/** A file-system or SQLite failure that is not a schema problem. */
+export class MemoryStorageError extends MemoryError {
+  override readonly name = 'MemoryStorageError';
+}
+
+/** A model answer that breaks the strict LLM JSON contract (INTERFACES.md §2). */
+export class MemoryContractError extends MemoryError {
+  override readonly name = 'MemoryContractError';
+  constructor(message: string, readonly issues: readonly string[] = [], options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** No memory item (or no unique one) matches the id or prefix given. */
+export class MemoryNotFoundError extends MemoryError {
+  override readonly name = 'MemoryNotFoundError';
+  constructor(readonly memoryId: string, message?: string) {
+    super(message ?? `No memory matches id '${memoryId}'`);
+  }
+}
+
+/** A turn or job lease was lost: another owner recovered it, or a clear fenced it (M-9.1, M-9.2). */
+export class MemoryLeaseError extends MemoryError {
+  override readonly name = 'MemoryLeaseError';
+}
+
+/** A repair intent was offered to Memory, which serves only ordinary intents (M-1.1). */
+export class MemoryIntentError extends MemoryError {
+  override readonly name = 'MemoryIntentError';
+  constructor(readonly intent: string) {
+    super(`Intent '${intent}' never reads or writes Memory; only code_explain and general_chat do`);
+  }
+}
+
+/** Describe any thrown value in one line, for logs and short status text. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

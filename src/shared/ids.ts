@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+
+// Crockford base32 without I, L, O, U: easy to read aloud and to type as a prefix.
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** Random base32 text of the given length. */
+export function randomToken(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (let i = 0; i < length; i += 1) out += ALPHABET[bytes[i]! & 31];
+  return out;
+}
+
+export type IdKind = 'thread' | 'turn' | 'job' | 'candidate' | 'item' | 'worker';
+
+const PREFIX: Record<IdKind, string> = {
+  thread: 't-',
+  turn: 'turn-',
+  job: 'job-',
+  candidate: 'cand-',
+  item: 'm',
+  worker: 'w-',
+};
+
+const LENGTH: Record<IdKind, number> = {
+  thread: 12,
+  turn: 16,
+  job: 16,
+  candidate: 16,
+  // Memory ids are shown to people and typed back as prefixes: 'm' + 8 characters (INTERFACES.md §1).
+  item: 8,
+  worker: 10,
+};
+
+/** Generates ids; injectable so tests can make them deterministic. */
+export type IdGenerator = (kind: IdKind) => string;
+
+export const randomIds: IdGenerator = (kind) => PREFIX[kind] + randomToken(LENGTH[kind]);
+
+/** A deterministic generator for tests and benchmarks: t-000001, turn-000002, … */
+export function sequentialIds(start = 1): IdGenerator {
+  let n = start;
+  return (kind) => {
+    const id = PREFIX[kind] + String(n).padStart(LENGTH[kind], '0');
+    n += 1;
+    return id;
+  };
+}
