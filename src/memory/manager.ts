@@ -319,7 +319,7 @@ export class MemoryManager {
   }
 
   /** Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait. */
-  processDue(options: { force?: boolean } = {}): Promise<ProcessResult> {
+  async processDue(options: { force?: boolean } = {}): Promise<ProcessResult> {
     this.healthyConn();
     return this.worker.processDue({ force: options.force ?? false });
   }
