@@ -76,6 +76,7 @@ CREATE TABLE memory_jobs (
   idempotency_key TEXT NOT NULL UNIQUE,
   thread_id TEXT NOT NULL REFERENCES threads (id),
   turn_id TEXT UNIQUE REFERENCES turns (id),
+  turn_sequence INTEGER,
   parent_job_id TEXT REFERENCES memory_jobs (id),
   generation INTEGER NOT NULL CHECK (generation >= 1),
   attempt_count INTEGER NOT NULL DEFAULT 0 CHECK (attempt_count >= 0),
@@ -89,12 +90,15 @@ CREATE TABLE memory_jobs (
   updated_at INTEGER NOT NULL,
   finished_at INTEGER,
   CHECK ((kind = 'extraction') = (turn_id IS NOT NULL)),
+  CHECK ((kind = 'extraction') = (turn_sequence IS NOT NULL)),
   CHECK ((kind = 'consolidation') = (parent_job_id IS NOT NULL)),
   CHECK ((status = 'leased') = (lease_owner IS NOT NULL AND lease_expires_at IS NOT NULL AND batch_id IS NOT NULL)),
   CHECK ((status IN ('succeeded', 'succeeded_no_output')) = (finished_at IS NOT NULL))
 ) STRICT;
 
-CREATE INDEX memory_jobs_open ON memory_jobs (kind, thread_id, created_at) WHERE status IN ('pending', 'leased', 'retry_wait');
+CREATE INDEX memory_jobs_status ON memory_jobs (status, kind, thread_id, turn_sequence, created_at);
+
+CREATE INDEX memory_jobs_unresolved_errors ON memory_jobs (updated_at, id) WHERE last_error IS NOT NULL;
 
 CREATE INDEX memory_jobs_batch ON memory_jobs (batch_id) WHERE batch_id IS NOT NULL;
 
@@ -195,7 +199,6 @@ CREATE TABLE memory_term_suffixes (
   PRIMARY KEY (suffix, item_id)
 ) STRICT, WITHOUT ROWID;
 
-CREATE INDEX memory_term_suffixes_item ON memory_term_suffixes (item_id);
 
 CREATE TABLE memory_content_terms (
   term TEXT NOT NULL,
@@ -204,7 +207,6 @@ CREATE TABLE memory_content_terms (
   PRIMARY KEY (term, item_id)
 ) STRICT, WITHOUT ROWID;
 
-CREATE UNIQUE INDEX memory_content_terms_item ON memory_content_terms (item_id, term);
 `;
 
 /** One row of `sqlite_schema`, as compared during verification. */

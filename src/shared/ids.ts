@@ -35,7 +35,24 @@ const LENGTH: Record<IdKind, number> = {
 /** Generates ids; injectable so tests can make them deterministic. */
 export type IdGenerator = (kind: IdKind) => string;
 
-export const randomIds: IdGenerator = (kind) => PREFIX[kind] + randomToken(LENGTH[kind]);
+/** Base32 of the current time in ms, 9 characters: ids that sort by creation time. */
+function timeToken(): string {
+  let ms = Date.now();
+  let out = '';
+  for (let i = 0; i < 9; i += 1) {
+    out = ALPHABET[ms % 32]! + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+// Ids people never type (turns, jobs, candidates) start with the time, so new rows land at the end of
+// their B-trees instead of dirtying random pages. Memory ids stay fully random: a short typed prefix
+// must tell them apart.
+const TIME_ORDERED: ReadonlySet<IdKind> = new Set<IdKind>(['turn', 'job', 'candidate']);
+
+export const randomIds: IdGenerator = (kind) =>
+  TIME_ORDERED.has(kind) ? PREFIX[kind] + timeToken() + randomToken(LENGTH[kind] - 9) : PREFIX[kind] + randomToken(LENGTH[kind]);
 
 /** A deterministic generator for tests and benchmarks: t-000001, turn-000002, … */
 export function sequentialIds(start = 1): IdGenerator {

@@ -50,19 +50,18 @@ export function loadConsolidationInput(conn: Connection, batch: ClaimedBatch): C
       activeItems.set(row.id, row);
     };
     for (const candidate of candidates) {
-      for (const query of [candidate.title, ...candidate.aliases]) {
-        for (const hit of searchMemory(conn, batch.threadId, query)) {
-          if (hit.kind === candidate.kind) offer(findCurrentItem(conn, hit.id));
-        }
+      // Metadata stages only: the recent items below cover the rest, and content hits are too loose here.
+      for (const hit of searchMemory(conn, batch.threadId, candidate.title, { contentStage: false })) {
+        if (hit.kind === candidate.kind) offer(findCurrentItem(conn, hit.id));
       }
     }
     const recent = conn.stmt<ItemRow>(
       `SELECT ${ITEM_COLUMNS} FROM memory_items
-        WHERE status = 'active' AND kind = ? AND (kind <> 'discussion_context' OR thread_id = ?)
+        WHERE status = 'active' AND kind = ? AND thread_id IS ?
         ORDER BY updated_at DESC LIMIT ${RECENT_ITEMS_PER_KIND}`,
     );
     for (const kind of new Set(candidates.map((c) => c.kind))) {
-      for (const row of recent.all(kind, batch.threadId)) offer(row);
+      for (const row of recent.all(kind, kind === 'discussion_context' ? batch.threadId : null)) offer(row);
     }
     const payload: ConsolidationPayload = {
       thread_id: batch.threadId,
@@ -206,7 +205,7 @@ export function applyConsolidation(
     }
     finishBatch(conn, batch, 'succeeded', diagnostics, now);
     return { outcome: 'succeeded' as const, diagnostics, itemIds };
-  });
+   }, { durable: false });
 }
 
 function requireActive(conn: Connection, id: string): ItemRow {

@@ -206,5 +206,5 @@ export function commitExtraction(
     const outcome = inserted.length > 0 ? 'succeeded' : 'succeeded_no_output';
     finishBatch(conn, batch, outcome, diagnostics, now);
     return { outcome, consolidationJobId, accepted: inserted.length };
-  });
+   }, { durable: false });
 }

@@ -5,17 +5,31 @@
  * phrases match on word boundaries; Chinese phrases match as substrings, since Chinese has no spaces.
  */
 
-export type Lexicon = readonly RegExp[];
+/** One phrase: its pattern, the same pattern with the global flag, and a literal that must occur for it to match. */
+export interface LexiconEntry {
+  readonly pattern: RegExp;
+  readonly global: RegExp;
+  readonly key: string;
+}
+
+export type Lexicon = readonly LexiconEntry[];
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Chinese entries are substrings (or a RegExp where context matters); English entries are whole words. */
-function lexicon(zh: readonly (string | RegExp)[], en: readonly string[]): Lexicon {
+function entry(pattern: RegExp, key: string): LexiconEntry {
+  return { pattern, global: new RegExp(pattern.source, 'gu'), key };
+}
+
+/**
+ * Chinese entries are substrings (or [RegExp, key] where context matters); English entries are whole
+ * words. The key lets a scan skip, with one `includes`, every phrase that cannot occur in the text.
+ */
+function lexicon(zh: readonly (string | readonly [RegExp, string])[], en: readonly string[]): Lexicon {
   return [
-    ...zh.map((p) => (typeof p === 'string' ? new RegExp(escape(p), 'u') : p)),
-    ...en.map((p) => englishPhrase(p)),
+    ...zh.map((p) => (typeof p === 'string' ? entry(new RegExp(escape(p), 'u'), p) : entry(p[0], p[1]))),
+    ...en.map((p) => entry(englishPhrase(p), p.split(' ')[0]!)),
   ];
 }
 
@@ -69,7 +83,7 @@ export const EXAMPLE = lexicon(
 
 export const UNDECIDED = lexicon(
   ['还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定',
-    /(?<!尽)可能/u, '也许', '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好'],
+    [/(?<!尽)可能/u, '可能'], '也许', '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好'],
   ['have not decided', "haven't decided", 'not decided', 'undecided', 'not sure', 'maybe', 'might', 'considering',
     'thinking about', "we'll see", 'tbd', 'to be decided', 'not yet decided', 'still deciding', 'perhaps',
     'probably', 'not certain', 'unsure', "haven't made up", 'not settled', 'open question'],
@@ -106,44 +120,36 @@ export const PROPOSALS = lexicon(
 const ZH_NEGATION_BEFORE = /(不|没|没有|并没有|别|未|并非|不是|不再|从不|从未|不会|不用|无需)\s*$/u;
 const EN_NEGATION_BEFORE = /(?<![\p{L}])(not|never|no longer|don't|didn't|doesn't|won't|haven't|hasn't|wasn't|weren't|isn't|aren't|cannot|can't|do not|did not|does not|will not)\s+(\S+\s+)?$/u;
 
-export function findFirst(lexicon: Lexicon, text: string): RegExpExecArray | null {
-  let best: RegExpExecArray | null = null;
-  for (const pattern of lexicon) {
-    const match = pattern.exec(text);
-    if (match && (best === null || match.index < best.index)) best = match;
-  }
-  return best;
-}
-
 export function matchesAny(lexicon: Lexicon, text: string): boolean {
-  return lexicon.some((pattern) => pattern.test(text));
+  return lexicon.some((e) => text.includes(e.key) && e.pattern.test(text));
 }
 
 /** Every non-negated occurrence of a speech act in the text. */
-export function affirmedActs(lexicon: Lexicon, text: string): RegExpExecArray[] {
-  const out: RegExpExecArray[] = [];
-  for (const pattern of lexicon) {
-    const global = new RegExp(pattern.source, 'gu');
-    for (const match of text.matchAll(global)) {
-      const before = text.slice(Math.max(0, match.index - 24), match.index);
+export function affirmedActs(lexicon: Lexicon, text: string): RegExpMatchArray[] {
+  const out: RegExpMatchArray[] = [];
+  for (const e of lexicon) {
+    if (!text.includes(e.key)) continue;
+    for (const match of text.matchAll(e.global)) {
+      const before = text.slice(Math.max(0, match.index! - 24), match.index);
       if (ZH_NEGATION_BEFORE.test(before) || EN_NEGATION_BEFORE.test(before)) continue;
-      out.push(match as RegExpExecArray);
+      out.push(match);
     }
   }
   return out;
 }
 
-/** True when the text has an occurrence of the act, but every one is negated. */
-export function onlyNegatedActs(lexicon: Lexicon, text: string): boolean {
-  return matchesAny(lexicon, text) && affirmedActs(lexicon, text).length === 0;
-}
+const merged = new WeakMap<readonly Lexicon[], LexiconEntry[]>();
 
 /** Removes every lexicon phrase from the text, leaving what the sentence is about. */
 export function stripLexicons(text: string, lexicons: readonly Lexicon[]): string {
-  let out = text;
-  for (const lex of lexicons) {
-    for (const pattern of lex) out = out.replace(new RegExp(pattern.source, 'gu'), ' ');
+  let entries = merged.get(lexicons);
+  if (!entries) {
+    // Longest phrases first, so "就这么定了" goes before "定了".
+    entries = lexicons.flat().sort((a, b) => b.pattern.source.length - a.pattern.source.length);
+    merged.set(lexicons, entries);
   }
+  let out = text;
+  for (const e of entries) if (out.includes(e.key)) out = out.replace(e.global, ' ');
   return out;
 }
 

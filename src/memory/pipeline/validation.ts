@@ -8,6 +8,7 @@ import {
   EXAMPLE,
   HYPOTHETICAL,
   HYPOTHETICAL_OPENING,
+  type Lexicon,
   PREFERENCE_ACTS,
   PROPOSALS,
   TEMPORARY,
@@ -194,10 +195,12 @@ function locate(
   return { turn, role, quote, text, begin, end: begin + quote.length, fromAdjacent };
 }
 
-/** Terms of what the candidate says, minus speech-act words, for the content-anchor check. */
+/**
+ * Terms of what the candidate says, for the content-anchor check. Speech-act words need no stripping here:
+ * the quote side is stripped, so a marker alone can never make the anchor.
+ */
 function candidateTerms(candidate: CandidateAnswer): Set<string> {
-  const text = prepare([candidate.title, candidate.content, ...candidate.aliases].join('\n'));
-  return new Set(contentTerms(stripLexicons(text, ALL_MARKERS), 512));
+  return new Set(contentTerms(prepare([candidate.title, candidate.content, ...candidate.aliases].join('\n')), 1024));
 }
 
 function prepare(text: string): string {
@@ -207,7 +210,7 @@ function prepare(text: string): string {
 /** Why a user statement does not support a preference/decision, or null when it does. */
 function assessStatement(
   source: LocatedSource,
-  acts: readonly RegExp[],
+  acts: Lexicon,
   anchorTerms: ReadonlySet<string>,
 ): { reason: RejectReason; detail: string } | null {
   if (inCodeOrOutput(source.text, source.begin)) {
@@ -241,10 +244,7 @@ function isHypothetical(sentence: string): boolean {
   if (matchesAny(HYPOTHETICAL, sentence)) return true;
   return splitClauses(sentence).some((clause) => {
     const opening = clause.trimStart();
-    return HYPOTHETICAL_OPENING.some((p) => {
-      const m = p.exec(opening);
-      return m !== null && m.index === 0;
-    });
+    return HYPOTHETICAL_OPENING.some((e) => e.pattern.exec(opening)?.index === 0);
   });
 }
 

@@ -64,7 +64,7 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'content' AS match
  * preferences/decisions and the bound thread's active discussions are visible: terms exist only for
  * active items and carry the discussion's thread.
  */
-export function searchMemory(conn: Connection, threadId: string, query: string): SearchHit[] {
+export function searchMemory(conn: Connection, threadId: string, query: string, options: { contentStage?: boolean } = {}): SearchHit[] {
   const q = prepareQuery(query);
   if (!q) return [];
   const hits = conn.stmt<SearchHit>(EXACT_PREFIX_SQL).all({ q: q.text, upper: q.upper, thread: threadId });
@@ -81,7 +81,7 @@ export function searchMemory(conn: Connection, threadId: string, query: string):
       }),
     );
   }
-  if (hits.length < MAX_SEARCH_HITS && q.content.length > 0) {
+  if (hits.length < MAX_SEARCH_HITS && q.content.length > 0 && options.contentStage !== false) {
     hits.push(
       ...conn.stmt<SearchHit>(CONTENT_SQL).all({
         terms: JSON.stringify(q.content),

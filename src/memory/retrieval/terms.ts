@@ -10,7 +10,7 @@ export const MAX_QUERY_CONTENT_TERMS = 8;
  * Suffixes are stored up to this many characters. A longer substring query matches on its first
  * SUFFIX_LENGTH characters through the index and is then confirmed against the whole term.
  */
-export const SUFFIX_LENGTH = 32;
+export const SUFFIX_LENGTH = 16;
 
 export type TermField = 'title' | 'alias' | 'keyword';
 

@@ -49,19 +49,20 @@ interface CandidateRow {
   aliases: string;
   non_factual: number;
   status: CandidateRecord['status'];
+  sources: string;
 }
 
-/** The candidates a consolidation job handles, with their sources. */
+/** The candidates a consolidation job handles, with their sources, in one statement. */
 export function candidatesOfJob(conn: Connection, jobId: string): CandidateRecord[] {
   const rows = conn
     .stmt<CandidateRow>(
-      `SELECT id, thread_id, kind, title, content, aliases, non_factual, status FROM memory_candidates
-        WHERE consolidation_job_id = ? ORDER BY created_at, id`,
+      `SELECT c.id, c.thread_id, c.kind, c.title, c.content, c.aliases, c.non_factual, c.status,
+              (SELECT json_group_array(json_array(s.turn_id, s.role, s.quote))
+                 FROM (SELECT turn_id, role, quote FROM candidate_sources WHERE candidate_id = c.id ORDER BY ordinal) s) AS sources
+         FROM memory_candidates c
+        WHERE c.consolidation_job_id = ? ORDER BY c.created_at, c.id`,
     )
     .all(jobId);
-  const sources = conn.stmt<{ turn_id: string; role: 'user' | 'assistant'; quote: string }>(
-    'SELECT turn_id, role, quote FROM candidate_sources WHERE candidate_id = ? ORDER BY ordinal',
-  );
   return rows.map((row) => ({
     id: row.id,
     threadId: row.thread_id,
@@ -71,7 +72,9 @@ export function candidatesOfJob(conn: Connection, jobId: string): CandidateRecor
     aliases: JSON.parse(row.aliases) as string[],
     nonFactual: row.non_factual === 1,
     status: row.status,
-    sources: sources.all(row.id).map((s): SourceRecord => ({ turnId: s.turn_id, role: s.role, quote: s.quote })),
+    sources: (JSON.parse(row.sources) as [string, 'user' | 'assistant', string][]).map(
+      ([turnId, role, quote]): SourceRecord => ({ turnId, role, quote }),
+    ),
   }));
 }
 

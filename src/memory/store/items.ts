@@ -87,32 +87,59 @@ export function insertRevision(conn: Connection, input: NewRevision): void {
   indexTerms(conn, input.id, input.threadId, input);
 }
 
-/** Writes the search terms of an active item; replaces any older terms of the same item. */
-export function indexTerms(
-  conn: Connection,
-  itemId: string,
-  threadId: string | null,
-  source: { title: string; aliases: string[]; keywords: string[]; content: string },
-): void {
-  dropTerms(conn, itemId);
+type TermSource = { title: string; aliases: string[]; keywords: string[]; content: string };
+
+/**
+ * Writes the search terms of an active item: one statement per term table, the rows passed as JSON.
+ * Only active items have terms, so a retired, superseded or forgotten item leaves search at once.
+ */
+export function indexTerms(conn: Connection, itemId: string, threadId: string | null, source: TermSource): void {
   const terms = buildItemTerms(source);
-  const meta = conn.stmt('INSERT OR IGNORE INTO memory_terms (term, item_id, field, thread_id) VALUES (?, ?, ?, ?)');
-  for (const t of terms.metadata) meta.run(t.term, itemId, t.field, threadId);
-  const suffix = conn.stmt('INSERT OR IGNORE INTO memory_term_suffixes (suffix, item_id, thread_id) VALUES (?, ?, ?)');
-  for (const s of terms.suffixes) suffix.run(s, itemId, threadId);
-  const content = conn.stmt('INSERT OR IGNORE INTO memory_content_terms (term, item_id, thread_id) VALUES (?, ?, ?)');
-  for (const c of terms.content) content.run(c, itemId, threadId);
+  conn
+    .stmt(
+      `INSERT OR IGNORE INTO memory_terms (term, item_id, field, thread_id)
+       SELECT json_extract(value, '$[0]'), ?, json_extract(value, '$[1]'), ? FROM json_each(?)`,
+    )
+    .run(itemId, threadId, JSON.stringify(terms.metadata.map((t) => [t.term, t.field])));
+  conn
+    .stmt('INSERT OR IGNORE INTO memory_term_suffixes (suffix, item_id, thread_id) SELECT value, ?, ? FROM json_each(?)')
+    .run(itemId, threadId, JSON.stringify(terms.suffixes));
+  conn
+    .stmt('INSERT OR IGNORE INTO memory_content_terms (term, item_id, thread_id) SELECT value, ?, ? FROM json_each(?)')
+    .run(itemId, threadId, JSON.stringify(terms.content));
 }
 
-/** Only active items have terms: a retired, superseded or forgotten item leaves search at once. */
+/**
+ * Removes the search terms of an item's current revision. The suffix and content tables have no index by
+ * item (it would double their write cost), so their rows are found again from the revision's own fields
+ * through their primary keys; the metadata table is indexed by item and is cleared whole. Search also
+ * joins the item's status, so nothing inactive is ever returned even if a row were left behind.
+ */
 export function dropTerms(conn: Connection, itemId: string): void {
+  const row = conn
+    .stmt<{ title: string; aliases: string; keywords: string; content: string }>(
+      'SELECT title, aliases, keywords, content FROM memory_items WHERE id = ? AND is_current = 1',
+    )
+    .get(itemId);
   conn.stmt('DELETE FROM memory_terms WHERE item_id = ?').run(itemId);
-  conn.stmt('DELETE FROM memory_term_suffixes WHERE item_id = ?').run(itemId);
-  conn.stmt('DELETE FROM memory_content_terms WHERE item_id = ?').run(itemId);
+  if (!row) return;
+  const terms = buildItemTerms({
+    title: row.title,
+    aliases: JSON.parse(row.aliases) as string[],
+    keywords: JSON.parse(row.keywords) as string[],
+    content: row.content,
+  });
+  conn
+    .stmt('DELETE FROM memory_term_suffixes WHERE item_id = ? AND suffix IN (SELECT value FROM json_each(?))')
+    .run(itemId, JSON.stringify(terms.suffixes));
+  conn
+    .stmt('DELETE FROM memory_content_terms WHERE item_id = ? AND term IN (SELECT value FROM json_each(?))')
+    .run(itemId, JSON.stringify(terms.content));
 }
 
 /** A revise: the current revision stops being current (status 'superseded' marks an old revision). */
 export function retireRevision(conn: Connection, itemId: string, now: number): number {
+  dropTerms(conn, itemId);
   const row = conn
     .stmt<{ revision: number }>(
       `UPDATE memory_items SET is_current = 0, status = 'superseded', updated_at = ?
@@ -125,6 +152,7 @@ export function retireRevision(conn: Connection, itemId: string, now: number): n
 
 /** A supersede: the whole item is replaced by another item. */
 export function markSuperseded(conn: Connection, itemId: string, byId: string, now: number): void {
+  dropTerms(conn, itemId);
   const changed = conn
     .stmt(
       `UPDATE memory_items SET status = 'superseded', superseded_by_id = ?, updated_at = ?
@@ -132,7 +160,6 @@ export function markSuperseded(conn: Connection, itemId: string, byId: string, n
     )
     .run(byId, now, itemId).changes;
   if (changed !== 1) throw new MemoryNotFoundError(itemId, `memory ${itemId} is not active`);
-  dropTerms(conn, itemId);
 }
 
 /**
@@ -145,8 +172,8 @@ export function forgetItem(conn: Connection, itemId: string, now: number): Forge
     if (!current || current.status !== 'active') {
       throw new MemoryNotFoundError(itemId, `memory ${itemId} is ${current ? current.status : 'unknown'}, not active`);
     }
-    conn.stmt("UPDATE memory_items SET status = 'forgotten', updated_at = ? WHERE id = ? AND is_current = 1").run(now, itemId);
     dropTerms(conn, itemId);
+    conn.stmt("UPDATE memory_items SET status = 'forgotten', updated_at = ? WHERE id = ? AND is_current = 1").run(now, itemId);
     const suppressed = conn
       .stmt(
         `UPDATE memory_candidates SET status = 'suppressed', updated_at = ?

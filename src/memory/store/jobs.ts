@@ -51,13 +51,17 @@ export function listJobs(conn: Connection): JobRecord[] {
 }
 
 /** The one extraction job of a finished turn; the idempotency key makes a second one impossible. */
-export function insertExtractionJob(conn: Connection, input: { jobId: string; turnId: string; threadId: string; now: number }): void {
+export function insertExtractionJob(
+  conn: Connection,
+  input: { jobId: string; turnId: string; threadId: string; sequence: number; now: number },
+): void {
   conn
     .stmt(
-      `INSERT INTO memory_jobs (id, kind, status, idempotency_key, thread_id, turn_id, generation, available_at, created_at, updated_at)
-       SELECT ?, 'extraction', 'pending', 'extract:' || ?, ?, ?, generation, ?, ?, ? FROM memory_meta WHERE id = 1`,
+      `INSERT INTO memory_jobs (id, kind, status, idempotency_key, thread_id, turn_id, turn_sequence, generation, available_at,
+                                created_at, updated_at)
+       SELECT ?, 'extraction', 'pending', 'extract:' || ?, ?, ?, ?, generation, ?, ?, ? FROM memory_meta WHERE id = 1`,
     )
-    .run(input.jobId, input.turnId, input.threadId, input.turnId, input.now, input.now, input.now);
+    .run(input.jobId, input.turnId, input.threadId, input.turnId, input.sequence, input.now, input.now, input.now);
 }
 
 /** One serialized consolidation job for the candidates of an extraction batch (M-5.4). */
@@ -96,6 +100,7 @@ export function reclaimExpiredJobs(conn: Connection, now: number): number {
             WHERE status = 'leased' AND lease_expires_at < ?`,
         )
         .run(now, now).changes,
+    { durable: false },
   );
 }
 
@@ -134,40 +139,68 @@ export const EXTRACTION_BATCH_SIZE = 4;
  */
 export function claimExtractionBatch(conn: Connection, options: ClaimOptions): ClaimedBatch | null {
   return conn.immediate(() => {
-    const allow = options.allow === null ? null : JSON.stringify(options.allow);
-    const due = `j.kind = 'extraction'
-        AND j.generation = (SELECT generation FROM memory_meta WHERE id = 1)
-        AND (j.status = 'pending' OR (j.status = 'retry_wait' AND j.available_at <= :now))
-        AND (:allow IS NULL OR j.id IN (SELECT value FROM json_each(:allow)))
-        AND (:thread IS NULL OR j.thread_id = :thread)`;
-    const thread = conn
-      .stmt<{ thread_id: string; generation: number }>(
-        `SELECT j.thread_id, (SELECT generation FROM memory_meta WHERE id = 1) AS generation
-           FROM memory_jobs j
-          WHERE ${due}
-            AND NOT EXISTS (SELECT 1 FROM memory_jobs l
-                             WHERE l.kind = 'extraction' AND l.status = 'leased' AND l.thread_id = j.thread_id
-                               AND l.lease_expires_at >= :now)
-          GROUP BY j.thread_id
-         HAVING :force OR count(*) >= 2 OR min(j.created_at) <= :now - ${EXTRACTION_WAIT_MS}
-                OR max(j.status = 'retry_wait')
-          ORDER BY min(j.created_at), j.thread_id
-          LIMIT 1`,
+    const params = {
+      now: options.now,
+      allow: options.allow === null ? null : JSON.stringify(options.allow),
+      thread: options.threadId,
+    };
+    // Per thread, from a few index seeks: up to 2 due pending jobs (2 make the thread due at once; with 1,
+    // its age decides) and whether a retry is due. Never a scan of every pending job.
+    const threads = conn
+      .stmt<{ thread_id: string; n: number; oldest: number | null; retry: number }>(
+        `SELECT t.id AS thread_id,
+                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS n,
+                (SELECT min(created_at) FROM (SELECT j.created_at FROM memory_jobs j WHERE j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS oldest,
+                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.status = 'retry_wait' AND j.available_at <= :now AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 1)) AS retry
+           FROM threads t
+          WHERE (:thread IS NULL OR t.id = :thread)`,
       )
-      .get({ now: options.now, allow, thread: options.threadId, force: options.force ? 1 : 0 });
-    if (!thread) return null;
-    const rows = conn
-      .stmt<JobRow>(
-        `SELECT ${JOB_COLUMNS.split(', ').map((c) => `j.${c}`).join(', ')}
-           FROM memory_jobs j JOIN turns t ON t.id = j.turn_id
-          WHERE ${due} AND j.thread_id = :claimThread
-          ORDER BY t.sequence
-          LIMIT ${EXTRACTION_BATCH_SIZE}`,
-      )
-      .all({ now: options.now, allow, thread: options.threadId, claimThread: thread.thread_id });
-    return leaseJobs(conn, 'extraction', thread.thread_id, thread.generation, rows, options);
-  });
+      .all(params)
+      .filter((t) => t.n > 0 || t.retry > 0)
+      .sort((a, b) => (a.oldest ?? Number.MAX_SAFE_INTEGER) - (b.oldest ?? Number.MAX_SAFE_INTEGER) || a.thread_id.localeCompare(b.thread_id));
+    const generation = conn.stmt<{ generation: number }>('SELECT generation FROM memory_meta WHERE id = 1').get()?.generation;
+    for (const t of threads) {
+      const due = options.force || t.n >= 2 || (t.oldest !== null && t.oldest <= options.now - EXTRACTION_WAIT_MS) || t.retry === 1;
+      if (!due || generation === undefined) continue;
+      // One batch per thread at a time, so its turns are extracted in order and drained after a batch.
+      const busy = conn
+        .stmt(
+          `SELECT 1 FROM memory_jobs
+            WHERE status = 'leased' AND kind = 'extraction' AND thread_id = ? AND lease_expires_at >= ? LIMIT 1`,
+        )
+        .get(t.thread_id, options.now);
+      if (busy) continue;
+      const rows = conn
+        .stmt<JobRow>(
+          `SELECT ${JOB_COLUMNS} FROM memory_jobs WHERE id IN (
+             SELECT id FROM (${dueExtraction(`AND thread_id = :claimThread ORDER BY turn_sequence LIMIT ${EXTRACTION_BATCH_SIZE}`)})
+              ORDER BY turn_sequence LIMIT ${EXTRACTION_BATCH_SIZE})
+           ORDER BY turn_sequence`,
+        )
+        .all({ now: params.now, allow: params.allow, claimThread: t.thread_id });
+      return leaseJobs(conn, 'extraction', t.thread_id, generation, rows, options);
+    }
+    return null;
+  }, { durable: false });
 }
+
+/**
+ * Due extraction jobs of the current generation: pending, or waiting for a retry whose time has come. Two
+ * ordered index scans on memory_jobs_status; the allowlist (exit pass) and thread condition apply inside
+ * them, before any ordering or LIMIT (M-10.2). `tail` is appended to each of the two scans.
+ */
+function dueExtraction(tail: string): string {
+  const common = DUE_COMMON.replaceAll('j.', '');
+  return `SELECT * FROM (SELECT id, thread_id, created_at, status, turn_sequence FROM memory_jobs
+                          WHERE status = 'pending' AND ${common} ${tail})
+          UNION ALL
+          SELECT * FROM (SELECT id, thread_id, created_at, status, turn_sequence FROM memory_jobs
+                          WHERE status = 'retry_wait' AND available_at <= :now AND ${common} ${tail})`;
+}
+
+const DUE_COMMON = `j.kind = 'extraction'
+       AND j.generation = (SELECT generation FROM memory_meta WHERE id = 1)
+       AND (:allow IS NULL OR j.id IN (SELECT value FROM json_each(:allow)))`;
 
 /**
  * Claims the oldest due consolidation job. Consolidation is serialized: nothing is claimed while another
@@ -175,24 +208,29 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
  */
 export function claimConsolidationJob(conn: Connection, options: ClaimOptions): ClaimedBatch | null {
   return conn.immediate(() => {
-    const allow = options.allow === null ? null : JSON.stringify(options.allow);
     const row = conn
       .stmt<JobRow>(
         `SELECT ${JOB_COLUMNS} FROM memory_jobs
-          WHERE kind = 'consolidation'
+          WHERE id = (
+            SELECT id FROM (
+              SELECT id, created_at FROM memory_jobs
+               WHERE status = 'pending' AND kind = 'consolidation'
+                 AND (:allow IS NULL OR id IN (SELECT value FROM json_each(:allow)))
+                 AND (:thread IS NULL OR thread_id = :thread)
+              UNION ALL
+              SELECT id, created_at FROM memory_jobs
+               WHERE status = 'retry_wait' AND kind = 'consolidation' AND available_at <= :now
+                 AND (:allow IS NULL OR id IN (SELECT value FROM json_each(:allow)))
+                 AND (:thread IS NULL OR thread_id = :thread))
+             ORDER BY created_at, id LIMIT 1)
             AND generation = (SELECT generation FROM memory_meta WHERE id = 1)
-            AND (status = 'pending' OR (status = 'retry_wait' AND available_at <= :now))
-            AND (:allow IS NULL OR id IN (SELECT value FROM json_each(:allow)))
-            AND (:thread IS NULL OR thread_id = :thread)
             AND NOT EXISTS (SELECT 1 FROM memory_jobs l
-                             WHERE l.kind = 'consolidation' AND l.status = 'leased' AND l.lease_expires_at >= :now)
-          ORDER BY created_at, id
-          LIMIT 1`,
+                             WHERE l.status = 'leased' AND l.kind = 'consolidation' AND l.lease_expires_at >= :now)`,
       )
-      .get({ now: options.now, allow, thread: options.threadId });
+      .get({ now: options.now, allow: options.allow === null ? null : JSON.stringify(options.allow), thread: options.threadId });
     if (!row) return null;
     return leaseJobs(conn, 'consolidation', row.thread_id, row.generation, [row], options);
-  });
+  }, { durable: false });
 }
 
 function leaseJobs(
@@ -246,6 +284,7 @@ export function heartbeatBatch(conn: Connection, batch: ClaimedBatch, leaseExpir
             WHERE batch_id = ? AND status = 'leased' AND lease_owner = ?`,
         )
         .run(leaseExpiresAt, now, batch.batchId, batch.owner).changes > 0,
+    { durable: false },
   );
 }
 
@@ -297,7 +336,7 @@ export function failBatch(conn: Connection, batch: ClaimedBatch, rawError: strin
         batch.batchId, batch.owner);
     refreshGlobalLastError(conn, now, false);
     return nextRetryAt;
-  });
+   }, { durable: false });
 }
 
 /** Open (not finished) job ids, for the exit-pass snapshot (M-10.2). */

@@ -40,7 +40,7 @@ export function refreshGlobalLastError(conn: Connection, now: number, succeeded:
     .stmt(
       `UPDATE memory_meta SET
          last_error = (SELECT last_error FROM memory_jobs
-                        WHERE status IN ('pending', 'leased', 'retry_wait') AND last_error IS NOT NULL
+                        WHERE last_error IS NOT NULL AND status IN ('pending', 'leased', 'retry_wait')
                         ORDER BY updated_at DESC, id DESC LIMIT 1),
          last_succeeded_at = CASE WHEN ? THEN ? ELSE last_succeeded_at END,
          updated_at = ?

@@ -108,7 +108,7 @@ export function finishTurn(conn: Connection, input: FinishInput): TurnRecord {
       )
       .get(input.state, input.assistantText, input.failure, input.now, input.now, input.handle.turnId, input.owner);
     if (!row) throw leaseLost(conn, input.handle.turnId);
-    insertExtractionJob(conn, { jobId: input.jobId, turnId: row.id, threadId: row.thread_id, now: input.now });
+    insertExtractionJob(conn, { jobId: input.jobId, turnId: row.id, threadId: row.thread_id, sequence: row.sequence, now: input.now });
     return mapTurn(row);
   });
 }
@@ -131,6 +131,7 @@ export function heartbeatTurns(conn: Connection, owner: string, turnIds: string[
             WHERE state = 'open' AND lease_owner = ? AND id IN (SELECT value FROM json_each(?))`,
         )
         .run(leaseExpiresAt, now, owner, JSON.stringify(turnIds)).changes,
+    { durable: false },
   );
 }
 
@@ -141,8 +142,8 @@ export function heartbeatTurns(conn: Connection, owner: string, turnIds: string[
 export function recoverExpiredTurns(conn: Connection, now: number, newJobId: () => string): string[] {
   return conn.immediate(() => {
     const expired = conn
-      .stmt<{ id: string; thread_id: string }>(
-        "SELECT id, thread_id FROM turns WHERE state = 'open' AND lease_expires_at < ? ORDER BY thread_id, sequence",
+      .stmt<{ id: string; thread_id: string; sequence: number }>(
+        "SELECT id, thread_id, sequence FROM turns WHERE state = 'open' AND lease_expires_at < ? ORDER BY thread_id, sequence",
       )
       .all(now);
     for (const turn of expired) {
@@ -152,7 +153,7 @@ export function recoverExpiredTurns(conn: Connection, now: number, newJobId: () 
             WHERE id = ? AND state = 'open'`,
         )
         .run(now, now, turn.id);
-      insertExtractionJob(conn, { jobId: newJobId(), turnId: turn.id, threadId: turn.thread_id, now });
+      insertExtractionJob(conn, { jobId: newJobId(), turnId: turn.id, threadId: turn.thread_id, sequence: turn.sequence, now });
     }
     return expired.map((t) => t.id);
   });

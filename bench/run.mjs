@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// npm run bench [-- --workload PATH] [--only open,turns,search,read,projection,pipeline] [--max-items N] [--out FILE]
+// Prints a table and writes JSON. Without --workload it generates a workload of the same shape.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { MemoryManager, ScriptedLlm } from '../dist/index.js';
+import { fmt, measure } from './stats.mjs';
+import { freshRepo, itemId, seedItems, seedTurns } from './seed.mjs';
+import { generateWorkload, loadWorkload } from './workload.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const only = new Set((option('only', 'open,turns,search,read,projection,pipeline')).split(','));
+const maxItems = Number(option('max-items', '100000'));
+const workloadPath = option('workload', null);
+
+const log = (...m) => console.error(...m);
+log(workloadPath ? `loading workload ${workloadPath}` : 'generating workload (seed 20261129)');
+const workload = workloadPath ? loadWorkload(workloadPath) : generateWorkload({ items: maxItems, sizes: [1000, 10_000, 100_000].filter((n) => n <= maxItems) });
+const sizes = (workload.counts.search_sizes ?? [1000, 10_000, 100_000]).filter((n) => n <= maxItems);
+const results = { workload: workloadPath ?? 'generated', node: process.version, date: new Date().toISOString(), rows: [] };
+const row = (operation, stats, extra = {}) => {
+  results.rows.push({ operation, ...stats, ...extra });
+  log(`  ${operation.padEnd(52)} p50 ${fmt(stats.p50).padStart(9)} µs   p95 ${fmt(stats.p95).padStart(9)} µs${stats.p99 !== undefined ? `   p99 ${fmt(stats.p99).padStart(9)} µs` : ''}`);
+};
+
+const REFERENCE = {
+  'cold open + verify, 10k turns': [91_029, 92_889],
+  'cold open + verify, 100k items': [6_707_104, 6_749_887],
+  'beginTurn + completeTurn': [3_431, 3_751],
+  'history + routing context (1k items)': [2_494, 2_545],
+  'search 1000 exact_title': [5_236, 5_331], 'search 1000 substring': [5_080, 5_225], 'search 1000 no_hit': [4_953, 5_023],
+  'search 10000 exact_title': [50_315, 51_747], 'search 10000 substring': [47_328, 49_955], 'search 10000 no_hit': [48_159, 49_307],
+  'search 100000 exact_title': [498_440, 514_189], 'search 100000 substring': [479_734, 492_429], 'search 100000 no_hit': [468_575, 478_194],
+  read: [1_722, 1_903],
+};
+
+function coldOpen(dir, label, repeats = 15) {
+  const inputs = Array.from({ length: repeats }, (_, i) => i);
+  const stats = measure(inputs, () => {
+    const memory = MemoryManager.open({ repoRoot: dir });
+    if (memory.status().health !== 'healthy') throw new Error(`${label}: ${memory.status().degradedReason}`);
+    void memory.close();
+  }, { warmup: 2 });
+  row(`cold open + verify, ${label}`, stats);
+}
+
+if (only.has('open')) {
+  log('cold open + full verification');
+  for (const n of [0, 10_000, 100_000]) {
+    const repo = await seedTurns(workload, n, `open${n}`);
+    coldOpen(repo.dir, `${n === 0 ? '0' : `${n / 1000}k`} turns`);
+    repo.remove();
+  }
+}
+
+if (only.has('turns')) {
+  log('beginTurn + completeTurn (synchronous=FULL)');
+  const repo = freshRepo('turns');
+  await repo.close();
+  const memory = MemoryManager.open({ repoRoot: repo.dir });
+  const turns = workload.admission_turns.slice(0, 2000);
+  row('beginTurn + completeTurn', measure(turns, ([user, assistant]) => {
+    const handle = memory.beginTurn({ intent: 'general_chat', userText: user });
+    memory.completeTurn(handle, assistant);
+  }));
+  await memory.close();
+  repo.remove();
+}
+
+const itemRepos = new Map();
+async function itemsRepo(n) {
+  if (!itemRepos.has(n)) {
+    const start = performance.now();
+    itemRepos.set(n, await seedItems(workload, n, `items${n}`));
+    log(`  (seeded ${n} items in ${((performance.now() - start) / 1000).toFixed(1)} s)`);
+  }
+  return itemRepos.get(n);
+}
+
+if (only.has('search') || only.has('read')) {
+  for (const n of sizes) {
+    log(`search and read, ${n} items`);
+    const repo = await itemsRepo(n);
+    if (n === 100_000 && only.has('open')) coldOpen(repo.dir, '100k items', 5);
+    const memory = MemoryManager.open({ repoRoot: repo.dir });
+    const handle = memory.beginTurn({ intent: 'general_chat', userText: 'bench' });
+    if (only.has('search')) {
+      for (const cls of ['exact_title', 'substring', 'no_hit']) {
+        const queries = workload.queries[n][cls];
+        let hits = 0;
+        let empty = 0;
+        const stats = measure(queries, (q) => {
+          const found = memory.search(handle, q);
+          hits += found.length;
+          if (found.length === 0) empty += 1;
+        });
+        row(`search ${n} ${cls}`, stats, { meanHits: hits / (queries.length + 20), emptyResults: empty });
+      }
+    }
+    if (only.has('read')) {
+      const ids = workload.reads[n].map((k) => itemId(k));
+      row(`read ${n}`, measure(ids, (id) => memory.read(handle, id)));
+    }
+    memory.failTurn(handle);
+    await memory.close();
+  }
+}
+
+if (only.has('projection')) {
+  log('history + routing context, 1k items');
+  const repo = await itemsRepo(1000);
+  const memory = MemoryManager.open({ repoRoot: repo.dir });
+  const handle = memory.beginTurn({ intent: 'general_chat', userText: 'bench' });
+  let chars = 0;
+  row('history + routing context (1k items)', measure(Array.from({ length: 1000 }, (_, i) => i), () => {
+    const history = memory.history(handle);
+    const routing = memory.routingContext(handle);
+    chars = routing.length + history.reduce((s, m) => s + m.content.length, 0);
+  }), { chars });
+  memory.failTurn(handle);
+  await memory.close();
+}
+for (const repo of itemRepos.values()) repo.remove();
+
+if (only.has('pipeline')) {
+  log('pipeline: 1,000 admitted turns through extraction + consolidation, instant scripted model');
+  const repo = freshRepo('pipeline');
+  await repo.close();
+  let modelMs = 0;
+  const llm = new ScriptedLlm();
+  const byTurn = new Map();
+  llm.always('memory_extraction', (request) => {
+    const start = performance.now();
+    const payload = JSON.parse(request.messages[1].content);
+    const candidates = payload.turns.map((t) => {
+      const k = byTurn.get(t.turn_id);
+      const [kindCode, title, aliases, , content] = workload.items[k];
+      const kind = workload.kind_codes[kindCode];
+      return { kind, title, content, aliases, sources: [{ turn_id: t.turn_id, role: 'user', quote: workload.clause_prefix[kind] + content }] };
+    });
+    const content = JSON.stringify({ thread_compaction: `compaction up to ${payload.turns.at(-1).sequence}`, candidates });
+    modelMs += performance.now() - start;
+    return { content };
+  });
+  llm.always('memory_consolidation', (request) => {
+    const start = performance.now();
+    const payload = JSON.parse(request.messages[1].content);
+    const byTitle = new Map(workload.items.slice(0, 1000).map((item) => [item[1], item]));
+    const operations = payload.candidates.map((c) => {
+      const [, title, aliases, keywords, content, synopsis] = byTitle.get(c.title);
+      return { operation: 'create', candidate_ids: [c.candidate_id], target_id: null, title, content, synopsis, aliases, keywords };
+    });
+    const content = JSON.stringify({ operations });
+    modelMs += performance.now() - start;
+    return { content };
+  });
+  const memory = MemoryManager.open({ repoRoot: repo.dir, llm });
+  for (let k = 0; k < 1000; k += 1) {
+    const [kindCode, , , , content] = workload.items[k];
+    const [user, assistant] = workload.admission_turns[k % workload.admission_turns.length];
+    const handle = memory.beginTurn({ intent: 'general_chat', userText: `${user}。${workload.clause_prefix[workload.kind_codes[kindCode]]}${content}` });
+    byTurn.set(handle.turnId, k);
+    memory.completeTurn(handle, assistant);
+  }
+  const start = performance.now();
+  const processed = await memory.processDue({ force: true });
+  const totalMs = performance.now() - start;
+  const status = memory.status();
+  const netMs = totalMs - modelMs;
+  const perSecond = 1000 / (netMs / 1000);
+  results.rows.push({ operation: 'pipeline', turnsPerSecond: perSecond, totalMs, modelMs, batches: processed.outcomes.length, items: status.items, filtered: status.filteredCandidates });
+  log(`  pipeline: ${perSecond.toFixed(0)} turns/s net of model time (${totalMs.toFixed(0)} ms total, ${modelMs.toFixed(0)} ms in the model, ${processed.outcomes.length} batches, items ${JSON.stringify(status.items)}, filtered ${status.filteredCandidates.total})`);
+  await memory.close();
+  repo.remove();
+}
+
+// Table beside the reference figures (µs).
+console.log('\n| operation | p50 µs | p95 µs | p99 µs | reference p50 / p95 µs | p95 ratio |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const r of results.rows) {
+  if (r.operation === 'pipeline') {
+    console.log(`| pipeline, net of model time | ${r.turnsPerSecond.toFixed(0)} turns/s | | | 83.8 turns/s | ${(r.turnsPerSecond / 83.8).toFixed(1)}× |`);
+    continue;
+  }
+  const refKey = r.operation.startsWith('read') ? 'read' : r.operation;
+  const ref = REFERENCE[refKey];
+  const ratio = ref ? `${(ref[1] / r.p95).toFixed(0)}×` : '';
+  console.log(`| ${r.operation} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${ref ? `${fmt(ref[0])} / ${fmt(ref[1])}` : ''} | ${ratio} |`);
+}
+const outDir = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'results');
+mkdirSync(outDir, { recursive: true });
+const out = option('out', join(outDir, `bench-${results.date.replace(/[:.]/g, '-')}.json`));
+writeFileSync(out, JSON.stringify(results, null, 2));
+console.log(`\nJSON written to ${out}`);
