@@ -36,9 +36,9 @@ export async function seedTurns(workload, n, label) {
      VALUES (?, ?, ?, 'general_chat', ?, ?, 'completed', ?, ?, ?)`,
   );
   const job = conn.db.prepare(
-    `INSERT INTO memory_jobs (id, kind, status, idempotency_key, thread_id, turn_id, turn_sequence, generation, attempt_count,
+    `INSERT INTO memory_jobs (id, kind, status, thread_id, turn_id, turn_sequence, generation, attempt_count,
                               batch_id, available_at, created_at, updated_at, finished_at)
-     VALUES (?, 'extraction', 'succeeded_no_output', ?, ?, ?, ?, 1, 1, ?, ?, ?, ?, ?)`,
+     VALUES (?, 'extraction', 'succeeded_no_output', ?, ?, ?, 1, 1, ?, ?, ?, ?, ?)`,
   );
   conn.db.transaction(() => {
     for (let k = 0; k < n; k += 1) {
@@ -46,7 +46,7 @@ export async function seedTurns(workload, n, label) {
       const ts = base + k;
       const turnId = `turn-${hex(k + 1)}`;
       turn.run(turnId, repo.threadId, k + 1, user, assistant, ts, ts, ts);
-      job.run(`job-${hex(k + 1)}`, `extract:${turnId}`, repo.threadId, turnId, k + 1, `batch-${hex(Math.floor(k / 4) + 1)}`, ts, ts, ts, ts);
+      job.run(`job-${hex(k + 1)}`, repo.threadId, turnId, k + 1, `batch-${hex(Math.floor(k / 4) + 1)}`, ts, ts, ts, ts);
     }
     conn.db.prepare('UPDATE threads SET compaction = ?, compaction_sequence = ? WHERE id = ?').run(workload.compaction.slice(0, 4000), n, repo.threadId);
   })();
@@ -67,14 +67,14 @@ export async function seedItems(workload, n, label) {
      VALUES (?, ?, ?, 'general_chat', ?, ?, 'completed', ?, ?, ?)`,
   );
   const extraction = conn.db.prepare(
-    `INSERT INTO memory_jobs (id, kind, status, idempotency_key, thread_id, turn_id, turn_sequence, generation, attempt_count,
+    `INSERT INTO memory_jobs (id, kind, status, thread_id, turn_id, turn_sequence, generation, attempt_count,
                               batch_id, available_at, created_at, updated_at, finished_at)
-     VALUES (?, 'extraction', 'succeeded', ?, ?, ?, ?, 1, 1, ?, ?, ?, ?, ?)`,
+     VALUES (?, 'extraction', 'succeeded', ?, ?, ?, 1, 1, ?, ?, ?, ?, ?)`,
   );
   const consolidation = conn.db.prepare(
-    `INSERT INTO memory_jobs (id, kind, status, idempotency_key, thread_id, parent_job_id, generation, attempt_count, batch_id,
+    `INSERT INTO memory_jobs (id, kind, status, thread_id, parent_job_id, generation, attempt_count, batch_id,
                               available_at, created_at, updated_at, finished_at)
-     VALUES (?, 'consolidation', 'succeeded', ?, ?, ?, 1, 1, ?, ?, ?, ?, ?)`,
+     VALUES (?, 'consolidation', 'succeeded', ?, ?, 1, 1, ?, ?, ?, ?, ?)`,
   );
   const candidate = conn.db.prepare(
     `INSERT INTO memory_candidates (id, extraction_job_id, consolidation_job_id, thread_id, kind, title, content, aliases,
@@ -98,9 +98,9 @@ export async function seedItems(workload, n, label) {
         const ts = base + k;
         const turnId = `turn-${hex(k + 1)}`;
         turn.run(turnId, repo.threadId, k + 1, userText, assistant, ts, ts, ts);
-        extraction.run(`job-${hex(k + 1)}`, `extract:${turnId}`, repo.threadId, turnId, k + 1, `batch-${hex(batch + 1)}`, ts, ts, ts, ts);
+        extraction.run(`job-${hex(k + 1)}`, repo.threadId, turnId, k + 1, `batch-${hex(batch + 1)}`, ts, ts, ts, ts);
         if (k === batch * 4) {
-          consolidation.run(consolidationId, `consolidate:${lead}`, repo.threadId, lead, `batch-c${hex(batch + 1)}`, batchTs, batchTs, batchTs, batchTs);
+          consolidation.run(consolidationId, repo.threadId, lead, `batch-c${hex(batch + 1)}`, batchTs, batchTs, batchTs, batchTs);
         }
         const candidateId = `cand-${hex(k + 1)}`;
         const threadId = kind === 'discussion_context' ? repo.threadId : null;

@@ -91,6 +91,8 @@ function deleteLegacyJson(dbPath: string, warnings: string[]): void {
   }
 }
 
+const VERIFY_MMAP_BYTES = 1 << 30;
+
 /** Why a database fails the bootstrap invariant. */
 export interface BootstrapProblem {
   reason: string;
@@ -120,7 +122,14 @@ export function bootstrapProblem(conn: Connection): BootstrapProblem | null {
   }
   const drift = catalogDrift(conn);
   if (drift !== null) return { reason: drift, dataOnly: false };
-  const quick = conn.db.pragma('quick_check') as { quick_check: string }[];
+  // quick_check reads every page: through a memory map that costs ~20 % less than one read() per page.
+  conn.db.pragma(`mmap_size = ${VERIFY_MMAP_BYTES}`);
+  let quick: { quick_check: string }[];
+  try {
+    quick = conn.db.pragma('quick_check') as { quick_check: string }[];
+  } finally {
+    conn.db.pragma('mmap_size = 0');
+  }
   if (quick.length !== 1 || quick[0]?.quick_check !== 'ok') {
     return { reason: `quick_check failed: ${quick.slice(0, 3).map((r) => r.quick_check).join('; ')}`, dataOnly: false };
   }

@@ -69,11 +69,12 @@ BEGIN
   SELECT RAISE(ABORT, 'turns: the final assistant text is written once');
 END;
 
+-- Idempotency: a turn has at most one extraction job (turn_id UNIQUE) and an extraction batch at most one
+-- consolidation job (memory_jobs_parent).
 CREATE TABLE memory_jobs (
   id TEXT PRIMARY KEY NOT NULL,
   kind TEXT NOT NULL CHECK (kind IN ('extraction', 'consolidation')),
   status TEXT NOT NULL CHECK (status IN ('pending', 'leased', 'retry_wait', 'succeeded', 'succeeded_no_output')),
-  idempotency_key TEXT NOT NULL UNIQUE,
   thread_id TEXT NOT NULL REFERENCES threads (id),
   turn_id TEXT UNIQUE REFERENCES turns (id),
   turn_sequence INTEGER,
@@ -100,9 +101,7 @@ CREATE INDEX memory_jobs_status ON memory_jobs (status, kind, thread_id, turn_se
 
 CREATE INDEX memory_jobs_unresolved_errors ON memory_jobs (updated_at, id) WHERE last_error IS NOT NULL;
 
-CREATE INDEX memory_jobs_batch ON memory_jobs (batch_id) WHERE batch_id IS NOT NULL;
-
-CREATE INDEX memory_jobs_parent ON memory_jobs (parent_job_id) WHERE parent_job_id IS NOT NULL;
+CREATE UNIQUE INDEX memory_jobs_parent ON memory_jobs (parent_job_id) WHERE parent_job_id IS NOT NULL;
 
 CREATE TABLE memory_candidates (
   id TEXT PRIMARY KEY NOT NULL,

@@ -6,8 +6,8 @@ import { prepareQuery } from './terms.js';
 export const MAX_SEARCH_HITS = 5;
 // Rows a stage reads from a term index before grouping; enough for 5 distinct items after duplicates.
 const STAGE_SCAN_LIMIT = 64;
-// Posting lists longer than this all count as "common" when the content stage picks its rarest term.
-const PIVOT_COUNT_CAP = 5000;
+// Items of one posting list the content stage reads at most (see CONTENT_SQL).
+const CONTENT_SCAN_LIMIT = 256;
 
 const VISIBLE = '(thread_id IS NULL OR thread_id = :thread)';
 const ITEM_JOIN = `JOIN memory_items i ON i.id = s.item_id AND i.is_current = 1 WHERE i.status = 'active'`;
@@ -40,20 +40,23 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
   ${ITEM_JOIN}
  LIMIT :limit`;
 
-// Stage 3: content-term top-up. Every query term must be a content term of the item; the scan starts
-// from the query term with the shortest posting list.
+// Stage 3: content-term top-up. Every query term must be a content term of the item (a relational
+// division that stops at the first missing term). The scan starts from the query term with the shortest
+// posting list and reads at most CONTENT_SCAN_LIMIT of its items: a top-up is bounded work, and a query
+// whose every term is that common says too little to rank by anyway.
 const CONTENT_SQL = `
-WITH q(term) AS (SELECT value FROM json_each(:terms)),
+WITH q(term, ord) AS (SELECT value, key FROM json_each(:terms)),
 pivot AS (
   SELECT term FROM q
-   ORDER BY (SELECT count(*) FROM (SELECT 1 FROM memory_content_terms c WHERE c.term = q.term LIMIT ${PIVOT_COUNT_CAP})), term
+   ORDER BY (SELECT count(*) FROM (SELECT 1 FROM memory_content_terms c WHERE c.term = q.term LIMIT ${CONTENT_SCAN_LIMIT})), ord
    LIMIT 1)
 SELECT i.id, i.kind, i.title, i.synopsis, 'content' AS match
-  FROM (SELECT c.item_id FROM memory_content_terms c JOIN pivot p ON c.term = p.term
-         WHERE (c.thread_id IS NULL OR c.thread_id = :thread)
-           AND c.item_id NOT IN (SELECT value FROM json_each(:chosen))
-           AND (SELECT count(*) FROM memory_content_terms c2
-                 WHERE c2.item_id = c.item_id AND c2.term IN (SELECT term FROM q)) = :n
+  FROM (SELECT p.item_id FROM (SELECT item_id, thread_id FROM memory_content_terms
+                                WHERE term = (SELECT term FROM pivot) LIMIT ${CONTENT_SCAN_LIMIT}) p
+         WHERE (p.thread_id IS NULL OR p.thread_id = :thread)
+           AND p.item_id NOT IN (SELECT value FROM json_each(:chosen))
+           AND NOT EXISTS (SELECT 1 FROM q WHERE NOT EXISTS (
+                 SELECT 1 FROM memory_content_terms c2 WHERE c2.term = q.term AND c2.item_id = p.item_id))
          LIMIT :limit) s
   ${ITEM_JOIN}
  LIMIT :limit`;
@@ -85,7 +88,6 @@ export function searchMemory(conn: Connection, threadId: string, query: string, 
     hits.push(
       ...conn.stmt<SearchHit>(CONTENT_SQL).all({
         terms: JSON.stringify(q.content),
-        n: q.content.length,
         thread: threadId,
         chosen: JSON.stringify(hits.map((h) => h.id)),
         limit: MAX_SEARCH_HITS - hits.length,

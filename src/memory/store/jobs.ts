@@ -50,18 +50,17 @@ export function listJobs(conn: Connection): JobRecord[] {
   return conn.stmt<JobRow>(`SELECT ${JOB_COLUMNS} FROM memory_jobs ORDER BY created_at, id`).all().map(mapJob);
 }
 
-/** The one extraction job of a finished turn; the idempotency key makes a second one impossible. */
+/** The one extraction job of a finished turn; the unique turn_id makes a second one impossible. */
 export function insertExtractionJob(
   conn: Connection,
   input: { jobId: string; turnId: string; threadId: string; sequence: number; now: number },
 ): void {
   conn
     .stmt(
-      `INSERT INTO memory_jobs (id, kind, status, idempotency_key, thread_id, turn_id, turn_sequence, generation, available_at,
-                                created_at, updated_at)
-       SELECT ?, 'extraction', 'pending', 'extract:' || ?, ?, ?, ?, generation, ?, ?, ? FROM memory_meta WHERE id = 1`,
+      `INSERT INTO memory_jobs (id, kind, status, thread_id, turn_id, turn_sequence, generation, available_at, created_at, updated_at)
+       SELECT ?, 'extraction', 'pending', ?, ?, ?, generation, ?, ?, ? FROM memory_meta WHERE id = 1`,
     )
-    .run(input.jobId, input.turnId, input.threadId, input.turnId, input.sequence, input.now, input.now, input.now);
+    .run(input.jobId, input.threadId, input.turnId, input.sequence, input.now, input.now, input.now);
 }
 
 /** One serialized consolidation job for the candidates of an extraction batch (M-5.4). */
@@ -71,10 +70,10 @@ export function insertConsolidationJob(
 ): void {
   conn
     .stmt(
-      `INSERT INTO memory_jobs (id, kind, status, idempotency_key, thread_id, parent_job_id, generation, available_at, created_at, updated_at)
-       VALUES (?, 'consolidation', 'pending', 'consolidate:' || ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO memory_jobs (id, kind, status, thread_id, parent_job_id, generation, available_at, created_at, updated_at)
+       VALUES (?, 'consolidation', 'pending', ?, ?, ?, ?, ?, ?)`,
     )
-    .run(input.jobId, input.parentJobId, input.threadId, input.parentJobId, input.generation, input.now, input.now, input.now);
+    .run(input.jobId, input.threadId, input.parentJobId, input.generation, input.now, input.now, input.now);
 }
 
 export function countJobs(conn: Connection): JobCounts {
@@ -259,6 +258,10 @@ function leaseJobs(
   return { batchId: options.batchId, kind, threadId, generation, owner: options.owner, jobs };
 }
 
+function jobIdsOf(batch: ClaimedBatch): string {
+  return JSON.stringify(batch.jobs.map((j) => j.id));
+}
+
 /**
  * M-9.2 fencing: true when every job of the batch is still leased by this owner and the generation has
  * not moved (a `clear` deletes jobs and bumps it). Must run inside the committing transaction.
@@ -267,10 +270,10 @@ export function batchStillOwned(conn: Connection, batch: ClaimedBatch): boolean 
   const row = conn
     .stmt<{ n: number }>(
       `SELECT count(*) AS n FROM memory_jobs
-        WHERE batch_id = ? AND status = 'leased' AND lease_owner = ?
+        WHERE id IN (SELECT value FROM json_each(?)) AND batch_id = ? AND status = 'leased' AND lease_owner = ?
           AND generation = ? AND generation = (SELECT generation FROM memory_meta WHERE id = 1)`,
     )
-    .get(batch.batchId, batch.owner, batch.generation);
+    .get(jobIdsOf(batch), batch.batchId, batch.owner, batch.generation);
   return row?.n === batch.jobs.length;
 }
 
@@ -281,9 +284,9 @@ export function heartbeatBatch(conn: Connection, batch: ClaimedBatch, leaseExpir
       conn
         .stmt(
           `UPDATE memory_jobs SET lease_expires_at = ?, updated_at = ?
-            WHERE batch_id = ? AND status = 'leased' AND lease_owner = ?`,
+            WHERE id IN (SELECT value FROM json_each(?)) AND batch_id = ? AND status = 'leased' AND lease_owner = ?`,
         )
-        .run(leaseExpiresAt, now, batch.batchId, batch.owner).changes > 0,
+        .run(leaseExpiresAt, now, jobIdsOf(batch), batch.batchId, batch.owner).changes > 0,
     { durable: false },
   );
 }
@@ -303,9 +306,10 @@ export function finishBatch(
     .stmt(
       `UPDATE memory_jobs SET status = ?, lease_owner = NULL, lease_expires_at = NULL,
               diagnostics = CASE WHEN id = ? THEN ? ELSE NULL END, finished_at = ?, updated_at = ?
-        WHERE batch_id = ? AND status = 'leased' AND lease_owner = ?`,
+        WHERE id IN (SELECT value FROM json_each(?)) AND batch_id = ? AND status = 'leased' AND lease_owner = ?`,
     )
-    .run(status, batch.jobs[0]!.id, diagnostics === null ? null : JSON.stringify(diagnostics), now, now, batch.batchId, batch.owner);
+    .run(status, batch.jobs[0]!.id, diagnostics === null ? null : JSON.stringify(diagnostics), now, now, jobIdsOf(batch),
+      batch.batchId, batch.owner);
   refreshGlobalLastError(conn, now, true);
 }
 
@@ -330,10 +334,10 @@ export function failBatch(conn: Connection, batch: ClaimedBatch, rawError: strin
       .stmt(
         `UPDATE memory_jobs SET status = 'retry_wait', lease_owner = NULL, lease_expires_at = NULL, available_at = ?,
                 last_error = ?, diagnostics = CASE WHEN id = ? THEN ? ELSE NULL END, updated_at = ?
-          WHERE batch_id = ? AND status = 'leased' AND lease_owner = ?`,
+          WHERE id IN (SELECT value FROM json_each(?)) AND batch_id = ? AND status = 'leased' AND lease_owner = ?`,
       )
       .run(nextRetryAt, rawError, batch.jobs[0]!.id, diagnostics === null ? null : JSON.stringify(diagnostics), now,
-        batch.batchId, batch.owner);
+        jobIdsOf(batch), batch.batchId, batch.owner);
     refreshGlobalLastError(conn, now, false);
     return nextRetryAt;
    }, { durable: false });

@@ -141,11 +141,13 @@ export function heartbeatTurns(conn: Connection, owner: string, turnIds: string[
  */
 export function recoverExpiredTurns(conn: Connection, now: number, newJobId: () => string): string[] {
   return conn.immediate(() => {
+    // No ORDER BY in SQL: it would steer the planner off the small partial index of open turns.
     const expired = conn
       .stmt<{ id: string; thread_id: string; sequence: number }>(
-        "SELECT id, thread_id, sequence FROM turns WHERE state = 'open' AND lease_expires_at < ? ORDER BY thread_id, sequence",
+        "SELECT id, thread_id, sequence FROM turns WHERE state = 'open' AND lease_expires_at < ?",
       )
-      .all(now);
+      .all(now)
+      .sort((a, b) => a.thread_id.localeCompare(b.thread_id) || a.sequence - b.sequence);
     for (const turn of expired) {
       conn
         .stmt(
