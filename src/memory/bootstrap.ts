@@ -29,12 +29,18 @@ export function memoryDbPath(repoRoot: string): string {
  * Create `memory.db` when absent, otherwise verify it (M-2.2, M-2.3). A database that fails verification
  * is left exactly as found: no repairing DDL, no seeding, and WAL is switched on only after success.
  */
-export function bootstrap(dbPath: string, now: number, ids: IdGenerator, seed?: MetaSeed): BootstrapResult {
+export function bootstrap(
+  dbPath: string,
+  now: number,
+  ids: IdGenerator,
+  seed?: MetaSeed,
+  options: { busyTimeoutMs?: number } = {},
+): BootstrapResult {
   const warnings: string[] = [];
   mkdirSync(dirname(dbPath), { recursive: true });
   let conn: Connection;
   try {
-    conn = Connection.open(dbPath);
+    conn = Connection.open(dbPath, options);
   } catch (error) {
     return { state: 'degraded', reason: sqliteReason(error), conn: null, warnings };
   }

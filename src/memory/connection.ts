@@ -16,14 +16,14 @@ export class Connection {
   /** Opens a connection with the pragmas every Memory connection uses. They do not write to the file. */
   static open(
     path: string,
-    options: { readonly?: boolean; fileMustExist?: boolean; verbose?: (sql: unknown) => void } = {},
+    options: { readonly?: boolean; fileMustExist?: boolean; verbose?: (sql: unknown) => void; busyTimeoutMs?: number } = {},
   ): Connection {
     const db = new Database(path, {
       readonly: options.readonly ?? false,
       fileMustExist: options.fileMustExist ?? false,
       ...(options.verbose ? { verbose: options.verbose } : {}),
     });
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
     db.pragma('foreign_keys = ON');
     // An acknowledged turn must survive power loss, not only a process crash.
     db.pragma('synchronous = FULL');

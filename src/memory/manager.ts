@@ -52,6 +52,8 @@ export interface MemoryManagerOptions {
   jobLeaseMs?: number;
   /** Timeout of one worker model request (M-10.2: 60 s). */
   requestTimeoutMs?: number;
+  /** How long a write waits for another process's lock (SQLite busy_timeout). Default 10 s. */
+  busyTimeoutMs?: number;
 }
 
 type State =
@@ -117,7 +119,7 @@ export class MemoryManager {
   }
 
   private bootstrapState(seed?: { generation: number; createdAt: number }): { state: State; warnings: string[] } {
-    const result = bootstrap(this.dbPath, this.now(), this.ids, seed);
+    const result = bootstrap(this.dbPath, this.now(), this.ids, seed, { busyTimeoutMs: this.options.busyTimeoutMs });
     if (result.state === 'healthy') return { state: { health: 'healthy', conn: result.conn }, warnings: result.warnings };
     return { state: { health: 'degraded', reason: result.reason, conn: result.conn }, warnings: result.warnings };
   }

@@ -191,6 +191,8 @@ export interface ForgetResult {
   title: string;
   kind: MemoryKind;
   suppressedCandidates: number;
+  /** Thread summaries emptied because they already covered the forgotten item's source turns. */
+  compactionsReset: number;
   /** Always true: forgetting never deletes the RAW turns (M-6.3). */
   rawTurnsKept: true;
 }

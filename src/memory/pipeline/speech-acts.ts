@@ -117,8 +117,10 @@ export const PROPOSALS = lexicon(
 );
 
 // Negation right before a speech act ("没有决定", "并不是默认", "did not decide") cancels it.
-const ZH_NEGATION_BEFORE = /(不|没|没有|并没有|别|未|并非|不是|不再|从不|从未|不会|不用|无需)\s*$/u;
-const EN_NEGATION_BEFORE = /(?<![\p{L}])(not|never|no longer|don't|didn't|doesn't|won't|haven't|hasn't|wasn't|weren't|isn't|aren't|cannot|can't|do not|did not|does not|will not)\s+(\S+\s+)?$/u;
+// Chinese negation may stand a few characters before the act in the same clause ("不是说以后都…").
+const ZH_NEGATION_BEFORE = /(不|没|没有|并没有|别|未|并非|不是|不再|从不|从未|不会|不用|无需)[^，,。！？!?；;\n]{0,4}$/u;
+// English negation up to three words before the act, never across clause punctuation.
+const EN_NEGATION_BEFORE = /(?<![\p{L}])(not|never|no longer|don't|didn't|doesn't|won't|haven't|hasn't|wasn't|weren't|isn't|aren't|cannot|can't|do not|did not|does not|will not)\s+([^\s,.;:!?，。；：！？]+\s+){0,3}$/u;
 
 export function matchesAny(lexicon: Lexicon, text: string): boolean {
   return lexicon.some((e) => text.includes(e.key) && e.pattern.test(text));

@@ -180,7 +180,26 @@ export function forgetItem(conn: Connection, itemId: string, now: number): Forge
           WHERE id IN (SELECT candidate_id FROM memory_item_candidates WHERE item_id = ?)`,
       )
       .run(now, itemId).changes;
-    return { id: itemId, title: current.title, kind: current.kind, suppressedCandidates: suppressed, rawTurnsKept: true };
+    // The rolling compaction of a thread that already summarized the item's source turns may repeat what is
+    // being forgotten: it is emptied (its sequence stays, so no older batch can write it back).
+    const reset = conn
+      .stmt(
+        `UPDATE threads SET compaction = '', updated_at = ?
+          WHERE compaction <> '' AND id IN (
+            SELECT t.thread_id FROM memory_item_candidates mic
+              JOIN candidate_sources cs ON cs.candidate_id = mic.candidate_id
+              JOIN turns t ON t.id = cs.turn_id
+             WHERE mic.item_id = ? AND t.sequence <= threads.compaction_sequence)`,
+      )
+      .run(now, itemId).changes;
+    return {
+      id: itemId,
+      title: current.title,
+      kind: current.kind,
+      suppressedCandidates: suppressed,
+      compactionsReset: reset,
+      rawTurnsKept: true,
+    };
   });
 }
 

@@ -1,0 +1,44 @@
+import type { ChatRequest, ChatResponse } from '../../src/index.js';
+import type { ConsolidationPayload, ExtractionPayload } from '../../src/memory/pipeline/contracts.js';
+
+export type ExtractionTurn = ExtractionPayload['turns'][number];
+
+export function extractionPayload(request: ChatRequest): ExtractionPayload {
+  return JSON.parse(request.messages[1]!.content) as ExtractionPayload;
+}
+
+export function consolidationPayload(request: ChatRequest): ConsolidationPayload {
+  return JSON.parse(request.messages[1]!.content) as ConsolidationPayload;
+}
+
+/** An extraction reply built from the payload: one or more candidates per turn, or none. */
+export function extractWith(
+  build: (turn: ExtractionTurn, payload: ExtractionPayload) => object[] = () => [],
+  compaction = (payload: ExtractionPayload): string => `summary up to ${payload.turns.at(-1)!.sequence}`,
+): (request: ChatRequest) => ChatResponse {
+  return (request) => {
+    const payload = extractionPayload(request);
+    const candidates = payload.turns.flatMap((t) => build(t, payload));
+    return { content: JSON.stringify({ thread_compaction: compaction(payload), candidates }) };
+  };
+}
+
+/** A user-quoted candidate whose quote is the whole user text of the turn. */
+export function quoteUser(kind: string, title: string, turn: ExtractionTurn, quote = turn.user): object {
+  return { kind, title, content: title, aliases: [], sources: [{ turn_id: turn.turn_id, role: 'user', quote }] };
+}
+
+/** A consolidation reply that creates one item per candidate (or what `decide` returns). */
+export function consolidateWith(
+  decide?: (candidate: ConsolidationPayload['candidates'][number], payload: ConsolidationPayload) => object,
+): (request: ChatRequest) => ChatResponse {
+  return (request) => {
+    const payload = consolidationPayload(request);
+    const operations = payload.candidates.map((c) =>
+      decide
+        ? decide(c, payload)
+        : { operation: 'create', candidate_ids: [c.candidate_id], target_id: null, title: c.title, content: c.content, synopsis: '', aliases: c.aliases, keywords: [] },
+    );
+    return { content: JSON.stringify({ operations }) };
+  };
+}
