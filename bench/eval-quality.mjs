@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// npm run eval:quality — runs the Chinese/English quality corpus with its scripted model and prints the
+// M-13.3 invariants as numbers, with accepted/rejected counts against the corpus labels.
+import { fileURLToPath } from 'node:url';
+import { loadCorpus, runCorpus } from '../dist/quality/corpus.js';
+
+const corpusPath = fileURLToPath(new URL('../quality/corpus.v1.json', import.meta.url));
+const corpus = loadCorpus(corpusPath);
+const report = await runCorpus(corpus);
+
+const byCategory = new Map();
+for (const c of report.cases) {
+  const row = byCategory.get(c.category) ?? { cases: 0, failed: 0, expectedAccept: 0, expectedReject: 0, accepted: 0, rejected: 0, agreed: 0 };
+  row.cases += 1;
+  if (c.failures.length > 0) row.failed += 1;
+  for (const k of ['expectedAccept', 'expectedReject', 'accepted', 'rejected', 'agreed']) row[k] += c.labels[k];
+  byCategory.set(c.category, row);
+}
+console.log(`Quality corpus v${report.version}: ${report.cases.length} cases\n`);
+console.log('| category | cases | failed | labelled accept | labelled reject | accepted | rejected | agree with label |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const [category, r] of byCategory) {
+  console.log(`| ${category} | ${r.cases} | ${r.failed} | ${r.expectedAccept} | ${r.expectedReject} | ${r.accepted} | ${r.rejected} | ${r.agreed} |`);
+}
+const inv = report.invariants;
+console.log('\nInvariants (M-13.3)');
+console.log(`  illegal provenance                         ${inv.illegalProvenance}`);
+console.log(`  cross-repo leakage                         ${inv.crossRepoLeakage}`);
+console.log(`  cross-thread leakage                       ${inv.crossThreadLeakage}`);
+console.log(`  forgotten items rebuilt from old evidence  ${inv.forgottenRebuilt}`);
+console.log(`  provenance completeness (active pref/dec)  ${(inv.provenanceCompleteness * 100).toFixed(1)} % of ${inv.activePreferencesAndDecisions}`);
+const l = report.labels;
+console.log(`\nLabels: ${l.agreed}/${l.candidates} candidates agree; false accepts ${l.falseAccepts}, false rejects ${l.falseRejects}, wrong reason ${l.wrongReason}`);
+for (const c of report.cases) for (const f of c.failures) console.log(`  ✗ ${c.id}: ${f}`);
+
+let failed = report.cases.some((c) => c.failures.length > 0) || inv.illegalProvenance + inv.crossRepoLeakage + inv.crossThreadLeakage + inv.forgottenRebuilt > 0 || inv.provenanceCompleteness < 1;
+
+process.exitCode = failed ? 1 : 0;

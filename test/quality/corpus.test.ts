@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { type QualityReport, loadCorpus, runCorpus } from '../../src/quality/corpus.js';
+
+const corpus = loadCorpus(fileURLToPath(new URL('../../quality/corpus.v1.json', import.meta.url)));
+
+describe('M-13.2 quality corpus', () => {
+  it('covers every category in Chinese and English', () => {
+    const categories = new Set(corpus.cases.map((c) => c.category));
+    expect([...categories].sort()).toEqual([...corpus.categories].sort());
+    const text = JSON.stringify(corpus.cases);
+    expect(/[\u4e00-\u9fff]/.test(text) && /[a-z]{4}/i.test(text)).toBe(true);
+  });
+});
+
+describe('M-13.3 invariants on the quality corpus', () => {
+  let report: QualityReport;
+  it('runs every case without a failure', async () => {
+    report = await runCorpus(corpus);
+    const failures = report.cases.flatMap((c) => c.failures.map((f) => `${c.id}: ${f}`));
+    expect(failures).toEqual([]);
+  });
+
+  it('illegal provenance = 0, cross-repo and cross-thread leakage = 0, forgotten rebuilt = 0', () => {
+    expect(report.invariants).toMatchObject({ illegalProvenance: 0, crossRepoLeakage: 0, crossThreadLeakage: 0, forgottenRebuilt: 0 });
+  });
+
+  it('provenance completeness of active preferences/decisions = 100 %', () => {
+    expect(report.invariants.activePreferencesAndDecisions).toBeGreaterThan(5);
+    expect(report.invariants.provenanceCompleteness).toBe(1);
+  });
+
+  it('every candidate decision agrees with its corpus label', () => {
+    expect(report.labels.candidates).toBeGreaterThan(30);
+    expect(report.labels).toMatchObject({ falseAccepts: 0, falseRejects: 0, wrongReason: 0 });
+    expect(report.labels.agreed).toBe(report.labels.candidates);
+  });
+});
