@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+/** The model provider settings (INTERFACES.md §3). */
+export interface LlmConfig {
+  baseUrl: string;
+  apiKey: string | null;
+  model: string;
+  reasoningEffort: string | null;
+  extraBody: Record<string, unknown>;
+  timeoutMs: number;
+}
+
+export interface AppConfig {
+  /** Null when no provider is configured: the CLI still starts and Memory commands work. */
+  llm: LlmConfig | null;
+  debug: boolean;
+}
+
+/** A setting that cannot be used, with the variable to fix. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+export const DEFAULT_BASE_URL = 'https://api.deepseek.com';
+export const DEFAULT_MODEL = 'deepseek-chat';
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** What a person must set to use a model; the first request says exactly this when none is configured. */
+export const PROVIDER_SETUP_HINT =
+  'No model provider is configured. Set AUTOPATCH_LLM_API_KEY (and AUTOPATCH_LLM_BASE_URL / AUTOPATCH_LLM_MODEL ' +
+  `for a provider other than ${DEFAULT_BASE_URL} with ${DEFAULT_MODEL}); for a local endpoint that needs no key, ` +
+  'set AUTOPATCH_LLM_BASE_URL alone (for example http://127.0.0.1:11434/v1 for Ollama).';
+
+const ExtraBody = z.record(z.string(), z.unknown());
+
+/**
+ * Reads the environment once and validates it (nothing else reads `process.env`). A provider is configured
+ * when an API key is set, or when a base URL is set for an endpoint that needs no key.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const value = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const debug = parseBoolean('AUTOPATCH_DEBUG', value('AUTOPATCH_DEBUG'));
+  const apiKey = value('AUTOPATCH_LLM_API_KEY') ?? null;
+  const baseUrlSetting = value('AUTOPATCH_LLM_BASE_URL');
+  let extraBody: Record<string, unknown> = {};
+  const extra = value('AUTOPATCH_LLM_EXTRA_BODY');
+  if (extra !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(extra);
+    } catch (error) {
+      throw new ConfigError('AUTOPATCH_LLM_EXTRA_BODY', `is not valid JSON (${(error as Error).message}); expected an object such as {"temperature": 0.2}`);
+    }
+    const object = ExtraBody.safeParse(parsed);
+    if (!object.success || Array.isArray(parsed)) {
+      throw new ConfigError('AUTOPATCH_LLM_EXTRA_BODY', 'must be a JSON object such as {"temperature": 0.2}');
+    }
+    extraBody = object.data;
+  }
+  let timeoutMs = DEFAULT_TIMEOUT_MS;
+  const timeout = value('AUTOPATCH_LLM_TIMEOUT_MS');
+  if (timeout !== undefined) {
+    timeoutMs = Number(timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+      throw new ConfigError('AUTOPATCH_LLM_TIMEOUT_MS', `must be a positive whole number of milliseconds, got '${timeout}'`);
+    }
+  }
+  let baseUrl = baseUrlSetting ?? DEFAULT_BASE_URL;
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    baseUrl = url.toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError('AUTOPATCH_LLM_BASE_URL', `must be an http(s) URL, got '${baseUrl}'`);
+  }
+  const configured = apiKey !== null || baseUrlSetting !== undefined;
+  return {
+    debug,
+    llm: configured
+      ? {
+          baseUrl,
+          apiKey,
+          model: value('AUTOPATCH_LLM_MODEL') ?? DEFAULT_MODEL,
+          reasoningEffort: value('AUTOPATCH_LLM_REASONING_EFFORT') ?? null,
+          extraBody,
+          timeoutMs,
+        }
+      : null,
+  };
+}
+
+function parseBoolean(name: string, raw: string | undefined): boolean {
+  if (raw === undefined) return false;
+  const v = raw.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `must be true or false, got '${raw}'`);
+}

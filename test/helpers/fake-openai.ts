@@ -1,0 +1,118 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown> & { messages?: { role: string; content: string | null; tool_calls?: unknown[] }[]; tools?: { function: { name: string } }[] };
+  raw: string;
+}
+
+export type Reply =
+  | { text: string; toolCalls?: { name: string; arguments: string }[] }
+  | { status: number; body: string; contentType?: string }
+  | { raw: string; contentType?: string }
+  | { hang: true }
+  | ((request: RecordedRequest) => Reply);
+
+/**
+ * A small OpenAI-compatible chat-completions server on 127.0.0.1 for tests: replies are queued (or chosen
+ * by a router function), every request is recorded. Streams with server-sent events when asked to.
+ */
+export class FakeOpenAi {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: Reply[] = [];
+  private fallback: Reply = { text: 'ok' };
+  private server: Server | undefined;
+  private readonly hanging = new Set<ServerResponse>();
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${port}/v1`;
+    return this;
+  }
+
+  reply(...replies: Reply[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  always(reply: Reply): this {
+    this.fallback = reply;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Requests whose first system message mentions the given text (e.g. the classifier prompt). */
+  requestsWhere(predicate: (r: RecordedRequest) => boolean): RecordedRequest[] {
+    return this.requests.filter(predicate);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const chunk of req) raw += String(chunk);
+    let body: RecordedRequest['body'] = {};
+    try {
+      body = JSON.parse(raw) as RecordedRequest['body'];
+    } catch {
+      // Keep the raw text; the test decides.
+    }
+    const recorded: RecordedRequest = { path: req.url ?? '', headers: req.headers, body, raw };
+    this.requests.push(recorded);
+    let reply = this.queue.shift() ?? this.fallback;
+    while (typeof reply === 'function') reply = reply(recorded);
+    this.send(res, reply, body.stream === true);
+  }
+
+  private send(res: ServerResponse, reply: Exclude<Reply, (r: RecordedRequest) => Reply>, stream: boolean): void {
+    if ('hang' in reply) {
+      this.hanging.add(res);
+      return;
+    }
+    if ('status' in reply) {
+      res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json' });
+      res.end(reply.body);
+      return;
+    }
+    if ('raw' in reply) {
+      res.writeHead(200, { 'content-type': reply.contentType ?? 'application/json' });
+      res.end(reply.raw);
+      return;
+    }
+    const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({ id: `call_${i}_${Date.now()}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    if (!stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({
+        id: 'chatcmpl-test', object: 'chat.completion', created: 0, model: 'fake',
+        choices: [{ index: 0, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+          message: { role: 'assistant', content: reply.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) } }],
+      }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = (delta: object, finish: string | null = null): void => {
+      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 0, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    };
+    chunk({ role: 'assistant' });
+    // Split the text so the client really assembles a stream.
+    const parts = reply.text.match(/[\s\S]{1,5}/gu) ?? [];
+    for (const part of parts) chunk({ content: part });
+    toolCalls.forEach((c, index) => {
+      chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] });
+      const half = Math.ceil(c.function.arguments.length / 2);
+      chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments.slice(0, half) } }] });
+      chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments.slice(half) } }] });
+    });
+    chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop');
+    res.write('data: [DONE]\n\n');
+    res.end();
+  }
+}
