@@ -1,0 +1,141 @@
+import type { ChatMessage, LlmClient, LlmPurpose } from '../llm/types.js';
+import type { MemoryManager } from '../memory/manager.js';
+import { type Intent, type OrdinaryIntent, type TurnRecord, isOrdinaryIntent } from '../memory/types.js';
+import { type ReviewWorkspace, describePatch } from '../workspace/review-workspace.js';
+import { type RouteDecision, classifyIntent } from './intent-router.js';
+import { type Profile, ordinaryProfile, repairProfile } from './profiles.js';
+import { type ToolContext, runToolCall, toolSchema } from './tools/tool.js';
+
+export interface AgentOptions {
+  llm: LlmClient;
+  /** The project's Memory; ordinary requests need it, repair requests never touch it. */
+  memory: MemoryManager;
+  repoRoot: string;
+  workspace: ReviewWorkspace;
+  /** Model rounds with tools before the agent must answer. */
+  maxSteps?: number;
+}
+
+export interface AgentEvents {
+  onRoute?: (route: RouteDecision) => void;
+  onText?: (delta: string) => void;
+  onTool?: (name: string, argumentsText: string) => void;
+}
+
+export interface AgentResult {
+  intent: Intent;
+  route: RouteDecision;
+  text: string;
+  /** The stored turn of an ordinary request; null for repair flows, which Memory never sees. */
+  turn: TurnRecord | null;
+  steps: number;
+  toolCalls: number;
+}
+
+const DEFAULT_MAX_STEPS = 12;
+
+/**
+ * The ReAct agent. Ordinary requests (code_explain, general_chat) are admitted to Memory before any main
+ * model call, read their bounded history and routing context, and may search and read Memory; only the
+ * final text is stored (M-1.3). Repair requests run with a fresh, empty history and no Memory at all
+ * (M-1.1, M-4.1).
+ */
+export class Agent {
+  private readonly maxSteps: number;
+
+  constructor(private readonly options: AgentOptions) {
+    this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  }
+
+  /** Routes a non-slash input and serves it. */
+  async handle(input: string, run: { signal?: AbortSignal; events?: AgentEvents } = {}): Promise<AgentResult> {
+    const route = await classifyIntent(this.options.llm, input, run.signal);
+    run.events?.onRoute?.(route);
+    return this.serve(route, input, run);
+  }
+
+  /** Serves an input whose route is already known. */
+  async serve(route: RouteDecision, input: string, run: { signal?: AbortSignal; events?: AgentEvents } = {}): Promise<AgentResult> {
+    if (isOrdinaryIntent(route.intent)) return this.ordinary(route, route.intent, input, run);
+    return this.repair(route, input, run);
+  }
+
+  private async ordinary(route: RouteDecision, intent: OrdinaryIntent, input: string, run: { signal?: AbortSignal; events?: AgentEvents }): Promise<AgentResult> {
+    const { memory } = this.options;
+    // M-3.2: the RAW user text is stored before any main model call, bound to the thread of this moment.
+    const handle = memory.beginTurn({ intent, userText: input });
+    try {
+      const profile = ordinaryProfile(intent);
+      const routing = memory.routingContext(handle);
+      const messages: ChatMessage[] = [
+        { role: 'system', content: routing.length > 0 ? `${profile.system}\n\n${routing}` : profile.system },
+        ...memory.history(handle),
+        { role: 'user', content: input },
+      ];
+      const context: ToolContext = { repoRoot: this.options.repoRoot, workspace: this.options.workspace, memory: { manager: memory, handle } };
+      const loop = await this.loop('react', profile, messages, context, run);
+      const turn = memory.completeTurn(handle, loop.text);
+      return { intent, route, text: loop.text, turn, steps: loop.steps, toolCalls: loop.toolCalls };
+    } catch (error) {
+      try {
+        memory.failTurn(handle, error);
+      } catch {
+        // The turn is already finished or fenced; the original error is what matters.
+      }
+      throw error;
+    }
+  }
+
+  private async repair(route: RouteDecision, input: string, run: { signal?: AbortSignal; events?: AgentEvents }): Promise<AgentResult> {
+    const intent = route.intent as Exclude<Intent, OrdinaryIntent>;
+    const profile = repairProfile(intent);
+    const patch = this.options.workspace.pendingPatch;
+    let system = profile.system;
+    if (intent !== 'code_audit') system += patch ? `\n\n${describePatch(patch)}` : '\n\nThere is no pending patch right now.';
+    // A fresh history for every repair request: nothing from ordinary turns or earlier repairs.
+    const messages: ChatMessage[] = [
+      { role: 'system', content: system },
+      { role: 'user', content: input },
+    ];
+    const context: ToolContext = { repoRoot: this.options.repoRoot, workspace: this.options.workspace };
+    const loop = await this.loop('repair', profile, messages, context, run);
+    return { intent, route, text: loop.text, turn: null, steps: loop.steps, toolCalls: loop.toolCalls };
+  }
+
+  /** Model rounds until a final answer; tool results go back to the model, never to Memory. */
+  private async loop(
+    purpose: LlmPurpose,
+    profile: Profile,
+    messages: ChatMessage[],
+    context: ToolContext,
+    run: { signal?: AbortSignal; events?: AgentEvents },
+  ): Promise<{ text: string; steps: number; toolCalls: number }> {
+    const tools = profile.tools.map(toolSchema);
+    let toolCalls = 0;
+    for (let step = 1; step <= this.maxSteps; step += 1) {
+      const response = await this.options.llm.chat({
+        purpose,
+        messages,
+        tools,
+        ...(run.signal ? { signal: run.signal } : {}),
+        ...(run.events?.onText ? { onText: run.events.onText } : {}),
+      });
+      if (!response.toolCalls || response.toolCalls.length === 0) return { text: response.content, steps: step, toolCalls };
+      messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
+      for (const call of response.toolCalls) {
+        run.events?.onTool?.(call.name, call.arguments);
+        toolCalls += 1;
+        messages.push({ role: 'tool', toolCallId: call.id, content: await runToolCall(profile.tools, call, context) });
+      }
+    }
+    // Out of tool rounds: one last call without tools forces an answer from what was gathered.
+    messages.push({ role: 'user', content: `(You have used ${this.maxSteps} tool rounds. Answer now with what you have.)` });
+    const final = await this.options.llm.chat({
+      purpose,
+      messages,
+      ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.events?.onText ? { onText: run.events.onText } : {}),
+    });
+    return { text: final.content, steps: this.maxSteps + 1, toolCalls };
+  }
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineTool } from './tool.js';
+
+export const memoryRead = defineTool({
+  name: 'memory_read',
+  description: 'Read one memory by id: its content, whether it is non-factual context, and excerpts of the user\'s words it comes from.',
+  schema: z.strictObject({ memory_id: z.string().min(4).max(64) }),
+  run({ memory_id }, { memory }) {
+    if (!memory) return 'Error: memory is not available in this flow.';
+    const detail = memory.manager.read(memory.handle, memory_id);
+    return JSON.stringify(
+      {
+        id: detail.id,
+        kind: detail.kind,
+        title: detail.title,
+        content: detail.content,
+        non_factual: detail.nonFactual,
+        revision: detail.revision,
+        sources: detail.sources.map((s) => ({ turn_id: s.turnId, role: s.role, excerpt: s.excerpt })),
+      },
+      null,
+      1,
+    );
+  },
+});
