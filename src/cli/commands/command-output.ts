@@ -1,0 +1,17 @@
+/** What a command returns; the caller prints `text` (or `json` with --json) and exits with `exitCode`. */
+export interface CommandOutput {
+  text: string;
+  json?: unknown;
+  exitCode: number;
+}
+
+/** Exit codes (INTERFACES.md §4). */
+export const EXIT = { ok: 0, failure: 1, usage: 2, degraded: 3 } as const;
+
+export function ok(text: string, json?: unknown): CommandOutput {
+  return { text, json, exitCode: EXIT.ok };
+}
+
+export function failure(text: string, exitCode: number = EXIT.failure, json?: unknown): CommandOutput {
+  return { text, json: json ?? { error: text }, exitCode };
+}

@@ -1,0 +1,85 @@
+import { MemoryNotFoundError, MemorySchemaError, describeError } from '../../shared/errors.js';
+import type { CliContext } from '../context.js';
+import { literal } from '../output.js';
+import { degradedHelp, renderDetail, renderList, renderStatus } from '../render/memory-views.js';
+import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
+
+/** `/memory status` — works while degraded (M-9.7). */
+export function memoryStatus(ctx: CliContext): CommandOutput {
+  const status = ctx.memory.status();
+  return ok(renderStatus(status, { debug: ctx.config.debug, repoRoot: ctx.repoRoot }), status);
+}
+
+export function memoryList(ctx: CliContext): CommandOutput {
+  return guarded(() => {
+    const items = ctx.memory.list();
+    return ok(renderList(items), items);
+  });
+}
+
+/** `/memory show ID` — works while degraded, for diagnosis. */
+export function memoryShow(ctx: CliContext, id: string | undefined): CommandOutput {
+  if (!id) return failure('usage: /memory show <memory-id>  (any unique prefix of 4+ characters)', EXIT.usage);
+  return guarded(() => {
+    const detail = ctx.memory.show(id);
+    return ok(renderDetail(detail), detail);
+  });
+}
+
+export function memoryForget(ctx: CliContext, id: string | undefined): CommandOutput {
+  if (!id) return failure('usage: /memory forget <memory-id>', EXIT.usage);
+  return guarded(() => {
+    const result = ctx.memory.forget(id);
+    const summary = result.compactionsReset > 0 ? ' The running summary that mentioned it was emptied as well.' : '';
+    return ok(
+      `Forgot ${result.id} “${literal(result.title)}”: it no longer appears in search or in the context of requests, and its old evidence cannot rebuild it.${summary}\nThe RAW turns it came from are kept (memory export shows them); a new explicit statement can form a new memory.`,
+      result,
+    );
+  });
+}
+
+/** `/memory clear` explains; `/memory clear --confirm` clears (M-10.3). Works while degraded. */
+export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
+  if (!confirm) {
+    const s = ctx.memory.status();
+    const turns = s.turns.completed + s.turns.failed + s.turns.interrupted + s.turns.open;
+    const items = s.items.user_preference + s.items.project_decision + s.items.discussion_context;
+    const jobs = s.jobs.pending + s.jobs.leased + s.jobs.retryWait + s.jobs.succeeded + s.jobs.succeededNoOutput;
+    const text = [
+      'This would delete all of Memory for this project:',
+      `  ${turns} RAW turn(s), ${items} usable memor${items === 1 ? 'y' : 'ies'} (and their history), ${jobs} background job(s), all threads.`,
+      'and then start one empty thread. It keeps:',
+      '  exports in .autopatch-j/exports/ and the CLI history.',
+      'Nothing was deleted. To clear, run:  /memory clear --confirm   (or: autopatch-j memory clear --confirm)',
+    ].join('\n');
+    return { text, json: { cleared: false, wouldDelete: { turns, items, jobs }, kept: ['exports', 'cli_history'] }, exitCode: EXIT.usage };
+  }
+  try {
+    const result = ctx.memory.clear();
+    return ok(
+      `Memory cleared${result.recreated ? ' (the damaged database was replaced)' : ''}: generation ${result.generation}, new thread ${result.threadId}. Exports and CLI history are kept.`,
+      result,
+    );
+  } catch (error) {
+    return failure(`clear failed: ${literal(describeError(error))}`);
+  }
+}
+
+export function memoryExport(ctx: CliContext): CommandOutput {
+  try {
+    const result = ctx.memory.export();
+    return ok(`Exported ${result.turns} turn(s) and ${result.items} memory revision(s) to ${result.path}\n(RAW, unredacted: it holds your conversation text.)`, result);
+  } catch (error) {
+    return failure(`export failed: ${literal(describeError(error))}`);
+  }
+}
+
+function guarded(work: () => CommandOutput): CommandOutput {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof MemorySchemaError) return failure(degradedHelp(error.reason), EXIT.degraded, { error: 'degraded', reason: error.reason });
+    if (error instanceof MemoryNotFoundError) return failure(error.message, EXIT.failure, { error: 'not_found', id: error.memoryId });
+    return failure(literal(describeError(error)));
+  }
+}

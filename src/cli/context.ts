@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import { Agent } from '../agent/agent.js';
+import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
+import type { CallRecord } from '../llm/diagnostics.js';
+import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
+import { MemoryManager } from '../memory/manager.js';
+import { ReviewWorkspace } from '../workspace/review-workspace.js';
+import type { Output } from './output.js';
+
+/** Everything a command needs: the project, its Memory, the agent (when a model is configured). */
+export interface CliContext {
+  repoRoot: string;
+  config: AppConfig;
+  memory: MemoryManager;
+  workspace: ReviewWorkspace;
+  provider: OpenAiCompatibleProvider | null;
+  agent: Agent | null;
+  output: Output;
+  /** Failed model calls seen since the last request, for debug output. */
+  failedCalls: CallRecord[];
+}
+
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+/** Reads the config and opens the project's Memory. A degraded Memory opens fine; status says why. */
+export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; output: Output }): CliContext {
+  let config: AppConfig;
+  try {
+    config = loadConfig(options.env ?? process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new StartupError(`invalid setting ${error.message}`);
+    throw error;
+  }
+  const repoRoot = resolve(options.repo ?? process.cwd());
+  const failedCalls: CallRecord[] = [];
+  const provider = config.llm
+    ? new OpenAiCompatibleProvider(config.llm, (record) => {
+        if (record.outcome === 'error') failedCalls.push(record);
+      })
+    : null;
+  const memory = MemoryManager.open({ repoRoot, ...(provider ? { llm: provider } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
+  const workspace = new ReviewWorkspace(repoRoot);
+  const agent = provider ? new Agent({ llm: provider, memory, repoRoot, workspace }) : null;
+  return { repoRoot, config, memory, workspace, provider, agent, output: options.output, failedCalls };
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import type { CommandOutput } from './commands/command-output.js';
+import { EXIT } from './commands/command-output.js';
+import { memoryClear, memoryExport, memoryForget, memoryList, memoryShow, memoryStatus } from './commands/memory-commands.js';
+import { type CliContext, StartupError, openContext } from './context.js';
+import { exitPass } from './exit-pass.js';
+import { processOutput } from './output.js';
+import { runRequest } from './request.js';
+import { runSession } from './session.js';
+
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const output = processOutput();
+
+/** Opens the project, runs `work`, closes Memory (with the exit pass when asked), returns the exit code. */
+async function withContext(repo: string | undefined, work: (ctx: CliContext) => Promise<number>, options: { exitPass: boolean }): Promise<number> {
+  let ctx: CliContext;
+  try {
+    ctx = openContext({ repo, output });
+  } catch (error) {
+    if (error instanceof StartupError) {
+      output.err(`autopatch-j: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  try {
+    return await work(ctx);
+  } finally {
+    if (options.exitPass) await exitPass(ctx);
+    else await ctx.memory.close();
+  }
+}
+
+function print(result: CommandOutput, json: boolean): number {
+  if (json) output.out(`${JSON.stringify(result.json ?? { message: result.text }, null, 2)}\n`);
+  else if (result.exitCode === EXIT.ok) output.out(`${result.text}\n`);
+  else output.err(`${result.text}\n`);
+  return result.exitCode;
+}
+
+function program(): Command {
+  const root = new Command('autopatch-j')
+    .description('A coding agent whose ordinary conversations continue across restarts through a local, auditable Memory.')
+    .version(version)
+    .option('--repo <dir>', 'the project folder (default: the current folder)')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .action(async (opts: { repo?: string }) => {
+      process.exitCode = await withContext(opts.repo, (ctx) => runSession(ctx), { exitPass: false });
+    });
+
+  root
+    .command('ask')
+    .description('one request, routed like an interactive line; the answer goes to stdout')
+    .argument('<text...>', 'the request')
+    .option('--repo <dir>', 'the project folder')
+    .action(async (words: string[], opts: { repo?: string }, cmd: Command) => {
+      const repo = opts.repo ?? (cmd.optsWithGlobals() as { repo?: string }).repo;
+      process.exitCode = await withContext(repo, (ctx) => {
+        if (ctx.memory.status().health === 'healthy') ctx.memory.start();
+        return runRequest(ctx, words.join(' '));
+      }, { exitPass: true });
+    });
+
+  const memory = root.command('memory').description('the /memory commands without a session');
+  const memoryCommand = (name: string, description: string, run: (ctx: CliContext, arg: string | undefined, flags: { confirm?: boolean }) => CommandOutput, argument?: string) => {
+    const cmd = memory.command(name).description(description).option('--repo <dir>', 'the project folder').option('--json', 'machine-readable output');
+    if (argument) cmd.argument(argument);
+    if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
+    cmd.action(async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const opts = command.optsWithGlobals() as { repo?: string; json?: boolean; confirm?: boolean };
+      const arg = argument ? (args[0] as string) : undefined;
+      process.exitCode = await withContext(opts.repo, async (ctx) => print(run(ctx, arg, opts), opts.json === true), { exitPass: false });
+    });
+  };
+  memoryCommand('status', 'health, background jobs and errors', (ctx) => memoryStatus(ctx));
+  memoryCommand('list', 'the usable memories', (ctx) => memoryList(ctx));
+  memoryCommand('show', 'one memory with its sources and revisions', (ctx, id) => memoryShow(ctx, id), '<id>');
+  memoryCommand('forget', 'forget one memory (the RAW turns are kept)', (ctx, id) => memoryForget(ctx, id), '<id>');
+  memoryCommand('clear', 'delete all Memory (needs --confirm)', (ctx, _id, flags) => memoryClear(ctx, flags.confirm === true));
+  memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/', (ctx) => memoryExport(ctx));
+  return root;
+}
+
+async function main(): Promise<void> {
+  try {
+    await program().parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    output.err(`autopatch-j: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = EXIT.failure;
+  }
+}
+
+await main();

@@ -1,0 +1,80 @@
+import type { DrainResult, MemoryDetail, MemoryItemSummary, MemoryKind, MemoryStatus } from '../../memory/types.js';
+import { literal } from '../output.js';
+import { renderTable } from './table.js';
+import { formatTime } from './time.js';
+
+export const KIND_LABEL: Record<MemoryKind, string> = {
+  user_preference: 'preference',
+  project_decision: 'decision',
+  discussion_context: 'discussion',
+};
+
+/** How to get out of a degraded Memory, said everywhere it matters. */
+export function degradedHelp(reason: string): string {
+  return [
+    `Memory is degraded: ${reason}`,
+    'Ordinary chat is paused until it is healthy again; repair requests and the memory commands still work.',
+    '  diagnose:  autopatch-j memory status   ·   keep a copy:  autopatch-j memory export',
+    '  recover:   autopatch-j memory clear --confirm   (deletes Memory; exports and CLI history are kept)',
+  ].join('\n');
+}
+
+export function renderStatus(status: MemoryStatus, options: { debug: boolean; repoRoot: string }): string {
+  const lines: string[] = [];
+  if (status.health === 'degraded') lines.push(degradedHelp(status.degradedReason ?? 'unknown reason'), '');
+  else lines.push('Memory: healthy');
+  const db = status.dbPath.startsWith(options.repoRoot) ? status.dbPath.slice(options.repoRoot.length + 1) : status.dbPath;
+  lines.push(`  database       ${db}${status.schemaVersion !== null ? ` (schema v${status.schemaVersion}${status.generation !== null ? `, generation ${status.generation}` : ''})` : ''}`);
+  lines.push(`  active thread  ${status.activeThreadId ?? '(none)'}`);
+  const items = status.items;
+  lines.push(`  memories       ${items.user_preference} preference(s) · ${items.project_decision} decision(s) · ${items.discussion_context} discussion item(s) in this thread`);
+  const t = status.turns;
+  lines.push(`  turns          ${t.completed} completed · ${t.failed} failed · ${t.interrupted} interrupted · ${t.open} open`);
+  const j = status.jobs;
+  lines.push(`  jobs           ${j.pending} pending · ${j.leased} running · ${j.retryWait} waiting to retry · ${j.succeeded} done · ${j.succeededNoOutput} done without output`);
+  const filtered = Object.entries(status.filteredCandidates.byReason).sort((a, b) => b[1] - a[1]);
+  lines.push(`  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`);
+  lines.push(`  last success   ${formatTime(status.lastSucceededAt)}`);
+  if (status.lastError === null) lines.push('  last error     none');
+  else if (options.debug) lines.push('  last error     (RAW, as persisted)', ...literal(status.lastError).split('\n').map((l) => `    ${l}`));
+  else lines.push('  last error     a background job failed and will be retried; run with AUTOPATCH_DEBUG=true to see the RAW error');
+  for (const warning of status.warnings) lines.push(`  warning        ${literal(warning)}`);
+  return lines.join('\n');
+}
+
+export function renderList(items: MemoryItemSummary[]): string {
+  if (items.length === 0) return 'No memories yet. They appear after you state a preference or confirm a decision in ordinary chat.';
+  const rows = items.map((i) => [i.id, KIND_LABEL[i.kind], literal(i.title), formatTime(i.updatedAt)]);
+  return `${renderTable(['ID', 'KIND', 'TITLE', 'UPDATED'], rows, [12, 10, 48, 19])}\n${items.length} memor${items.length === 1 ? 'y' : 'ies'}.`;
+}
+
+export function renderDetail(detail: MemoryDetail): string {
+  const lines = [
+    `${detail.id}  ${KIND_LABEL[detail.kind]}  ${detail.status}${detail.nonFactual ? '  (context, not a fact)' : ''}`,
+    `title      ${literal(detail.title)}`,
+    `content    ${literal(detail.content)}`,
+  ];
+  if (detail.synopsis) lines.push(`synopsis   ${literal(detail.synopsis)}`);
+  if (detail.aliases.length > 0) lines.push(`aliases    ${literal(detail.aliases.join(', '))}`);
+  if (detail.keywords.length > 0) lines.push(`keywords   ${literal(detail.keywords.join(', '))}`);
+  if (detail.threadId) lines.push(`thread     ${detail.threadId}`);
+  if (detail.supersedes) lines.push(`replaces   ${detail.supersedes}`);
+  if (detail.supersededBy) lines.push(`replaced by ${detail.supersededBy}`);
+  lines.push(`updated    ${formatTime(detail.updatedAt)} (revision ${detail.revision})`);
+  if (detail.revisions.length > 1) {
+    lines.push('', 'revisions');
+    for (const r of detail.revisions) lines.push(`  r${r.revision}  ${formatTime(r.createdAt)}  ${r.status.padEnd(10)}  ${literal(r.title)}`);
+  }
+  lines.push('', `sources (${detail.sources.length})`);
+  for (const s of detail.sources) {
+    lines.push(`  ${s.role} turn ${s.sequence ?? '?'} (${s.turnId}) · ${formatTime(s.turnCreatedAt)}`);
+    lines.push(`    “${literal(s.quote)}”`);
+  }
+  return lines.join('\n');
+}
+
+export function renderDrainWarnings(result: DrainResult): string[] {
+  return result.warnings.map(
+    (w) => `warning: memory ${w.kind} job ${w.jobId} did not finish and will be retried${w.nextRetryAt ? ` after ${formatTime(w.nextRetryAt)}` : ''}: ${literal(w.message.split('\n')[0]!.slice(0, 200))}`,
+  );
+}

@@ -1,0 +1,26 @@
+import stringWidth from 'string-width';
+
+/** Pads to a display width: Chinese characters take two columns, so columns still line up. */
+export function padDisplay(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - stringWidth(text)));
+}
+
+/** Cuts text to a display width, marking the cut. */
+export function clipDisplay(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (stringWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+/** A plain aligned table; the last column is not padded. */
+export function renderTable(headers: string[], rows: string[][], maxWidths: number[] = []): string {
+  const cells = [headers, ...rows].map((row) => row.map((c, i) => (maxWidths[i] ? clipDisplay(c, maxWidths[i]!) : c)));
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => stringWidth(row[i] ?? ''))));
+  return cells
+    .map((row) => row.map((c, i) => (i === row.length - 1 ? c : padDisplay(c, widths[i]!))).join('  ').trimEnd())
+    .join('\n');
+}

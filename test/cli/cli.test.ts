@@ -1,0 +1,212 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CliRun, byRole, payloadOf, roleOf, runCli } from '../helpers/cli.js';
+import { FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.js';
+import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+
+let server: FakeOpenAi;
+beforeEach(async () => {
+  server = await new FakeOpenAi().start();
+});
+afterEach(async () => {
+  await server.stop();
+});
+
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  AUTOPATCH_LLM_BASE_URL: server.url,
+  AUTOPATCH_LLM_API_KEY: 'sk-cli-test',
+  AUTOPATCH_LLM_MODEL: 'fake-model',
+  ...extra,
+});
+
+interface ExtractionPayload { turns: { turn_id: string; user: string }[] }
+interface ConsolidationPayload { candidates: { candidate_id: string; title: string; aliases: string[] }[] }
+
+/** Extraction: a preference for every "以后…" sentence and a discussion for every "我们在比较…" sentence. */
+const extractPreferences = (r: RecordedRequest) => {
+  const payload = payloadOf<ExtractionPayload>(r);
+  const candidates = payload.turns.flatMap((t) => {
+    const out: object[] = [];
+    const pref = /以后[^。]*。/.exec(t.user);
+    if (pref) out.push({ kind: 'user_preference', title: pref[0].replace(/^以后|。$/g, ''), content: pref[0], aliases: [], sources: [{ turn_id: t.turn_id, role: 'user', quote: pref[0] }] });
+    const discussion = /我们在比较[^。]*/.exec(t.user);
+    if (discussion) out.push({ kind: 'discussion_context', title: discussion[0], content: discussion[0], aliases: [], sources: [{ turn_id: t.turn_id, role: 'user', quote: discussion[0] }] });
+    return out;
+  });
+  return { text: JSON.stringify({ thread_compaction: '', candidates }) };
+};
+const createAll = (r: RecordedRequest) => {
+  const payload = payloadOf<ConsolidationPayload>(r);
+  return {
+    text: JSON.stringify({
+      operations: payload.candidates.map((c) => ({ operation: 'create', candidate_ids: [c.candidate_id], target_id: null, title: c.title, content: c.title, synopsis: '', aliases: c.aliases, keywords: [] })),
+    }),
+  };
+};
+const mains = (): RecordedRequest[] => server.requests.filter((r) => roleOf(r) === 'main');
+const systemOf = (r: RecordedRequest): string => String(r.body.messages?.[0]?.content);
+
+function ok(run: CliRun): CliRun {
+  expect(run.code, `stderr: ${run.stderr}`).toBe(0);
+  return run;
+}
+
+describe('autopatch-j ask and the Memory across processes', () => {
+  it('a preference stated in one process is in the routing context a later process sends', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: () => ({ text: '好的，以后先给结论。' }), extraction: extractPreferences, consolidation: createAll }));
+    const first = ok(await runCli(['ask', '--repo', repo, '以后回答先给结论。'], { env: env() }));
+    expect(first.stdout).toContain('好的，以后先给结论。');
+    expect(first.stderr).toContain('processing 1 memory job');
+    server.requests.length = 0;
+    ok(await runCli(['ask', '--repo', repo, '解释一下 parse 函数'], { env: env() }));
+    expect(systemOf(mains()[0]!)).toContain('回答先给结论');
+    expect(mains()[0]!.body.messages!.map((m) => m.content)).toContain('以后回答先给结论。');
+  });
+
+  it('a degraded database refuses ordinary chat with exit code 3; a repair request still works', async () => {
+    const repo = tempRepo();
+    ok(await runCli(['memory', 'status', '--repo', repo]));
+    withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
+    server.always(byRole({ main: () => ({ text: 'audit: no findings' }) }));
+    const refused = await runCli(['ask', '--repo', repo, 'hello'], { env: env() });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/Memory is degraded: unknown table foo/);
+    expect(refused.stderr).toContain('memory clear --confirm');
+    expect(mains()).toHaveLength(0);
+    server.always(byRole({ classifier: () => ({ text: '{"intent":"code_audit"}' }), main: () => ({ text: 'audit: no findings' }) }));
+    const repair = ok(await runCli(['ask', '--repo', repo, 'audit the code'], { env: env() }));
+    expect(repair.stdout).toContain('audit: no findings');
+    const list = await runCli(['memory', 'list', '--repo', repo]);
+    expect(list.code).toBe(3);
+    ok(await runCli(['memory', 'status', '--repo', repo]));
+  });
+
+  it('the exit pass with a hanging model ends within the timeout and leaves the job in retry', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ hang: true }) }));
+    const run = ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env({ AUTOPATCH_LLM_TIMEOUT_MS: '1000' }) }));
+    expect(run.ms).toBeLessThan(10_000);
+    expect(run.stderr).toMatch(/warning: memory extraction job \S+ did not finish and will be retried/);
+    const status = JSON.parse(ok(await runCli(['memory', 'status', '--repo', repo, '--json'])).stdout) as { jobs: { retryWait: number } };
+    expect(status.jobs.retryWait).toBe(1);
+  });
+
+  it('no provider configured: memory commands work and the first request says which variables to set', async () => {
+    const repo = tempRepo();
+    const run = await runCli(['--repo', repo], { input: 'hello\n/memory status\n' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Set AUTOPATCH_LLM_API_KEY');
+    expect(run.stdout).toContain('Memory: healthy');
+    const asked = await runCli(['ask', '--repo', repo, 'hi']);
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain('AUTOPATCH_LLM_BASE_URL');
+  });
+
+  it('an invalid AUTOPATCH_LLM_EXTRA_BODY is a clear startup message with exit code 2', async () => {
+    const run = await runCli(['ask', '--repo', tempRepo(), 'hi'], { env: env({ AUTOPATCH_LLM_EXTRA_BODY: '{not json' }) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^autopatch-j: invalid setting AUTOPATCH_LLM_EXTRA_BODY: is not valid JSON/);
+  });
+});
+
+describe('the interactive session from a pipe', () => {
+  it('runs requests and commands line by line, end to end', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: (r) => ({ text: `echo: ${r.body.messages!.at(-1)!.content}` }), extraction: extractPreferences, consolidation: createAll }));
+    const run = ok(await runCli(['--repo', repo], { env: env(), input: '以后回答先给结论。\n/memory status\n第二个问题\n/nwe\n/exit\nnever read\n' }));
+    expect(run.stdout).toContain('echo: 以后回答先给结论。');
+    expect(run.stdout).toContain('echo: 第二个问题');
+    expect(run.stdout).toContain('Memory: healthy');
+    expect(run.stderr).toContain('Unknown command /nwe. Did you mean /new?');
+    expect(run.stdout).not.toContain('never read');
+    expect(run.stdout).not.toContain('autopatch-j>');
+    const turns = withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT user_text FROM turns ORDER BY sequence').all());
+    expect(turns).toEqual([{ user_text: '以后回答先给结论。' }, { user_text: '第二个问题' }]);
+  });
+
+  it('/new hides the old discussion but keeps preferences (M-3.4)', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: () => ({ text: 'ok' }), extraction: extractPreferences, consolidation: createAll }));
+    const run = ok(await runCli(['--repo', repo], { env: env(), input: '我们在比较方案A和方案B。以后回答先给结论。\n/new\n接着说\n' }));
+    expect(run.stdout).toContain('Started a new thread');
+    expect(run.stdout).toContain('Kept: your preferences');
+    const last = mains().at(-1)!;
+    expect(systemOf(last)).toContain('回答先给结论');
+    expect(systemOf(last)).not.toContain('比较方案A和方案B');
+    expect(last.body.messages!.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  it('/reset keeps memory.db, exports and history, and says how to clear Memory', async () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, '.autopatch-j'), { recursive: true });
+    writeFileSync(join(repo, '.autopatch-j', 'cli_history'), 'old line\n');
+    const run = ok(await runCli(['--repo', repo], { env: env(), input: '/memory export\n/reset\n' }));
+    expect(run.stdout).toMatch(/Exported 0 turn\(s\)/);
+    expect(run.stdout).toContain('Memory is kept');
+    expect(run.stdout).toContain('/memory clear --confirm');
+    expect(existsSync(dbPathOf(repo))).toBe(true);
+    expect(readdirSync(join(repo, '.autopatch-j', 'exports'))).toHaveLength(1);
+    expect(existsSync(join(repo, '.autopatch-j', 'cli_history'))).toBe(true);
+  });
+});
+
+describe('autopatch-j memory …', () => {
+  it('status in normal vs debug mode (M-9.7)', async () => {
+    const repo = tempRepo();
+    const body = '{"error":{"message":"[bold]overloaded[/bold] \\u001b[31mRED\\u001b[0m"}}';
+    server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ status: 503, body }) }));
+    ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env() }));
+    const normal = ok(await runCli(['memory', 'status', '--repo', repo]));
+    expect(normal.stdout).toContain('run with AUTOPATCH_DEBUG=true to see the RAW error');
+    expect(normal.stdout).not.toContain('overloaded');
+    const debug = ok(await runCli(['memory', 'status', '--repo', repo], { env: { AUTOPATCH_DEBUG: 'true' } }));
+    expect(debug.stdout).toContain('status: 503');
+    expect(debug.stdout).toContain('[bold]overloaded[/bold] \\x1b[31mRED\\x1b[0m');
+    expect(debug.stdout).not.toContain('\u001b[31m');
+  });
+
+  it('clear without and with --confirm', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: () => ({ text: 'answer' }) }));
+    ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env() }));
+    const dry = await runCli(['memory', 'clear', '--repo', repo]);
+    expect(dry.code).toBe(2);
+    expect(dry.stdout + dry.stderr).toMatch(/would delete all of Memory[\s\S]*1 RAW turn\(s\)[\s\S]*keeps:[\s\S]*exports/);
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT count(*) AS n FROM turns').get())).toEqual({ n: 1 });
+    const done = ok(await runCli(['memory', 'clear', '--confirm', '--repo', repo]));
+    expect(done.stdout).toMatch(/Memory cleared: generation 2/);
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT count(*) AS n FROM turns').get())).toEqual({ n: 0 });
+  });
+
+  it('--json outputs parse for status, list, show, forget, export and clear', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: () => ({ text: 'ok' }), extraction: extractPreferences, consolidation: createAll }));
+    ok(await runCli(['ask', '--repo', repo, '以后代码注释用英文。'], { env: env() }));
+    const json = async (args: string[]): Promise<unknown> => JSON.parse(ok(await runCli(['memory', ...args, '--repo', repo, '--json'])).stdout);
+    expect(await json(['status'])).toMatchObject({ health: 'healthy', items: { user_preference: 1 } });
+    const list = (await json(['list'])) as { id: string; title: string }[];
+    expect(list).toMatchObject([{ kind: 'user_preference', title: '代码注释用英文' }]);
+    const id = list[0]!.id;
+    expect(await json(['show', id.slice(0, 5)])).toMatchObject({ id, sources: [{ role: 'user', quote: '以后代码注释用英文。' }] });
+    const table = ok(await runCli(['memory', 'list', '--repo', repo])).stdout;
+    expect(table).toMatch(new RegExp(`^ID\\s+KIND\\s+TITLE\\s+UPDATED\\n${id}\\s+preference\\s+代码注释用英文\\s+\\d{4}-`, 'm'));
+    const shown = ok(await runCli(['memory', 'show', id, '--repo', repo])).stdout;
+    expect(shown).toContain('“以后代码注释用英文。”');
+    expect(await json(['export'])).toMatchObject({ path: expect.stringContaining('memory-export-'), turns: 1 });
+    const forgotten = ok(await runCli(['memory', 'forget', id, '--repo', repo]));
+    expect(forgotten.stdout).toContain('The RAW turns it came from are kept');
+    expect(await json(['list'])).toEqual([]);
+    expect(await json(['clear', '--confirm'])).toMatchObject({ generation: 2, recreated: false });
+    const notFound = await runCli(['memory', 'show', 'mzzzz', '--repo', repo, '--json']);
+    expect(notFound.code).toBe(1);
+    expect(JSON.parse(notFound.stdout)).toMatchObject({ error: 'not_found' });
+  });
+
+  it('usage errors exit with 2', async () => {
+    expect((await runCli(['memory', 'show'])).code).toBe(2);
+    expect((await runCli(['memory', 'frobnicate'])).code).toBe(2);
+    expect((await runCli(['--version'])).code).toBe(0);
+  });
+});
