@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // npm run eval:quality — runs the Chinese/English quality corpus with its scripted model and prints the
 // M-13.3 invariants as numbers, with accepted/rejected counts against the corpus labels.
+// AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1 also runs the corpus turns through the configured real model (M-13.4).
 import { fileURLToPath } from 'node:url';
-import { loadCorpus, runCorpus } from '../dist/quality/corpus.js';
+import { loadCorpus, runCorpus, runCorpusLive } from '../dist/quality/corpus.js';
 
 const corpusPath = fileURLToPath(new URL('../quality/corpus.v1.json', import.meta.url));
 const corpus = loadCorpus(corpusPath);
@@ -25,6 +26,7 @@ for (const [category, r] of byCategory) {
 const inv = report.invariants;
 console.log('\nInvariants (M-13.3)');
 console.log(`  illegal provenance                         ${inv.illegalProvenance}`);
+console.log(`  repair-flow Memory leakage                 ${inv.repairLeakage}`);
 console.log(`  cross-repo leakage                         ${inv.crossRepoLeakage}`);
 console.log(`  cross-thread leakage                       ${inv.crossThreadLeakage}`);
 console.log(`  forgotten items rebuilt from old evidence  ${inv.forgottenRebuilt}`);
@@ -33,6 +35,15 @@ const l = report.labels;
 console.log(`\nLabels: ${l.agreed}/${l.candidates} candidates agree; false accepts ${l.falseAccepts}, false rejects ${l.falseRejects}, wrong reason ${l.wrongReason}`);
 for (const c of report.cases) for (const f of c.failures) console.log(`  ✗ ${c.id}: ${f}`);
 
-let failed = report.cases.some((c) => c.failures.length > 0) || inv.illegalProvenance + inv.crossRepoLeakage + inv.crossThreadLeakage + inv.forgottenRebuilt > 0 || inv.provenanceCompleteness < 1;
+let failed = report.cases.some((c) => c.failures.length > 0) || inv.illegalProvenance + inv.repairLeakage + inv.crossRepoLeakage + inv.crossThreadLeakage + inv.forgottenRebuilt > 0 || inv.provenanceCompleteness < 1;
 
+if (process.env.AUTOPATCH_RUN_MEMORY_LIVE_EVAL === '1') {
+  console.log('\nLive evaluation against the configured model (AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1)');
+  const live = await runCorpusLive(corpus);
+  console.log(`  cases ${live.cases}, failed model calls ${live.modelFailures}, memories kept ${live.kept}, candidates refused ${live.refused}`);
+  console.log(`  illegal provenance ${live.invariants.illegalProvenance}, provenance completeness ${(live.invariants.provenanceCompleteness * 100).toFixed(1)} % of ${live.invariants.activePreferencesAndDecisions}`);
+  if (live.invariants.illegalProvenance > 0 || live.invariants.provenanceCompleteness < 1) failed = true;
+} else {
+  console.log('\n(live evaluation skipped: set AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1 with a configured model to run it)');
+}
 process.exitCode = failed ? 1 : 0;

@@ -2,7 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { Agent } from '../agent/agent.js';
+import { loadConfig } from '../config/config.js';
+import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
+import { ScriptedLlm } from '../llm/scripted-llm.js';
 import type { ChatRequest, ChatResponse, LlmClient } from '../llm/types.js';
+import { ReviewWorkspace } from '../workspace/review-workspace.js';
 import { Connection } from '../memory/connection.js';
 import { MemoryManager } from '../memory/manager.js';
 import type { TurnHandle } from '../memory/types.js';
@@ -82,6 +87,8 @@ export interface CaseReport {
 
 export interface Invariants {
   illegalProvenance: number;
+  /** Requests of repair flows that carried Memory context, Memory tools or earlier messages. */
+  repairLeakage: number;
   crossRepoLeakage: number;
   crossThreadLeakage: number;
   forgottenRebuilt: number;
@@ -121,7 +128,7 @@ export async function runCorpus(corpus: Corpus, options: { keepRepos?: boolean }
   const reports: CaseReport[] = [];
   const repos: { id: string; dir: string; titles: string[] }[] = [];
   const invariants: Invariants = {
-    illegalProvenance: 0, crossRepoLeakage: 0, crossThreadLeakage: 0, forgottenRebuilt: 0,
+    illegalProvenance: 0, repairLeakage: 0, crossRepoLeakage: 0, crossThreadLeakage: 0, forgottenRebuilt: 0,
     provenanceCompleteness: 1, activePreferencesAndDecisions: 0,
   };
   let complete = 0;
@@ -130,6 +137,7 @@ export async function runCorpus(corpus: Corpus, options: { keepRepos?: boolean }
     const { report, titles, threadLeaks } = await runCase(c, dir);
     reports.push(report);
     invariants.crossThreadLeakage += threadLeaks;
+    invariants.repairLeakage += await repairLeaks(dir);
     const audit = auditProvenance(dir);
     invariants.illegalProvenance += audit.illegal;
     invariants.forgottenRebuilt += audit.forgottenRebuilt;
@@ -347,6 +355,43 @@ export function auditProvenance(dir: string): { illegal: number; active: number;
   }
 }
 
+/**
+ * M-1.1 / M-4.1 probe: runs each repair flow in the case's repository with a recording model and counts
+ * requests that carry anything of Memory (an item title, the compaction, the routing note, a Memory tool)
+ * or any message besides the repair's own system prompt and user input.
+ */
+export async function repairLeaks(dir: string): Promise<number> {
+  const memory = MemoryManager.open({ repoRoot: dir });
+  const conn = Connection.open(join(dir, '.autopatch-j', 'memory.db'), { readonly: true });
+  const secrets = [
+    ...(conn.db.prepare('SELECT title FROM memory_items').all() as { title: string }[]).map((r) => r.title),
+    ...(conn.db.prepare("SELECT compaction FROM threads WHERE compaction <> ''").all() as { compaction: string }[]).map((r) => r.compaction),
+    ...(conn.db.prepare('SELECT user_text FROM turns').all() as { user_text: string }[]).map((r) => r.user_text),
+    'Project memory',
+  ].filter((t) => t.length >= 4);
+  conn.close();
+  // A 'react' answer too, so a flow that wrongly runs as ordinary is measured, not crashed.
+  const llm = new ScriptedLlm().always('repair', { content: 'repair answer' }).always('react', { content: 'ordinary answer' });
+  const agent = new Agent({ llm, memory, repoRoot: dir, workspace: new ReviewWorkspace(dir) });
+  let leaks = 0;
+  try {
+    for (const intent of ['code_audit', 'patch_explain', 'patch_revise'] as const) {
+      await agent.serve({ intent, fallback: null }, `repair probe for ${intent}`);
+    }
+    for (const request of llm.requests) {
+      const text = JSON.stringify(request);
+      const tools = (request.tools ?? []).map((t) => t.name);
+      if (request.purpose !== 'repair') leaks += 1;
+      if (request.messages.length !== 2 || request.messages[0]!.role !== 'system' || request.messages[1]!.role !== 'user') leaks += 1;
+      if (tools.includes('memory_search') || tools.includes('memory_read')) leaks += 1;
+      leaks += secrets.filter((secret) => text.includes(JSON.stringify(secret).slice(1, -1))).length;
+    }
+  } finally {
+    await memory.close();
+  }
+  return leaks;
+}
+
 /** Searches every case's item titles in every other case's repository: any hit is a cross-repo leak. */
 function crossRepoLeaks(repos: { id: string; dir: string; titles: string[] }[]): number {
   let leaks = 0;
@@ -365,4 +410,55 @@ function crossRepoLeaks(repos: { id: string; dir: string; titles: string[] }[]):
     void memory.close();
   }
   return leaks;
+}
+
+export interface LiveReport {
+  cases: number;
+  modelFailures: number;
+  kept: number;
+  refused: number;
+  invariants: { illegalProvenance: number; provenanceCompleteness: number; activePreferencesAndDecisions: number };
+}
+
+/**
+ * M-13.4: the optional live evaluation. The corpus turns go through the configured real model (never in
+ * default CI: the caller checks AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1). The model's candidates are not scripted,
+ * so only the invariants are judged, not the labels.
+ */
+export async function runCorpusLive(corpus: Corpus, env: NodeJS.ProcessEnv = process.env): Promise<LiveReport> {
+  const config = loadConfig(env);
+  if (!config.llm) throw new Error('the live evaluation needs a configured model (AUTOPATCH_LLM_API_KEY / AUTOPATCH_LLM_BASE_URL)');
+  const llm = new OpenAiCompatibleProvider(config.llm);
+  const report: LiveReport = { cases: 0, modelFailures: 0, kept: 0, refused: 0, invariants: { illegalProvenance: 0, provenanceCompleteness: 1, activePreferencesAndDecisions: 0 } };
+  let complete = 0;
+  for (const c of corpus.cases) {
+    const dir = mkdtempSync(join(tmpdir(), `autopatch-j-live-${c.id}-`));
+    const memory = MemoryManager.open({ repoRoot: dir, llm });
+    try {
+      for (const step of c.steps) {
+        if ('say' in step) {
+          const h = memory.beginTurn({ intent: 'general_chat', userText: step.say });
+          memory.completeTurn(h, step.answer);
+        } else if ('newThread' in step) {
+          await memory.newThread();
+        }
+      }
+      const result = await memory.processDue({ force: true });
+      report.modelFailures += result.outcomes.filter((o) => o.outcome === 'retry').length;
+      const status = memory.status();
+      report.refused += status.filteredCandidates.total;
+      report.kept += status.items.user_preference + status.items.project_decision + status.items.discussion_context;
+    } finally {
+      await memory.close();
+    }
+    const audit = auditProvenance(dir);
+    report.invariants.illegalProvenance += audit.illegal;
+    report.invariants.activePreferencesAndDecisions += audit.active;
+    complete += audit.complete;
+    report.cases += 1;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const active = report.invariants.activePreferencesAndDecisions;
+  report.invariants.provenanceCompleteness = active === 0 ? 1 : complete / active;
+  return report;
 }

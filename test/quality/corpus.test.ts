@@ -21,8 +21,8 @@ describe('M-13.3 invariants on the quality corpus', () => {
     expect(failures).toEqual([]);
   });
 
-  it('illegal provenance = 0, cross-repo and cross-thread leakage = 0, forgotten rebuilt = 0', () => {
-    expect(report.invariants).toMatchObject({ illegalProvenance: 0, crossRepoLeakage: 0, crossThreadLeakage: 0, forgottenRebuilt: 0 });
+  it('illegal provenance = 0, repair leakage = 0, cross-repo and cross-thread leakage = 0, forgotten rebuilt = 0', () => {
+    expect(report.invariants).toMatchObject({ illegalProvenance: 0, repairLeakage: 0, crossRepoLeakage: 0, crossThreadLeakage: 0, forgottenRebuilt: 0 });
   });
 
   it('provenance completeness of active preferences/decisions = 100 %', () => {
@@ -34,5 +34,30 @@ describe('M-13.3 invariants on the quality corpus', () => {
     expect(report.labels.candidates).toBeGreaterThan(30);
     expect(report.labels).toMatchObject({ falseAccepts: 0, falseRejects: 0, wrongReason: 0 });
     expect(report.labels.agreed).toBe(report.labels.candidates);
+  });
+});
+
+describe('the invariant probes can fail', () => {
+  it('the repair probe counts a leak when a repair request carries Memory', async () => {
+    const { repairLeaks } = await import('../../src/quality/corpus.js');
+    const { MemoryManager } = await import('../../src/index.js');
+    const { tempRepo } = await import('../helpers/temp-repo.js');
+    const { Agent } = await import('../../src/agent/agent.js');
+    const repo = tempRepo();
+    const memory = MemoryManager.open({ repoRoot: repo });
+    const h = memory.beginTurn({ intent: 'general_chat', userText: 'LEAKY USER TEXT 以后先给结论' });
+    memory.completeTurn(h, 'ok');
+    await memory.close();
+    expect(await repairLeaks(repo)).toBe(0);
+    // A broken agent that sends ordinary history to a repair flow is caught.
+    const original = Agent.prototype.serve;
+    Agent.prototype.serve = function (this: Agent, _route, input, run) {
+      return original.call(this, { intent: 'general_chat', fallback: null }, input, run);
+    };
+    try {
+      expect(await repairLeaks(repo)).toBeGreaterThan(2);
+    } finally {
+      Agent.prototype.serve = original;
+    }
   });
 });
