@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { complete } from '../../src/cli/session.js';
+import { byRole, roleOf } from '../helpers/cli.js';
+import { FakeOpenAi } from '../helpers/fake-openai.js';
+import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+
+const DRIVER = fileURLToPath(new URL('../fixtures/pty-drive.py', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+let server: FakeOpenAi;
+beforeEach(async () => {
+  server = await new FakeOpenAi().start();
+});
+afterEach(async () => {
+  await server.stop();
+});
+
+function drive(steps: object[], args: string[], env: Record<string, string>): Promise<{ ok: boolean; transcript: string; code: number | null; failed_wait: string | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', [DRIVER, JSON.stringify(steps), process.execPath, CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out));
+      } catch (error) {
+        reject(new Error(`driver output: ${out}`, { cause: error }));
+      }
+    });
+  });
+}
+
+describe('the interactive session on a terminal', () => {
+  it('completes slash commands, cancels a request with Ctrl-C and continues, keeps history, leaves with Ctrl-D', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: (r) => (String(r.body.messages!.at(-1)!.content).includes('hang') ? { hang: true } : { text: 'streamed 答案 here' }) }));
+    const result = await drive(
+      [
+        { wait: 'autopatch-j> ' },
+        { send: '/mem\t' },
+        { wait: 'memory' },
+        { send: ' status\r' },
+        { wait: 'Memory: healthy' },
+        { wait: 'autopatch-j> ' },
+        { send: 'please hang\r' },
+        { sleep: 0.6 },
+        { send: '\u0003' },
+        { wait: 'Cancelled.' },
+        { wait: 'autopatch-j> ' },
+        { send: 'quick question\r' },
+        { wait: 'streamed 答案 here' },
+        { wait: 'autopatch-j> ' },
+        { send: '\u0004' },
+      ],
+      ['--repo', repo],
+      { AUTOPATCH_LLM_BASE_URL: server.url, AUTOPATCH_LLM_API_KEY: 'k' },
+    );
+    expect(result.failed_wait, result.transcript).toBeNull();
+    expect(result.code).toBe(0);
+    const history = readFileSync(join(repo, '.autopatch-j', 'cli_history'), 'utf8');
+    expect(history).toContain('/memory status');
+    expect(history).toContain('please hang');
+    const turns = withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT user_text, state FROM turns ORDER BY sequence').all());
+    expect(turns).toEqual([
+      { user_text: 'please hang', state: 'failed' },
+      { user_text: 'quick question', state: 'completed' },
+    ]);
+    expect(server.requests.filter((r) => roleOf(r) === 'main')).toHaveLength(2);
+  });
+});
+
+describe('completion', () => {
+  it('completes commands, memory subcommands and memory ids', async () => {
+    const { MemoryManager, ScriptedLlm } = await import('../../src/index.js');
+    const { consolidateWith, extractWith, quoteUser } = await import('../helpers/scripted.js');
+    const repo = tempRepo();
+    const llm = new ScriptedLlm().always('memory_extraction', extractWith((t) => [quoteUser('user_preference', '先给结论', t)])).always('memory_consolidation', consolidateWith());
+    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const h = memory.beginTurn({ intent: 'general_chat', userText: '以后先给结论。' });
+    memory.completeTurn(h, 'ok');
+    await memory.processDue({ force: true });
+    const id = memory.list()[0]!.id;
+    const ctx = { memory } as unknown as Parameters<typeof complete>[1];
+    expect(complete('/me', ctx)).toEqual([['/memory'], '/me']);
+    expect(complete('/memory sh', ctx)).toEqual([['show'], 'sh']);
+    expect(complete(`/memory forget ${id.slice(0, 3)}`, ctx)).toEqual([[id], id.slice(0, 3)]);
+    expect(complete('/memory clear --c', ctx)).toEqual([['--confirm'], '--c']);
+    expect(complete('hello', ctx)).toEqual([[], 'hello']);
+    await memory.close();
+  });
+});
