@@ -104,6 +104,18 @@ describe('autopatch-j ask and the Memory across processes', () => {
     expect(asked.stderr).toContain('AUTOPATCH_LLM_BASE_URL');
   });
 
+  it('debug mode shows the classifier fallback reason and the final route; normal mode one short line', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ classifier: () => ({ status: 500, body: '{"error":{"message":"\u001b[1mclassifier down"}}' }), main: () => ({ text: 'general answer' }) }));
+    const normal = ok(await runCli(['ask', '--repo', repo, 'audit this'], { env: env() }));
+    expect(normal.stdout).toContain('general answer');
+    expect(normal.stderr).toContain('the intent classifier failed; the request went to the general assistant');
+    expect(normal.stderr).not.toContain('classifier down');
+    const debug = ok(await runCli(['ask', '--repo', repo, 'audit this'], { env: env({ AUTOPATCH_DEBUG: 'true' }) }));
+    expect(debug.stderr).toMatch(/\[debug\] route: general_chat \(fallback: classifier call failed: the model provider returned HTTP 500/);
+    expect(debug.stderr).toContain('\\x1b[1mclassifier down');
+  });
+
   it('an invalid AUTOPATCH_LLM_EXTRA_BODY is a clear startup message with exit code 2', async () => {
     const run = await runCli(['ask', '--repo', tempRepo(), 'hi'], { env: env({ AUTOPATCH_LLM_EXTRA_BODY: '{not json' }) });
     expect(run.code).toBe(2);

@@ -105,6 +105,16 @@ describe('bootstrap (M-2.2, M-2.3)', () => {
     expect(memory.status().warnings).toEqual([]);
     await memory.close();
   });
+
+  it('M-2.6: a legacy memory.json that cannot be deleted is reported, and Memory still opens', async () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, '.autopatch-j', 'memory.json'), { recursive: true });
+    writeFileSync(join(repo, '.autopatch-j', 'memory.json', 'x'), 'not a file we delete');
+    const memory = MemoryManager.open({ repoRoot: repo });
+    expect(memory.status().health).toBe('healthy');
+    expect(memory.status().warnings).toEqual([expect.stringMatching(/^could not delete legacy .*memory\.json: /)]);
+    await memory.close();
+  });
 });
 
 describe('degraded causes leave the file and its journal mode unchanged (M-2.3, M-2.4)', () => {

@@ -51,7 +51,7 @@ describe('the invariant probes can fail', () => {
     expect(await repairLeaks(repo)).toBe(0);
     // A broken agent that sends ordinary history to a repair flow is caught.
     const original = Agent.prototype.serve;
-    Agent.prototype.serve = function (this: Agent, _route, input, run) {
+    Agent.prototype.serve = function (this: InstanceType<typeof Agent>, _route, input, run) {
       return original.call(this, { intent: 'general_chat', fallback: null }, input, run);
     };
     try {
