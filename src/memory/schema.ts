@@ -97,7 +97,8 @@ CREATE TABLE memory_jobs (
   CHECK ((status IN ('succeeded', 'succeeded_no_output')) = (finished_at IS NOT NULL))
 ) STRICT;
 
-CREATE INDEX memory_jobs_status ON memory_jobs (status, kind, thread_id, turn_sequence, created_at);
+-- Only unfinished jobs are indexed for claiming: finished ones (nearly all of them) cost nothing here.
+CREATE INDEX memory_jobs_open ON memory_jobs (status, kind, thread_id, turn_sequence, created_at) WHERE finished_at IS NULL;
 
 CREATE INDEX memory_jobs_unresolved_errors ON memory_jobs (updated_at, id) WHERE last_error IS NOT NULL;
 

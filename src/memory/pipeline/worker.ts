@@ -318,10 +318,10 @@ export class MemoryWorker {
     const row = conn
       .stmt<{ at: number | null }>(
         `SELECT min(at) AS at FROM (
-           SELECT min(created_at) + ${EXTRACTION_WAIT_MS} AS at FROM memory_jobs WHERE status = 'pending' AND kind = 'extraction'
-           UNION ALL SELECT min(created_at) FROM memory_jobs WHERE status = 'pending' AND kind = 'consolidation'
-           UNION ALL SELECT min(available_at) FROM memory_jobs WHERE status = 'retry_wait'
-           UNION ALL SELECT min(lease_expires_at) + 1 FROM memory_jobs WHERE status = 'leased'
+           SELECT min(created_at) + ${EXTRACTION_WAIT_MS} AS at FROM memory_jobs WHERE finished_at IS NULL AND status = 'pending' AND kind = 'extraction'
+           UNION ALL SELECT min(created_at) FROM memory_jobs WHERE finished_at IS NULL AND status = 'pending' AND kind = 'consolidation'
+           UNION ALL SELECT min(available_at) FROM memory_jobs WHERE finished_at IS NULL AND status = 'retry_wait'
+           UNION ALL SELECT min(lease_expires_at) + 1 FROM memory_jobs WHERE finished_at IS NULL AND status = 'leased'
            UNION ALL SELECT min(lease_expires_at) + 1 FROM turns WHERE state = 'open')`,
       )
       .get();

@@ -96,7 +96,7 @@ export function reclaimExpiredJobs(conn: Connection, now: number): number {
       conn
         .stmt(
           `UPDATE memory_jobs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-            WHERE status = 'leased' AND lease_expires_at < ?`,
+            WHERE finished_at IS NULL AND status = 'leased' AND lease_expires_at < ?`,
         )
         .run(now, now).changes,
     { durable: false },
@@ -148,9 +148,9 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
     const threads = conn
       .stmt<{ thread_id: string; n: number; oldest: number | null; retry: number }>(
         `SELECT t.id AS thread_id,
-                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS n,
-                (SELECT min(created_at) FROM (SELECT j.created_at FROM memory_jobs j WHERE j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS oldest,
-                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.status = 'retry_wait' AND j.available_at <= :now AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 1)) AS retry
+                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.finished_at IS NULL AND j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS n,
+                (SELECT min(created_at) FROM (SELECT j.created_at FROM memory_jobs j WHERE j.finished_at IS NULL AND j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS oldest,
+                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.finished_at IS NULL AND j.status = 'retry_wait' AND j.available_at <= :now AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 1)) AS retry
            FROM threads t
           WHERE (:thread IS NULL OR t.id = :thread)`,
       )
@@ -165,7 +165,7 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
       const busy = conn
         .stmt(
           `SELECT 1 FROM memory_jobs
-            WHERE status = 'leased' AND kind = 'extraction' AND thread_id = ? AND lease_expires_at >= ? LIMIT 1`,
+            WHERE finished_at IS NULL AND status = 'leased' AND kind = 'extraction' AND thread_id = ? AND lease_expires_at >= ? LIMIT 1`,
         )
         .get(t.thread_id, options.now);
       if (busy) continue;
@@ -191,10 +191,10 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
 function dueExtraction(tail: string): string {
   const common = DUE_COMMON.replaceAll('j.', '');
   return `SELECT * FROM (SELECT id, thread_id, created_at, status, turn_sequence FROM memory_jobs
-                          WHERE status = 'pending' AND ${common} ${tail})
+                          WHERE finished_at IS NULL AND status = 'pending' AND ${common} ${tail})
           UNION ALL
           SELECT * FROM (SELECT id, thread_id, created_at, status, turn_sequence FROM memory_jobs
-                          WHERE status = 'retry_wait' AND available_at <= :now AND ${common} ${tail})`;
+                          WHERE finished_at IS NULL AND status = 'retry_wait' AND available_at <= :now AND ${common} ${tail})`;
 }
 
 const DUE_COMMON = `j.kind = 'extraction'
@@ -213,18 +213,18 @@ export function claimConsolidationJob(conn: Connection, options: ClaimOptions): 
           WHERE id = (
             SELECT id FROM (
               SELECT id, created_at FROM memory_jobs
-               WHERE status = 'pending' AND kind = 'consolidation'
+               WHERE finished_at IS NULL AND status = 'pending' AND kind = 'consolidation'
                  AND (:allow IS NULL OR id IN (SELECT value FROM json_each(:allow)))
                  AND (:thread IS NULL OR thread_id = :thread)
               UNION ALL
               SELECT id, created_at FROM memory_jobs
-               WHERE status = 'retry_wait' AND kind = 'consolidation' AND available_at <= :now
+               WHERE finished_at IS NULL AND status = 'retry_wait' AND kind = 'consolidation' AND available_at <= :now
                  AND (:allow IS NULL OR id IN (SELECT value FROM json_each(:allow)))
                  AND (:thread IS NULL OR thread_id = :thread))
              ORDER BY created_at, id LIMIT 1)
             AND generation = (SELECT generation FROM memory_meta WHERE id = 1)
             AND NOT EXISTS (SELECT 1 FROM memory_jobs l
-                             WHERE l.status = 'leased' AND l.kind = 'consolidation' AND l.lease_expires_at >= :now)`,
+                             WHERE l.finished_at IS NULL AND l.status = 'leased' AND l.kind = 'consolidation' AND l.lease_expires_at >= :now)`,
       )
       .get({ now: options.now, allow: options.allow === null ? null : JSON.stringify(options.allow), thread: options.threadId });
     if (!row) return null;
@@ -348,7 +348,7 @@ export function snapshotOpenJobs(conn: Connection, now: number, threadId: string
   return conn
     .stmt<{ id: string }>(
       `SELECT id FROM memory_jobs
-        WHERE (status = 'pending' OR (status = 'retry_wait' AND available_at <= ?))
+        WHERE finished_at IS NULL AND (status = 'pending' OR (status = 'retry_wait' AND available_at <= ?))
           AND (? IS NULL OR thread_id = ?)
         ORDER BY created_at, id`,
     )
