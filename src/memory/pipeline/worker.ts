@@ -41,6 +41,8 @@ const ERROR_RETRY_MS = 1_000;
 
 interface RunOptions {
   force: boolean;
+  /** Checked before each claim: the background loop ends after its current batch once stopped. */
+  keepGoing?: () => boolean;
   allow: Set<string> | null;
   threadId: string | null;
   timeoutMs: number;
@@ -64,11 +66,12 @@ export class MemoryWorker {
   constructor(private readonly deps: WorkerDeps) {}
 
   /** Runs due work now. Without a model nothing runs and jobs stay queued. */
-  async processDue(options: { force: boolean }): Promise<ProcessResult> {
+  async processDue(options: { force: boolean; keepGoing?: () => boolean }): Promise<ProcessResult> {
     if (!this.deps.llm) return { outcomes: [] };
     this.deps.recover();
     const outcomes = await this.runLoop({
       force: options.force,
+      ...(options.keepGoing ? { keepGoing: options.keepGoing } : {}),
       allow: null,
       threadId: null,
       timeoutMs: this.deps.requestTimeoutMs,
@@ -117,6 +120,7 @@ export class MemoryWorker {
   private async runLoop(options: RunOptions): Promise<JobOutcome[]> {
     const outcomes: JobOutcome[] = [];
     for (;;) {
+      if (options.keepGoing && !options.keepGoing()) return outcomes;
       const batch = this.claimNext(options);
       if (!batch) return outcomes;
       for (const job of batch.jobs) options.tried?.add(job.id);
@@ -294,7 +298,7 @@ export class MemoryWorker {
       try {
         do {
           this.again = false;
-          await this.processDue({ force: false });
+          await this.processDue({ force: false, keepGoing: () => this.started });
         } while (this.again && this.started);
         this.lastTickError = null;
         delay = this.nextWakeDelay();
