@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryStorageError, describeError } from '../shared/errors.js';
 import { randomToken } from '../shared/ids.js';
@@ -24,6 +25,30 @@ export interface ExportSnapshot {
   degradedReason: string | null;
   schemaVersion: number | null;
   tables: Record<string, unknown[] | { error: string }>;
+  /** When SQLite cannot read the file at all, its bytes are kept here so a clear loses nothing. */
+  unreadableFile?: { path: string; size: number; sha256: string; base64: string };
+}
+
+/** Largest unreadable database file an export embeds whole. */
+export const UNREADABLE_EXPORT_LIMIT = 256 * 1024 * 1024;
+
+/** A snapshot of a database SQLite cannot read: the reason and the file's bytes, base64. */
+export function unreadableSnapshot(dbPath: string, reason: string, now: number): ExportSnapshot {
+  const size = statSync(dbPath).size;
+  if (size > UNREADABLE_EXPORT_LIMIT) {
+    throw new MemoryStorageError(`cannot export: ${reason}, and the file is ${size} bytes; copy ${dbPath} by hand before clearing`);
+  }
+  const bytes = readFileSync(dbPath);
+  return {
+    format: 'autopatch-j-memory-export',
+    version: 1,
+    exportedAt: new Date(now).toISOString(),
+    health: 'degraded',
+    degradedReason: reason,
+    schemaVersion: null,
+    tables: {},
+    unreadableFile: { path: dbPath, size, sha256: createHash('sha256').update(bytes).digest('hex'), base64: bytes.toString('base64') },
+  };
 }
 
 /**

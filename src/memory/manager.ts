@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LlmClient } from '../llm/types.js';
 import { type Clock, systemClock } from '../shared/clock.js';
@@ -7,7 +8,7 @@ import { clip } from '../shared/text.js';
 import { bootstrap, bootstrapProblem, dataDir, memoryDbPath } from './bootstrap.js';
 import { clearInPlace, readClearBasis, removeDatabaseFiles } from './clear.js';
 import type { Connection } from './connection.js';
-import { readSnapshot, writeExportFile } from './export.js';
+import { type ExportSnapshot, readSnapshot, unreadableSnapshot, writeExportFile } from './export.js';
 import { MemoryWorker } from './pipeline/worker.js';
 import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext } from './retrieval/projection.js';
@@ -308,16 +309,26 @@ export class MemoryManager {
   /** `/memory export` (M-10.4): a new RAW JSON snapshot under `.autopatch-j/exports/`. Works while degraded. */
   export(): ExportResult {
     const conn = this.anyConn();
-    if (!conn) {
-      throw new MemoryStorageError(`cannot export: ${this.state.health === 'degraded' ? this.state.reason : 'no database'}`);
-    }
     const now = this.now();
     const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
-    const snapshot = readSnapshot(conn, degradedReason ? 'degraded' : 'healthy', degradedReason, now);
+    let snapshot: ExportSnapshot;
+    try {
+      if (!conn) throw new MemoryStorageError(degradedReason ?? 'no database');
+      snapshot = readSnapshot(conn, degradedReason ? 'degraded' : 'healthy', degradedReason, now);
+    } catch (error) {
+      // SQLite cannot read the file at all (not a database, …): keep its bytes instead.
+      if (!degradedReason || !existsSync(this.dbPath)) throw error;
+      snapshot = unreadableSnapshot(this.dbPath, degradedReason, now);
+    }
     const path = writeExportFile(join(dataDir(this.repoRoot), 'exports'), snapshot, now);
     const turns = snapshot.tables['turns'];
     const items = snapshot.tables['memory_items'];
-    return { path, turns: Array.isArray(turns) ? turns.length : 0, items: Array.isArray(items) ? items.length : 0 };
+    return {
+      path,
+      turns: Array.isArray(turns) ? turns.length : 0,
+      items: Array.isArray(items) ? items.length : 0,
+      rawBytesOnly: snapshot.unreadableFile !== undefined,
+    };
   }
 
   /** Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait. */

@@ -215,6 +215,8 @@ export interface ExportResult {
   path: string;
   turns: number;
   items: number;
+  /** True when SQLite could not read the database and the export holds its raw bytes instead. */
+  rawBytesOnly: boolean;
 }
 
 export interface JobOutcome {

@@ -80,6 +80,23 @@ describe('export (M-10.4)', () => {
   });
 });
 
+describe('export of a file SQLite cannot read', () => {
+  it('keeps the bytes (base64) with their hash, so a following clear loses nothing', async () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, '.autopatch-j'), { recursive: true });
+    const garbage = Buffer.from('definitely not sqlite '.repeat(100));
+    writeFileSync(dbPathOf(repo), garbage);
+    const memory = MemoryManager.open({ repoRoot: repo });
+    const result = memory.export();
+    const snapshot = JSON.parse(readFileSync(result.path, 'utf8')) as ExportSnapshot;
+    expect(snapshot).toMatchObject({ health: 'degraded', degradedReason: 'file is not a database' });
+    expect(Buffer.from(snapshot.unreadableFile!.base64, 'base64').equals(garbage)).toBe(true);
+    memory.clear();
+    expect(existsSync(result.path)).toBe(true);
+    await memory.close();
+  });
+});
+
 describe('clear (M-10.3)', () => {
   it('on a healthy database: new generation, created_at kept, errors cleared, one empty active thread, exports kept', async () => {
     const repo = tempRepo();

@@ -164,6 +164,26 @@ describe('visibility (M-7.3, M-3.3)', () => {
     await memory.close();
   });
 
+  it('show works while degraded, with its sources; list and forget do not', async () => {
+    const repo = tempRepo();
+    const llm = new ScriptedLlm()
+      .always('memory_extraction', extractWith((t) => [quoteUser('user_preference', '回答先给结论', t)]))
+      .always('memory_consolidation', consolidateWith());
+    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const h = memory.beginTurn({ intent: 'general_chat', userText: '以后回答先给结论。' });
+    memory.completeTurn(h, 'ok');
+    await memory.processDue({ force: true });
+    const [item] = memory.list();
+    await memory.close();
+    withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
+    const degraded = MemoryManager.open({ repoRoot: repo });
+    expect(degraded.status().health).toBe('degraded');
+    expect(degraded.show(item!.id.slice(0, 6))).toMatchObject({ title: '回答先给结论', sources: [{ role: 'user', quote: '以后回答先给结论。', sequence: 1 }] });
+    expect(() => degraded.list()).toThrow(/degraded/);
+    expect(() => degraded.forget(item!.id)).toThrow(/degraded/);
+    await degraded.close();
+  });
+
   it('show and forget accept a unique prefix of at least 4 characters', async () => {
     const repo = tempRepo();
     const [a, b] = seedItems(repo, [{ kind: 'user_preference', title: 'first' }, { kind: 'user_preference', title: 'second' }]);

@@ -68,6 +68,9 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
 export function memoryExport(ctx: CliContext): CommandOutput {
   try {
     const result = ctx.memory.export();
+    if (result.rawBytesOnly) {
+      return ok(`The database could not be read, so its raw bytes were saved (base64, with a SHA-256) to ${result.path}`, result);
+    }
     return ok(`Exported ${result.turns} turn(s) and ${result.items} memory revision(s) to ${result.path}\n(RAW, unredacted: it holds your conversation text.)`, result);
   } catch (error) {
     return failure(`export failed: ${literal(describeError(error))}`);
