@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CliRun, byRole, payloadOf, roleOf, runCli } from '../helpers/cli.js';
@@ -148,6 +148,24 @@ describe('the interactive session from a pipe', () => {
     expect(systemOf(last)).toContain('回答先给结论');
     expect(systemOf(last)).not.toContain('比较方案A和方案B');
     expect(last.body.messages!.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  it('an audit proposes a patch; /apply writes it only while it still matches', async () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, 'calc.js'), 'export const add = (a, b) => a - b;\n');
+    server.always(byRole({
+      classifier: () => ({ text: '{"intent":"code_audit"}' }),
+      main: (r) => (r.body.messages!.some((m) => m.role === 'tool')
+        ? { text: 'Found one bug; patch proposed.' }
+        : { text: '', toolCalls: [{ name: 'propose_patch', arguments: JSON.stringify({ summary: 'fix add', edits: [{ path: 'calc.js', search: 'a - b', replace: 'a + b' }] }) }] }),
+    }));
+    const run = ok(await runCli(['--repo', repo], { env: env(), input: 'audit calc.js\n/patch\n/apply\n/apply\n' }));
+    expect(run.stdout).toContain('Found one bug; patch proposed.');
+    expect(run.stdout).toContain('Pending patch #1: fix add');
+    expect(run.stdout).toContain('Applied patch #1 to 1 file(s).');
+    expect(run.stderr).toContain('There is no pending patch.');
+    expect(readFileSync(join(repo, 'calc.js'), 'utf8')).toBe('export const add = (a, b) => a + b;\n');
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT count(*) AS n FROM turns').get())).toEqual({ n: 0 });
   });
 
   it('/reset keeps memory.db, exports and history, and says how to clear Memory', async () => {

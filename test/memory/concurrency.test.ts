@@ -63,3 +63,36 @@ describe('crash recovery (M-10.1)', () => {
     await again.close();
   });
 });
+
+describe('a writer killed mid-write loses nothing it acknowledged', () => {
+  it('SIGKILL during a burst of turns: the database is sound and every acknowledged turn is there', async () => {
+    const repo = tempRepo();
+    const { spawn } = await import('node:child_process');
+    const { FIXTURES } = await import('../helpers/child.js');
+    const child = spawn(process.execPath, [FIXTURES + 'burst-writer.mjs', repo], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (out.split('\n').length > 200) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 5);
+    });
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+    const acknowledged = out.split('\n').filter((l) => l.startsWith('turn-'));
+    expect(acknowledged.length).toBeGreaterThan(200);
+    const clock = new ManualClock(Date.now() + 120_000);
+    const memory = MemoryManager.open({ repoRoot: repo, now: clock.now });
+    expect(memory.status().health).toBe('healthy');
+    withRawDb(dbPathOf(repo), (db) => {
+      const completed = new Set((db.prepare("SELECT id FROM turns WHERE state = 'completed'").all() as { id: string }[]).map((r) => r.id));
+      for (const id of acknowledged) expect(completed.has(id), id).toBe(true);
+      expect(db.prepare("SELECT count(*) AS n FROM turns WHERE state = 'open'").get()).toEqual({ n: 0 });
+      expect(db.prepare('SELECT count(*) AS n FROM turns t WHERE NOT EXISTS (SELECT 1 FROM memory_jobs j WHERE j.turn_id = t.id)').get()).toEqual({ n: 0 });
+    });
+    await memory.close();
+  });
+});
