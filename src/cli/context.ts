@@ -1,9 +1,11 @@
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import type { CallRecord } from '../llm/diagnostics.js';
 import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
 import { MemoryManager } from '../memory/manager.js';
+import { MemoryStorageError } from '../shared/errors.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
 import type { Output } from './output.js';
 
@@ -34,13 +36,20 @@ export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; o
     throw error;
   }
   const repoRoot = resolve(options.repo ?? process.cwd());
+  if (!existsSync(repoRoot) || !statSync(repoRoot).isDirectory()) throw new StartupError(`--repo ${repoRoot} is not a folder`);
   const failedCalls: CallRecord[] = [];
   const provider = config.llm
     ? new OpenAiCompatibleProvider(config.llm, (record) => {
         if (record.outcome === 'error') failedCalls.push(record);
       })
     : null;
-  const memory = MemoryManager.open({ repoRoot, ...(provider ? { llm: provider } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
+  let memory: MemoryManager;
+  try {
+    memory = MemoryManager.open({ repoRoot, ...(provider ? { llm: provider } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
+  } catch (error) {
+    if (error instanceof MemoryStorageError) throw new StartupError(error.message);
+    throw error;
+  }
   const workspace = new ReviewWorkspace(repoRoot);
   const agent = provider ? new Agent({ llm: provider, memory, repoRoot, workspace }) : null;
   return { repoRoot, config, memory, workspace, provider, agent, output: options.output, failedCalls };

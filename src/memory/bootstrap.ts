@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describeError } from '../shared/errors.js';
+import { MemoryStorageError, describeError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { Connection } from './connection.js';
 import { SCHEMA_SQL, SCHEMA_VERSION, readCatalog, schemaManifest } from './schema.js';
@@ -37,7 +37,11 @@ export function bootstrap(
   options: { busyTimeoutMs?: number } = {},
 ): BootstrapResult {
   const warnings: string[] = [];
-  mkdirSync(dirname(dbPath), { recursive: true });
+  try {
+    mkdirSync(dirname(dbPath), { recursive: true });
+  } catch (error) {
+    throw new MemoryStorageError(`cannot create ${dirname(dbPath)}: ${describeError(error)}`, { cause: error });
+  }
   let conn: Connection;
   try {
     conn = Connection.open(dbPath, options);

@@ -114,7 +114,10 @@ export class MemoryManager {
     }
   }
 
-  /** Opens (creating or verifying) the Memory of a project. Never throws for a degraded database. */
+  /**
+   * Opens (creating or verifying) the Memory of a project. Never throws for a degraded database; throws
+   * MemoryStorageError only when the `.autopatch-j` folder itself cannot be created.
+   */
   static open(options: MemoryManagerOptions): MemoryManager {
     return new MemoryManager(options);
   }

@@ -235,6 +235,9 @@ describe('autopatch-j memory …', () => {
   });
 
   it('usage errors exit with 2', async () => {
+    const missing = await runCli(['memory', 'status', '--repo', join(tempRepo(), 'no-such-folder')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/is not a folder/);
     expect((await runCli(['memory', 'show'])).code).toBe(2);
     expect((await runCli(['memory', 'frobnicate'])).code).toBe(2);
     expect((await runCli(['--version'])).code).toBe(0);
