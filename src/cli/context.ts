@@ -2,7 +2,6 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
-import type { CallRecord } from '../llm/diagnostics.js';
 import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
 import { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
@@ -18,8 +17,6 @@ export interface CliContext {
   provider: OpenAiCompatibleProvider | null;
   agent: Agent | null;
   output: Output;
-  /** Failed model calls seen since the last request, for debug output. */
-  failedCalls: CallRecord[];
 }
 
 export class StartupError extends Error {
@@ -37,12 +34,7 @@ export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; o
   }
   const repoRoot = resolve(options.repo ?? process.cwd());
   if (!existsSync(repoRoot) || !statSync(repoRoot).isDirectory()) throw new StartupError(`--repo ${repoRoot} is not a folder`);
-  const failedCalls: CallRecord[] = [];
-  const provider = config.llm
-    ? new OpenAiCompatibleProvider(config.llm, (record) => {
-        if (record.outcome === 'error') failedCalls.push(record);
-      })
-    : null;
+  const provider = config.llm ? new OpenAiCompatibleProvider(config.llm) : null;
   let memory: MemoryManager;
   try {
     memory = MemoryManager.open({ repoRoot, ...(provider ? { llm: provider } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
@@ -52,5 +44,5 @@ export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; o
   }
   const workspace = new ReviewWorkspace(repoRoot);
   const agent = provider ? new Agent({ llm: provider, memory, repoRoot, workspace }) : null;
-  return { repoRoot, config, memory, workspace, provider, agent, output: options.output, failedCalls };
+  return { repoRoot, config, memory, workspace, provider, agent, output: options.output };
 }

@@ -18,7 +18,6 @@ export async function runRequest(ctx: CliContext, input: string, signal?: AbortS
     return EXIT.failure;
   }
   const debug = ctx.config.debug;
-  ctx.failedCalls.length = 0;
   const spinner = new Spinner(output.err, output.interactive);
   spinner.start('thinking…');
   let streamed = false;

@@ -57,17 +57,9 @@ export class Connection {
     if (this.depth > 0) return fn();
     const relaxed = options.durable === false;
     if (relaxed) this.stmt('PRAGMA synchronous = NORMAL').run();
-    this.stmt('BEGIN IMMEDIATE').run();
-    this.depth += 1;
     try {
-      const result = fn();
-      this.stmt('COMMIT').run();
-      return result;
-    } catch (error) {
-      if (this.db.inTransaction) this.stmt('ROLLBACK').run();
-      throw error;
+      return this.transaction('BEGIN IMMEDIATE', fn);
     } finally {
-      this.depth -= 1;
       if (relaxed) this.stmt('PRAGMA synchronous = FULL').run();
     }
   }
@@ -75,7 +67,11 @@ export class Connection {
   /** Runs `fn` in a deferred (read) transaction so several reads see one snapshot. */
   read<T>(fn: () => T): T {
     if (this.depth > 0 || this.db.inTransaction) return fn();
-    this.stmt('BEGIN DEFERRED').run();
+    return this.transaction('BEGIN DEFERRED', fn);
+  }
+
+  private transaction<T>(begin: string, fn: () => T): T {
+    this.stmt(begin).run();
     this.depth += 1;
     try {
       const result = fn();

@@ -63,40 +63,13 @@ export class ReviewWorkspace {
    */
   applyPatch(): ApplyResult {
     if (!this.patch) return { applied: false, problems: ['there is no pending patch'] };
-    const problems: string[] = [];
-    const next = new Map<string, string>();
-    for (const edit of this.patch.edits) {
-      let file: string;
-      try {
-        file = resolveInRepo(this.repoRoot, edit.path);
-      } catch (error) {
-        problems.push(`${edit.path}: ${(error as Error).message}`);
-        continue;
-      }
-      let text: string;
-      try {
-        text = next.get(file) ?? readFileSync(file, 'utf8');
-      } catch {
-        problems.push(`${edit.path}: cannot read the file`);
-        continue;
-      }
-      const first = text.indexOf(edit.search);
-      if (edit.search.length === 0 || first < 0) {
-        problems.push(`${edit.path}: the search text no longer matches`);
-        continue;
-      }
-      if (text.indexOf(edit.search, first + 1) >= 0) {
-        problems.push(`${edit.path}: the search text matches more than once`);
-        continue;
-      }
-      next.set(file, text.slice(0, first) + edit.replace + text.slice(first + edit.search.length));
-    }
-    if (problems.length > 0) return { applied: false, problems };
-    for (const [file, text] of next) writeFileSync(file, text);
+    const plan = planEdits(this.repoRoot, this.patch.edits);
+    if (plan.problems.length > 0) return { applied: false, problems: plan.problems };
+    for (const [file, text] of plan.files) writeFileSync(file, text);
     this.patch = null;
     this.sourceIndex = null;
     this.requestCache.clear();
-    return { applied: true, files: [...next.keys()] };
+    return { applied: true, files: [...plan.files.keys()] };
   }
 
   /** Drops the pending patch (/discard, /new). */
@@ -114,6 +87,42 @@ export class ReviewWorkspace {
     this.requestCache.clear();
     return result;
   }
+}
+
+/**
+ * Works out the new text of every file an edit list touches, edits applied in order, each search text
+ * required to occur exactly once at its turn. Nothing is written; problems are listed instead.
+ */
+export function planEdits(repoRoot: string, edits: readonly PatchEdit[]): { files: Map<string, string>; problems: string[] } {
+  const problems: string[] = [];
+  const files = new Map<string, string>();
+  for (const edit of edits) {
+    let file: string;
+    try {
+      file = resolveInRepo(repoRoot, edit.path);
+    } catch (error) {
+      problems.push(`${edit.path}: ${(error as Error).message}`);
+      continue;
+    }
+    let text: string;
+    try {
+      text = files.get(file) ?? readFileSync(file, 'utf8');
+    } catch {
+      problems.push(`${edit.path}: cannot read the file`);
+      continue;
+    }
+    const first = text.indexOf(edit.search);
+    if (edit.search.length === 0 || first < 0) {
+      problems.push(`${edit.path}: the search text no longer matches`);
+      continue;
+    }
+    if (text.indexOf(edit.search, first + 1) >= 0) {
+      problems.push(`${edit.path}: the search text matches more than once`);
+      continue;
+    }
+    files.set(file, text.slice(0, first) + edit.replace + text.slice(first + edit.search.length));
+  }
+  return { files, problems };
 }
 
 /** Renders a patch as readable text for people and for repair prompts. */
