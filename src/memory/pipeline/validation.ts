@@ -184,7 +184,7 @@ function locate(
   if (!turn) return { reason: 'unknown_turn', detail: `turn ${turnId} is not part of this batch` };
   if (quote.replace(/[\p{P}\p{Z}\s]/gu, '').length < 2) return { reason: 'quote_too_short', detail: 'quote has no content' };
   const text = role === 'user' ? turn.userText : turn.assistantText;
-  const begin = text === null ? -1 : text.indexOf(quote);
+  const begin = text === null ? -1 : bestOccurrence(text, quote);
   if (text === null || begin < 0) {
     const other = role === 'user' ? turn.assistantText : turn.userText;
     if (other !== null && other.includes(quote)) {
@@ -193,6 +193,15 @@ function locate(
     return { reason: 'quote_not_found', detail: `quote is not verbatim in the ${role} text of ${turnId}` };
   }
   return { turn, role, quote, text, begin, end: begin + quote.length, fromAdjacent };
+}
+
+/** The first occurrence of the quote outside pasted code or tool output, else the first one. */
+function bestOccurrence(text: string, quote: string): number {
+  const first = text.indexOf(quote);
+  for (let at = first; at >= 0; at = text.indexOf(quote, at + 1)) {
+    if (!inCodeOrOutput(text, at)) return at;
+  }
+  return first;
 }
 
 /**

@@ -120,6 +120,8 @@ describe('M-5.3 quotes are verified against the RAW text', () => {
     const quoted = 'My colleague wrote:\n> From now on we use tabs\nthoughts';
     expect(judge('user_preference', quoted, 'Use tabs', 'From now on we use tabs')).toBe('code_or_tool_output');
     expect(inCodeOrOutput('Error: from now on fail\n', 7)).toBe(true);
+    const both = 'The log said:\n```\nfrom now on use tabs\n```\nAnd I agree: from now on use tabs';
+    expect(judge('user_preference', both, 'Use tabs', 'from now on use tabs')).toBe('ok');
     expect(inCodeOrOutput('Error handling: from now on use Result types', 20)).toBe(false);
   });
 });
