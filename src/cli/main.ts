@@ -46,6 +46,18 @@ function program(): Command {
     .version(version)
     .option('--repo <dir>', 'the project folder (default: the current folder)')
     .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      `
+In a session, type requests or slash commands (/help lists them). Data lives in <repo>/.autopatch-j/.
+
+Model provider (any OpenAI-compatible endpoint):
+  AUTOPATCH_LLM_API_KEY, AUTOPATCH_LLM_BASE_URL (default https://api.deepseek.com), AUTOPATCH_LLM_MODEL
+  (default deepseek-chat), AUTOPATCH_LLM_REASONING_EFFORT, AUTOPATCH_LLM_EXTRA_BODY (JSON object),
+  AUTOPATCH_LLM_TIMEOUT_MS (default 60000), AUTOPATCH_DEBUG=true for RAW diagnostics.
+
+Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory degraded.`,
+    )
     .exitOverride()
     .action(async (opts: { repo?: string }) => {
       process.exitCode = await withContext(opts.repo, (ctx) => runSession(ctx), { exitPass: false });
@@ -90,7 +102,8 @@ async function main(): Promise<void> {
     await program().parseAsync(process.argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+      // --help and --version end with 0; help shown because a subcommand is missing, or any parse error, is a usage error.
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return;
     }
     output.err(`autopatch-j: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -241,5 +241,8 @@ describe('autopatch-j memory …', () => {
     expect((await runCli(['memory', 'show'])).code).toBe(2);
     expect((await runCli(['memory', 'frobnicate'])).code).toBe(2);
     expect((await runCli(['--version'])).code).toBe(0);
+    expect((await runCli(['--help'])).code).toBe(0);
+    expect((await runCli(['memory'])).code).toBe(2);
+    expect((await runCli(['ask'])).code).toBe(2);
   });
 });
