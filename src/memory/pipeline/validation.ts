@@ -1,4 +1,4 @@
-import { contentTerms, foldCase } from '../../shared/text.js';
+import { contentTerms, foldCase, isCjk } from '../../shared/text.js';
 import type { MemoryKind, SourceRole } from '../types.js';
 import type { CandidateAnswer } from './contracts.js';
 import {
@@ -216,6 +216,21 @@ function prepare(text: string): string {
   return foldCase(text).replace(/[\u2018\u2019\u02bc]/gu, "'").replace(/[\u201c\u201d]/gu, '"');
 }
 
+/**
+ * The content anchor: the candidate must say what the quote says, checked by shared content terms. When the
+ * two are written in different scripts (a Chinese quote summarized in English, or the reverse) words cannot
+ * be compared, so a quote with content of its own is enough there.
+ */
+function anchored(quoteTerms: readonly string[], candidate: ReadonlySet<string>): boolean {
+  if (quoteTerms.some((t) => candidate.has(t))) return true;
+  const quoteCjk = quoteTerms.some((t) => isCjk(t[0]!));
+  const quoteLatin = quoteTerms.some((t) => !isCjk(t[0]!));
+  const candidateTerms = [...candidate];
+  const candidateCjk = candidateTerms.some((t) => isCjk(t[0]!));
+  const candidateLatin = candidateTerms.some((t) => !isCjk(t[0]!));
+  return (quoteCjk && !quoteLatin && !candidateCjk) || (quoteLatin && !quoteCjk && !candidateLatin);
+}
+
 /** Why a user statement does not support a preference/decision, or null when it does. */
 function assessStatement(
   source: LocatedSource,
@@ -234,7 +249,7 @@ function assessStatement(
   if (matchesAny(TEMPORARY, clauses)) return { reason: 'temporary', detail: 'a request for this answer only' };
   const quoteTerms = contentTerms(stripLexicons(prepare(source.quote), ALL_MARKERS), 512);
   if (quoteTerms.length === 0) return { reason: 'no_content_anchor', detail: 'the quote holds a speech act but no content' };
-  if (!quoteTerms.some((t) => anchorTerms.has(t))) {
+  if (!anchored(quoteTerms, anchorTerms)) {
     return { reason: 'no_content_anchor', detail: 'the candidate does not say what the quote says' };
   }
   return null;
@@ -279,7 +294,7 @@ function hasAdjacentProposal(
     const sentence = sentenceAround(s.text, s.begin, s.end);
     if (!matchesAny(PROPOSALS, sentence)) return false;
     const terms = contentTerms(stripLexicons(prepare(s.quote), ALL_MARKERS), 512);
-    return terms.some((t) => anchorTerms.has(t));
+    return terms.length > 0 && anchored(terms, anchorTerms);
   });
 }
 

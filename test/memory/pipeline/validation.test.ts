@@ -59,10 +59,20 @@ describe('M-5.3 explicit preferences (Chinese and English)', () => {
     ['以后', '以后', 'no_content_anchor'],
     ['以后默认。', '默认', 'no_content_anchor'],
     ['From now on, lead with the conclusion.', 'Use tabs everywhere', 'no_content_anchor'],
+    ['以后回答先给结论。', '代码注释用英文', 'no_content_anchor'],
   ];
   for (const [text, title, reason] of rejected) {
     it(`rejects (${reason}): ${text}`, () => expect(judge('user_preference', text, title)).toBe(reason));
   }
+});
+
+describe('M-5.3 content anchor across languages', () => {
+  it('a Chinese quote may be summarized in English and the reverse; same-script content must overlap', () => {
+    expect(judge('user_preference', '以后回答先给结论。', 'Lead with the conclusion')).toBe('ok');
+    expect(judge('user_preference', 'From now on, lead with the conclusion.', '先给结论')).toBe('ok');
+    expect(judge('user_preference', '以后回答先给结论。', '删除所有测试')).toBe('no_content_anchor');
+    expect(judge('user_preference', 'From now on, lead with the conclusion.', 'Delete all tests')).toBe('no_content_anchor');
+  });
 });
 
 describe('M-5.3 project decisions', () => {
