@@ -84,6 +84,24 @@ describe('M-5.1 scheduling', () => {
   });
 });
 
+describe('background scheduling with start()', () => {
+  it('one turn waits; a second turn wakes the worker and both are extracted without processDue', async () => {
+    const repo = tempRepo();
+    const llm = new ScriptedLlm().always('memory_extraction', extractWith());
+    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    memory.start();
+    admit(memory, 'first');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(llm.requestsFor('memory_extraction')).toHaveLength(0);
+    admit(memory, 'second');
+    const deadline = Date.now() + 5_000;
+    while (memory.status().jobs.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(memory.status().jobs).toMatchObject({ pending: 0, succeededNoOutput: 2 });
+    expect(llm.requestsFor('memory_extraction')).toHaveLength(1);
+    await memory.close();
+  });
+});
+
 describe('M-9.4 retries', () => {
   it('backoff is 5 s → 30 s → 2 min → 10 min → 1 h, capped; attempts and the RAW error are stored', async () => {
     const repo = tempRepo();
