@@ -54,12 +54,3 @@ const TIME_ORDERED: ReadonlySet<IdKind> = new Set<IdKind>(['turn', 'job', 'candi
 export const randomIds: IdGenerator = (kind) =>
   TIME_ORDERED.has(kind) ? PREFIX[kind] + timeToken() + randomToken(LENGTH[kind] - 9) : PREFIX[kind] + randomToken(LENGTH[kind]);
 
-/** A deterministic generator for tests and benchmarks: t-000001, turn-000002, … */
-export function sequentialIds(start = 1): IdGenerator {
-  let n = start;
-  return (kind) => {
-    const id = PREFIX[kind] + String(n).padStart(LENGTH[kind], '0');
-    n += 1;
-    return id;
-  };
-}

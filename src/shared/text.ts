@@ -75,9 +75,3 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** Character length as people count it (code points), used where a budget is stated in characters. */
-export function charLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n += 1;
-  return n;
-}

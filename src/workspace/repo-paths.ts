@@ -34,8 +34,3 @@ export function resolveInRepo(repoRoot: string, path: string): string {
   return real;
 }
 
-/** The repo-relative form of an absolute path inside the repo, with forward slashes. */
-export function repoRelative(repoRoot: string, absolute: string): string {
-  return relative(realpathSync(repoRoot), absolute).split(sep).join('/') || '.';
-}
-

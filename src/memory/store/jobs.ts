@@ -41,15 +41,6 @@ function mapJob(row: JobRow): JobRecord {
   };
 }
 
-export function findJob(conn: Connection, id: string): JobRecord | null {
-  const row = conn.stmt<JobRow>(`SELECT ${JOB_COLUMNS} FROM memory_jobs WHERE id = ?`).get(id);
-  return row ? mapJob(row) : null;
-}
-
-export function listJobs(conn: Connection): JobRecord[] {
-  return conn.stmt<JobRow>(`SELECT ${JOB_COLUMNS} FROM memory_jobs ORDER BY created_at, id`).all().map(mapJob);
-}
-
 /** The one extraction job of a finished turn; the unique turn_id makes a second one impossible. */
 export function insertExtractionJob(
   conn: Connection,
