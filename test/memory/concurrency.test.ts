@@ -83,7 +83,7 @@ describe('a writer killed mid-write loses nothing it acknowledged', () => {
     child.kill('SIGKILL');
     await new Promise((resolve) => child.on('close', resolve));
     const acknowledged = out.split('\n').filter((l) => l.startsWith('turn-'));
-    expect(acknowledged.length).toBeGreaterThan(200);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(200);
     const clock = new ManualClock(Date.now() + 120_000);
     const memory = MemoryManager.open({ repoRoot: repo, now: clock.now });
     expect(memory.status().health).toBe('healthy');
