@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/config.js';
+import { type AppConfig, loadConfig } from '../config/config.js';
 import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
 import { MemoryManager } from '../memory/manager.js';
 import type { Corpus } from './corpus.js';
@@ -20,8 +20,7 @@ export interface LiveReport {
  * default CI: the caller checks AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1). The model's candidates are not scripted,
  * so only the invariants are judged, not the labels.
  */
-export async function runCorpusLive(corpus: Corpus, env: NodeJS.ProcessEnv = process.env): Promise<LiveReport> {
-  const config = loadConfig(env);
+export async function runCorpusLive(corpus: Corpus, config: AppConfig = loadConfig()): Promise<LiveReport> {
   if (!config.llm) throw new Error('the live evaluation needs a configured model (AUTOPATCH_LLM_API_KEY / AUTOPATCH_LLM_BASE_URL)');
   const llm = new OpenAiCompatibleProvider(config.llm);
   const report: LiveReport = { cases: 0, modelFailures: 0, kept: 0, refused: 0, invariants: { illegalProvenance: 0, provenanceCompleteness: 1, activePreferencesAndDecisions: 0 } };
