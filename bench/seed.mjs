@@ -19,6 +19,25 @@ export function freshRepo(label) {
   return { dir, threadId, close: () => memory.close(), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** The turn and extraction-job inserts both seeders share: turn k is sequence k+1 in the active thread. */
+function turnStatements(conn, threadId, jobStatus) {
+  const turn = conn.db.prepare(
+    `INSERT INTO turns (id, thread_id, sequence, intent, user_text, assistant_text, state, created_at, updated_at, finished_at)
+     VALUES (?, ?, ?, 'general_chat', ?, ?, 'completed', ?, ?, ?)`,
+  );
+  const job = conn.db.prepare(
+    `INSERT INTO memory_jobs (id, kind, status, thread_id, turn_id, turn_sequence, generation, attempt_count,
+                              batch_id, available_at, created_at, updated_at, finished_at)
+     VALUES (?, 'extraction', ?, ?, ?, ?, 1, 1, ?, ?, ?, ?, ?)`,
+  );
+  return (k, user, assistant, ts) => {
+    const turnId = `turn-${hex(k + 1)}`;
+    turn.run(turnId, threadId, k + 1, user, assistant, ts, ts, ts);
+    job.run(`job-${hex(k + 1)}`, jobStatus, threadId, turnId, k + 1, `batch-${hex(Math.floor(k / 4) + 1)}`, ts, ts, ts, ts);
+    return turnId;
+  };
+}
+
 function seedingConnection(dir) {
   const conn = Connection.open(join(dir, '.autopatch-j', 'memory.db'));
   conn.db.pragma('synchronous = OFF');
@@ -31,22 +50,11 @@ export async function seedTurns(workload, n, label) {
   await repo.close();
   const conn = seedingConnection(repo.dir);
   const base = Math.round(workload.base_ts * 1000);
-  const turn = conn.db.prepare(
-    `INSERT INTO turns (id, thread_id, sequence, intent, user_text, assistant_text, state, created_at, updated_at, finished_at)
-     VALUES (?, ?, ?, 'general_chat', ?, ?, 'completed', ?, ?, ?)`,
-  );
-  const job = conn.db.prepare(
-    `INSERT INTO memory_jobs (id, kind, status, thread_id, turn_id, turn_sequence, generation, attempt_count,
-                              batch_id, available_at, created_at, updated_at, finished_at)
-     VALUES (?, 'extraction', 'succeeded_no_output', ?, ?, ?, 1, 1, ?, ?, ?, ?, ?)`,
-  );
+  const addTurn = turnStatements(conn, repo.threadId, 'succeeded_no_output');
   conn.db.transaction(() => {
     for (let k = 0; k < n; k += 1) {
       const [user, assistant] = workload.admission_turns[k % workload.admission_turns.length];
-      const ts = base + k;
-      const turnId = `turn-${hex(k + 1)}`;
-      turn.run(turnId, repo.threadId, k + 1, user, assistant, ts, ts, ts);
-      job.run(`job-${hex(k + 1)}`, repo.threadId, turnId, k + 1, `batch-${hex(Math.floor(k / 4) + 1)}`, ts, ts, ts, ts);
+      addTurn(k, user, assistant, base + k);
     }
     conn.db.prepare('UPDATE threads SET compaction = ?, compaction_sequence = ? WHERE id = ?').run(workload.compaction.slice(0, 4000), n, repo.threadId);
   })();
@@ -62,15 +70,7 @@ export async function seedItems(workload, n, label) {
   const conn = seedingConnection(repo.dir);
   const base = Math.round(workload.base_ts * 1000);
   const kinds = workload.kind_codes;
-  const turn = conn.db.prepare(
-    `INSERT INTO turns (id, thread_id, sequence, intent, user_text, assistant_text, state, created_at, updated_at, finished_at)
-     VALUES (?, ?, ?, 'general_chat', ?, ?, 'completed', ?, ?, ?)`,
-  );
-  const extraction = conn.db.prepare(
-    `INSERT INTO memory_jobs (id, kind, status, thread_id, turn_id, turn_sequence, generation, attempt_count,
-                              batch_id, available_at, created_at, updated_at, finished_at)
-     VALUES (?, 'extraction', 'succeeded', ?, ?, ?, 1, 1, ?, ?, ?, ?, ?)`,
-  );
+  const addTurn = turnStatements(conn, repo.threadId, 'succeeded');
   const consolidation = conn.db.prepare(
     `INSERT INTO memory_jobs (id, kind, status, thread_id, parent_job_id, generation, attempt_count, batch_id,
                               available_at, created_at, updated_at, finished_at)
@@ -96,9 +96,7 @@ export async function seedItems(workload, n, label) {
         const quote = workload.clause_prefix[kind] + content;
         const userText = `${prefixUser}。${quote}`;
         const ts = base + k;
-        const turnId = `turn-${hex(k + 1)}`;
-        turn.run(turnId, repo.threadId, k + 1, userText, assistant, ts, ts, ts);
-        extraction.run(`job-${hex(k + 1)}`, repo.threadId, turnId, k + 1, `batch-${hex(batch + 1)}`, ts, ts, ts, ts);
+        const turnId = addTurn(k, userText, assistant, ts);
         if (k === batch * 4) {
           consolidation.run(consolidationId, repo.threadId, lead, `batch-c${hex(batch + 1)}`, batchTs, batchTs, batchTs, batchTs);
         }

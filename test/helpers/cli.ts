@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { collect } from './child.js';
 import type { RecordedRequest, Reply } from './fake-openai.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -12,25 +13,15 @@ export interface CliRun {
 }
 
 /** Runs the built CLI with a clean environment (only what the test passes), optionally feeding stdin. */
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-    child.stdin.end(options.input ?? '');
+export async function runCli(args: string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  child.stdin.end(options.input ?? '');
+  const result = await collect(child, options.timeoutMs ?? 60_000);
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr, ms: Date.now() - started };
 }
 
 export type Role = 'classifier' | 'extraction' | 'consolidation' | 'main';
