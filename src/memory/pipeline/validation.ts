@@ -2,22 +2,17 @@ import { contentTerms, foldCase, isCjk } from '../../shared/text.js';
 import type { MemoryKind, SourceRole } from '../types.js';
 import type { CandidateAnswer } from './contracts.js';
 import {
-  ALL_MARKERS,
-  CONFIRMATIONS,
-  DECISION_ACTS,
-  EXAMPLE,
-  HYPOTHETICAL,
-  HYPOTHETICAL_OPENING,
-  type Lexicon,
-  PREFERENCE_ACTS,
-  PROPOSALS,
-  TEMPORARY,
-  UNDECIDED,
-  affirmedActs,
-  isQuestion,
-  matchesAny,
-  stripLexicons,
-} from './speech-acts.js';
+  type GateReason,
+  inCodeOrOutput,
+  isBareConfirmation,
+  isProposal,
+  judgeConfirmation,
+  judgeDiscussion,
+  judgeStatement,
+  stripMarkers,
+} from './gate/gate.js';
+
+export { inCodeOrOutput } from './gate/gate.js';
 
 /**
  * Program-side validation of Stage 1 candidates (M-5.3): the model proposes, the program decides.
@@ -32,22 +27,14 @@ import {
  */
 
 export type RejectReason =
+  | GateReason
   | 'unknown_turn'
   | 'wrong_role'
   | 'quote_not_found'
   | 'quote_too_short'
   | 'adjacent_turn_not_allowed'
-  | 'assistant_only'
-  | 'code_or_tool_output'
-  | 'no_speech_act'
-  | 'negated'
-  | 'question'
-  | 'hypothetical'
-  | 'example'
-  | 'undecided'
-  | 'temporary'
-  | 'no_content_anchor'
   | 'confirmation_without_proposal'
+  | 'no_content_anchor'
   | 'duplicate_candidate'
   | 'suppressed_evidence';
 
@@ -136,7 +123,9 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
   if (candidate.kind === 'discussion_context') {
     const adjacent = located.find((s) => s.fromAdjacent);
     if (adjacent) return reject('adjacent_turn_not_allowed', 'discussion context cites a turn outside the batch');
-    return accept();
+    // M-5.6: at least one user quote, and a statement of a code fact is not discussion.
+    const problem = judgeDiscussion(located.filter((s) => s.role === 'user').map((s) => ({ text: s.text, begin: s.begin, end: s.end })));
+    return problem ? reject(problem.reason, problem.detail) : accept();
   }
 
   // The adjacent previous turn may only lend a decision its assistant proposal.
@@ -149,19 +138,20 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
   if (userSources.length === 0) return reject('assistant_only', 'no quote of the user supports it');
 
   const anchorTerms = candidateTerms(candidate);
-  const acts = candidate.kind === 'user_preference' ? PREFERENCE_ACTS : DECISION_ACTS;
   let firstProblem: { reason: RejectReason; detail: string } | null = null;
   for (const source of userSources) {
-    const problem = assessStatement(source, acts, anchorTerms);
+    const problem = assessStatement(source, candidate.kind, anchorTerms, context);
     if (problem === null) return accept();
     firstProblem ??= problem;
   }
 
   if (candidate.kind === 'project_decision') {
     for (const source of userSources) {
-      if (!isShortConfirmation(source)) continue;
-      const problem = disqualifier(sentenceAround(source.text, source.begin, source.end));
-      if (problem) return reject(problem.reason, `confirmation: ${problem.detail}`);
+      const verdict = judgeConfirmation(source.text, source.begin, source.end);
+      if (!verdict.confirms) {
+        if (verdict.problem) return reject(verdict.problem.reason, verdict.problem.detail);
+        continue;
+      }
       if (hasAdjacentProposal(source, located, anchorTerms, context)) return accept();
       return reject('confirmation_without_proposal', 'a short confirmation needs the assistant proposal of the turn right before it');
     }
@@ -234,20 +224,13 @@ function anchored(quoteTerms: readonly string[], candidate: ReadonlySet<string>)
 /** Why a user statement does not support a preference/decision, or null when it does. */
 function assessStatement(
   source: LocatedSource,
-  acts: Lexicon,
+  kind: 'user_preference' | 'project_decision',
   anchorTerms: ReadonlySet<string>,
+  context: ValidationContext,
 ): { reason: RejectReason; detail: string } | null {
-  if (inCodeOrOutput(source.text, source.begin)) {
-    return { reason: 'code_or_tool_output', detail: 'quote sits in pasted code, a quotation or tool output' };
-  }
-  const sentence = sentenceAround(source.text, source.begin, source.end);
-  if (!matchesAny(acts, sentence)) return { reason: 'no_speech_act', detail: 'no explicit speech act in the quoted sentence' };
-  const problem = disqualifier(sentence);
+  const problem = judgeStatement(source.text, source.begin, source.end, kind, nextUserText(source.turn, context));
   if (problem) return problem;
-  if (affirmedActs(acts, sentence).length === 0) return { reason: 'negated', detail: 'the speech act is negated' };
-  const clauses = clausesAround(source.text, source.begin, source.end);
-  if (matchesAny(TEMPORARY, clauses)) return { reason: 'temporary', detail: 'a request for this answer only' };
-  const quoteTerms = contentTerms(stripLexicons(prepare(source.quote), ALL_MARKERS), 512);
+  const quoteTerms = contentTerms(stripMarkers(prepare(source.quote)), 512);
   if (quoteTerms.length === 0) return { reason: 'no_content_anchor', detail: 'the quote holds a speech act but no content' };
   if (!anchored(quoteTerms, anchorTerms)) {
     return { reason: 'no_content_anchor', detail: 'the candidate does not say what the quote says' };
@@ -255,29 +238,12 @@ function assessStatement(
   return null;
 }
 
-/** Sentence-level reasons a statement is not a standing preference or decision. */
-function disqualifier(sentence: string): { reason: RejectReason; detail: string } | null {
-  if (matchesAny(UNDECIDED, sentence)) return { reason: 'undecided', detail: 'the statement is undecided' };
-  if (isQuestion(sentence)) return { reason: 'question', detail: 'the statement is a question' };
-  if (isHypothetical(sentence)) return { reason: 'hypothetical', detail: 'the statement is hypothetical' };
-  if (matchesAny(EXAMPLE, sentence)) return { reason: 'example', detail: 'the statement is an example' };
+/** The user text of the batch turn right after this one, where a retraction may stand. */
+function nextUserText(turn: ContextTurn, context: ValidationContext): string | null {
+  for (const t of context.turns.values()) {
+    if (t.threadId === turn.threadId && t.sequence === turn.sequence + 1) return t.userText;
+  }
   return null;
-}
-
-function isHypothetical(sentence: string): boolean {
-  if (matchesAny(HYPOTHETICAL, sentence)) return true;
-  return splitClauses(sentence).some((clause) => {
-    const opening = clause.trimStart();
-    return HYPOTHETICAL_OPENING.some((e) => e.pattern.exec(opening)?.index === 0);
-  });
-}
-
-/** A short confirmation: a confirmation phrase with almost nothing else in its clauses. */
-function isShortConfirmation(source: LocatedSource): boolean {
-  const clauses = clausesAround(source.text, source.begin, source.end);
-  if (!matchesAny(CONFIRMATIONS, clauses)) return false;
-  const rest = stripLexicons(clauses, ALL_MARKERS).replace(/[\p{P}\p{S}\p{Z}\s]/gu, '');
-  return Array.from(rest).length <= 6;
 }
 
 /** The assistant proposal of the turn right before the confirming turn, with a proposal signal and content. */
@@ -287,57 +253,14 @@ function hasAdjacentProposal(
   anchorTerms: ReadonlySet<string>,
   context: ValidationContext,
 ): boolean {
+  const bare = isBareConfirmation(confirmation.text);
   return located.some((s) => {
     if (s.role !== 'assistant') return false;
     if (s.turn.threadId !== context.threadId || s.turn.sequence !== confirmation.turn.sequence - 1) return false;
     if (s.turn.state !== 'completed') return false;
-    const sentence = sentenceAround(s.text, s.begin, s.end);
-    if (!matchesAny(PROPOSALS, sentence)) return false;
-    const terms = contentTerms(stripLexicons(prepare(s.quote), ALL_MARKERS), 512);
+    // A one-word confirmation answers only what the answer ended with.
+    if (!isProposal(s.text, s.begin, s.end, bare)) return false;
+    const terms = contentTerms(stripMarkers(prepare(s.quote)), 512);
     return terms.length > 0 && anchored(terms, anchorTerms);
   });
-}
-
-const SENTENCE_END = /[。！？!?；;\n]|\.(?=\s|$)/gu;
-const CLAUSE_END = /[。！？!?；;\n，,、：:]|\.(?=\s|$)/gu;
-
-function spanAround(text: string, begin: number, end: number, boundary: RegExp): string {
-  let from = 0;
-  let to = text.length;
-  for (const match of text.matchAll(boundary)) {
-    const at = match.index;
-    if (at < begin) from = at + match[0].length;
-    else if (at >= end - 1 && at >= begin) {
-      // A boundary inside the quote's last character (the quote ends with "。") still closes it.
-      to = Math.max(at + match[0].length, end);
-      break;
-    }
-  }
-  if (to < end) to = end;
-  return prepare(text.slice(from, to));
-}
-
-/** The whole sentence(s) the quote stands in, case-folded. */
-function sentenceAround(text: string, begin: number, end: number): string {
-  return spanAround(text, begin, end, SENTENCE_END);
-}
-
-/** The clause(s) the quote stands in, case-folded. */
-function clausesAround(text: string, begin: number, end: number): string {
-  return spanAround(text, begin, end, CLAUSE_END);
-}
-
-function splitClauses(sentence: string): string[] {
-  return sentence.split(CLAUSE_END);
-}
-
-/** True when the offset lies in a fenced code block, a quoted line, or a line that looks like tool output. */
-export function inCodeOrOutput(text: string, offset: number): boolean {
-  const before = text.slice(0, offset);
-  const fences = before.match(/^\s*(```|~~~)/gmu)?.length ?? 0;
-  if (fences % 2 === 1) return true;
-  const lineStart = before.lastIndexOf('\n') + 1;
-  const lineEnd = text.indexOf('\n', offset);
-  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
-  return /^(\s{4,}|\t|\s*>|\s*\$ |\s*#!|\s*at \S+ \(|\s*(error|warning|exception)(\s*\[\w+\])?:|\s*traceback \(most recent|\s*\[(info|warn|warning|error|debug|trace)\]|\s*\d{2}:\d{2}:\d{2})/iu.test(line);
 }

@@ -1,0 +1,55 @@
+/**
+ * Sentences and clauses (M-5.6): the gate judges the clause a quote stands in, and looks at its sentence and
+ * neighbours only where the language needs them. Offsets are UTF-16 offsets into the text given.
+ */
+
+export interface Piece {
+  start: number;
+  end: number;
+}
+
+// A sentence ends at 。！？；, a line break, or a period before a space that does not close an abbreviation.
+const SENTENCE_END = /[。！？!?；;\n]+|(?<!(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|mr|dr)|\.\.)\.(?=\s|$)/giu;
+// A clause also ends at commas, colons, dashes and ellipses, and before a contrastive conjunction.
+const CLAUSE_END = /[，,、：:…]+|\.{3}|\s[-—–]{1,2}\s|—{1,2}|(?=但是|不过|然而|可是|但(?!凡|愿)|只不过)|(?<=\s)(?=(?:but|however|though|although|whereas|except)\b)/giu;
+
+function split(text: string, from: number, to: number, boundary: RegExp): Piece[] {
+  const out: Piece[] = [];
+  const slice = text.slice(from, to);
+  let at = 0;
+  boundary.lastIndex = 0;
+  for (const m of slice.matchAll(boundary)) {
+    const end = m.index + m[0].length;
+    if (m.index > at || m[0].length > 0) pushTrimmed(slice, at, end, from, out);
+    at = end;
+  }
+  pushTrimmed(slice, at, slice.length, from, out);
+  return out;
+}
+
+function pushTrimmed(text: string, start: number, end: number, base: number, out: Piece[]): void {
+  let s = start;
+  let e = end;
+  while (s < e && /\s/u.test(text[s]!)) s += 1;
+  while (e > s && /\s/u.test(text[e - 1]!)) e -= 1;
+  if (e > s) out.push({ start: base + s, end: base + e });
+}
+
+/** The sentences of a text, each including its closing mark. */
+export function sentencesOf(text: string): Piece[] {
+  return split(text, 0, text.length, SENTENCE_END);
+}
+
+/** The clauses of one piece of a text. */
+export function clausesOf(text: string, piece: Piece): Piece[] {
+  return split(text, piece.start, piece.end, CLAUSE_END);
+}
+
+/** The sentences that overlap [begin, end). */
+export function sentencesCovering(sentences: readonly Piece[], begin: number, end: number): Piece[] {
+  const out = sentences.filter((s) => s.start < end && begin < s.end);
+  if (out.length > 0) return out;
+  // A quote of only spaces or marks between sentences: take the nearest sentence before it.
+  const before = sentences.filter((s) => s.end <= begin);
+  return before.length > 0 ? [before[before.length - 1]!] : sentences.slice(0, 1);
+}

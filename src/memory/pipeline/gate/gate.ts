@@ -1,0 +1,556 @@
+import { type Piece, clausesOf, sentencesCovering, sentencesOf } from './clauses.js';
+import * as L from './lexicon.js';
+import { inCodeOrOutput, insideRanges, quotedRanges } from './text-types.js';
+import { type Hit, Phrases, Span, fold } from './words.js';
+
+export { inCodeOrOutput } from './text-types.js';
+
+/**
+ * The speech-act gate (M-5.3, M-5.6): does a quoted user statement carry the user's own standing wish or this
+ * project's ruling? It reads the clause the quote stands in — who speaks, about what, in which kind of
+ * text — and looks at the sentence and its neighbours only where the language needs them (a condition
+ * beside a rule, a retraction right after, a tag question, a reporting frame before).
+ */
+
+export type GateReason =
+  | 'assistant_only'
+  | 'code_or_tool_output'
+  | 'quoted_speech'
+  | 'no_speech_act'
+  | 'negated'
+  | 'question'
+  | 'hypothetical'
+  | 'example'
+  | 'undecided'
+  | 'speculation'
+  | 'temporary'
+  | 'retracted'
+  | 'third_party'
+  | 'other_project'
+  | 'description'
+  | 'one_off_request'
+  | 'code_fact';
+
+export interface GateProblem {
+  reason: GateReason;
+  detail: string;
+}
+
+export type StatementKind = 'user_preference' | 'project_decision';
+
+const problem = (reason: GateReason, detail: string): GateProblem => ({ reason, detail });
+
+const P = {
+  standing: new Phrases(L.STANDING),
+  preferenceVerbs: new Phrases(L.PREFERENCE_VERBS),
+  decision: new Phrases(L.DECISION),
+  labels: new Phrases(L.RULING_LABELS),
+  rulings: new Phrases(L.RULING_VERBS),
+  imperativeRulings: new Phrases(L.IMPERATIVE_RULINGS),
+  requestFrames: new Phrases(L.REQUEST_FRAMES),
+  localObjects: new Phrases(L.LOCAL_OBJECTS),
+  explicitDecision: new Phrases(L.EXPLICIT_DECISION),
+  own: new Phrases(L.OWN_SUBJECTS),
+  thirdParties: new Phrases(L.THIRD_PARTIES),
+  otherProjects: new Phrases(L.OTHER_PROJECTS),
+  comparisons: new Phrases(L.COMPARISONS),
+  reporting: new Phrases(L.REPORTING),
+  reportingFrames: new Phrases(L.REPORTING_FRAMES),
+  temporary: new Phrases(L.TEMPORARY),
+  hypothetical: new Phrases(L.HYPOTHETICAL),
+  conditional: new Phrases(L.CONDITIONAL_OPENINGS),
+  conditions: new Phrases(L.CONDITION_OPENINGS),
+  example: new Phrases(L.EXAMPLE_OPENINGS),
+  undecided: new Phrases(L.UNDECIDED),
+  speculation: new Phrases(L.SPECULATION),
+  retractions: new Phrases(L.RETRACTIONS),
+  tagQuestions: new Phrases(L.TAG_QUESTIONS),
+  aNotA: new Phrases({ zh: L.ZH_QUESTION.aNotA, en: [] }),
+  zhWh: new Phrases({ zh: L.ZH_QUESTION.wh, en: [] }),
+  universals: new Phrases({ zh: L.ZH_QUESTION.universals, en: [] }),
+  zhIndirect: new Phrases({ zh: L.ZH_QUESTION.indirect, en: [] }),
+  enIndirect: new Phrases({ zh: [], en: L.EN_QUESTION.indirect }),
+  description: new Phrases(L.DESCRIPTION),
+  descriptiveMarkers: new Phrases(L.DESCRIPTIVE_MARKERS),
+  compounds: new Phrases(L.NOUN_COMPOUNDS),
+  codeFacts: new Phrases(L.CODE_FACT),
+  discussion: new Phrases(L.DISCUSSION),
+  confirmations: new Phrases(L.CONFIRMATIONS),
+  fillers: new Phrases(L.CONFIRMATION_FILLERS),
+  proposals: new Phrases(L.PROPOSALS),
+  negations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length === 1), en: L.NEGATIONS.en }),
+  // Two-character negations are never part of another word, and the segmenter may glue them to a pronoun ("我不是").
+  longNegations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length > 1), en: [] }, false),
+  aboutAnswers: new Phrases(L.ABOUT_ANSWERS),
+};
+
+const EN_AUX = new Set(L.EN_QUESTION.auxiliaries);
+const EN_SUBJECTS = new Set(L.EN_QUESTION.subjects);
+const EN_WH = new Set(L.EN_QUESTION.wh);
+const EN_CONDITIONAL_WH = new Set(L.EN_QUESTION.conditionalWh);
+const EN_DESCRIPTION = new Set(L.DESCRIPTION.en);
+const DESCRIPTIVE = new Set([...L.DESCRIPTIVE_MARKERS.zh, ...L.DESCRIPTIVE_MARKERS.en]);
+const HAN = /\p{Script=Han}/u;
+const WORD = /[\p{L}\p{N}'_-]+/gu;
+const QUESTION_MARK = /[?？]/u;
+const ZH_FINAL = new RegExp(`(?:${L.ZH_QUESTION.finals.join('|')})[\\s。.!！~～…]*$`, 'u');
+// A Chinese failure or state right after a descriptive marker: "总是报错", "一直超时".
+const ZH_BEHAVIOUR = /^\s*(?:都|会|也)?\s*(?:报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过|抛|返回|是)/u;
+const CONSEQUENCE = /(?:就|那就|都|then)\s*$/u;
+
+interface Act {
+  type: 'standing' | 'preference' | 'decision' | 'label' | 'ruling';
+  hit: Hit;
+  clause: number;
+  negated: boolean;
+  quoted: boolean;
+}
+
+/** A sentence prepared for judging: folded text, clauses and quoted ranges in folded offsets. */
+class Sentence {
+  readonly span: Span;
+  readonly clauses: Piece[];
+  private quotedCache: [number, number][] | null = null;
+
+  constructor(readonly text: string, readonly piece: Piece) {
+    const folded = fold(text.slice(piece.start, piece.end));
+    this.span = new Span(folded);
+    this.clauses = clausesOf(folded, { start: 0, end: folded.length });
+    if (this.clauses.length === 0) this.clauses.push({ start: 0, end: folded.length });
+  }
+
+  get quoted(): [number, number][] {
+    this.quotedCache ??= quotedRanges(this.span.text);
+    return this.quotedCache;
+  }
+
+  /** A raw offset of the turn text, in this sentence's folded offsets. */
+  at(offset: number): number {
+    const clamped = Math.min(Math.max(offset, this.piece.start), this.piece.end);
+    return fold(this.text.slice(this.piece.start, clamped)).length;
+  }
+
+  clauseOf(index: number): number {
+    for (let i = 0; i < this.clauses.length; i += 1) if (index < this.clauses[i]!.end) return i;
+    return this.clauses.length - 1;
+  }
+
+  clauseText(i: number): string {
+    const c = this.clauses[i]!;
+    return this.span.text.slice(c.start, c.end);
+  }
+
+  /** Clauses that state a condition of a rule ("when you're unsure …", "遇到…的时候"). */
+  isCondition(i: number): boolean {
+    const text = this.clauseText(i).trim();
+    const opening = P.conditions.first(new Span(text));
+    if (opening && opening.index === 0) return true;
+    return /(?:的时候|之前|之后|以前|以后|时)\s*$/u.test(text);
+  }
+}
+
+function overlaps(a: Hit, b: Hit): boolean {
+  return a.index < b.end && b.index < a.end;
+}
+
+function wordsOf(text: string): string[] {
+  return text.match(WORD) ?? [];
+}
+
+/** True when only spaces and punctuation stand between the start of the clause and the offset. */
+function opensClause(s: Sentence, index: number): boolean {
+  const c = s.clauses[s.clauseOf(index)]!;
+  return /^[\s\p{P}\p{S}]*$/u.test(s.span.text.slice(c.start, index));
+}
+
+function findActs(s: Sentence, kind: StatementKind): Act[] {
+  const compounds = P.compounds.find(s.span);
+  const acts: Act[] = [];
+  const add = (type: Act['type'], hits: Hit[]): void => {
+    for (const hit of hits) {
+      if (compounds.some((c) => overlaps(c, hit) && !(c.index >= hit.index && c.end <= hit.end))) continue;
+      if (acts.some((a) => a.hit.index === hit.index && a.hit.end === hit.end)) continue;
+      const clause = s.clauseOf(hit.index);
+      acts.push({ type, hit, clause, negated: isNegated(s, hit, clause), quoted: insideRanges(s.quoted, hit.index, hit.end) });
+    }
+  };
+  const label = rulingLabel(s);
+  if (label) add('label', [label]);
+  if (kind === 'user_preference') {
+    add('standing', P.standing.find(s.span));
+    add('preference', P.preferenceVerbs.find(s.span));
+  } else {
+    add('decision', P.decision.find(s.span));
+    add('ruling', P.rulings.find(s.span));
+    // A standing pattern about answers or the assistant is a preference, never a project decision.
+    if (!P.aboutAnswers.has(s.span)) add('standing', P.standing.find(s.span));
+  }
+  return acts;
+}
+
+/** "Decision: …", "**结论**：…" at the start of the sentence. */
+function rulingLabel(s: Sentence): Hit | null {
+  const lead = /^[\s*#>_-]*/u.exec(s.span.text)![0].length;
+  const hit = P.labels.first(s.span, lead, Math.min(s.span.text.length, lead + 24));
+  if (!hit || hit.index !== lead) return null;
+  return /^[\s*_]*[:：]/u.test(s.span.text.slice(hit.end)) ? hit : null;
+}
+
+/** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */
+function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
+  if (/^(?:别|不|没|never|no |don't|do not|stop)/u.test(hit.text)) return false;
+  const from = Math.max(s.clauses[clause]!.start, hit.index - 24);
+  for (const neg of [...P.negations.find(s.span, from, hit.index), ...P.longNegations.find(s.span, from, hit.index)]) {
+    if (neg.end > hit.index) continue;
+    const between = s.span.text.slice(neg.end, hit.index);
+    if (HAN.test(neg.text)) {
+      if (Array.from(between.trim()).length <= 4) return true;
+    } else if (wordsOf(between).length <= 3 && !/[,.;:!?，。；：！？]/u.test(between)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Why one act does not stand as the user's own standing wish or ruling, or null when it does. */
+function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, kind: StatementKind): GateProblem | null {
+  const text = s.span.text;
+  const clause = s.clauses[act.clause]!;
+  if (act.quoted) return problem('quoted_speech', 'the speech act stands inside quotation marks');
+
+  // Who speaks, about which project.
+  for (const other of P.otherProjects.find(s.span, 0, clause.end)) {
+    if (other.index >= act.hit.index && s.clauseOf(other.index) !== act.clause) continue;
+    const lead = text.slice(Math.max(0, other.index - 4), other.index);
+    if (P.comparisons.find(new Span(lead)).some((c) => c.end >= lead.trimEnd().length - 1)) continue;
+    return problem('other_project', 'the statement is about another or an earlier project');
+  }
+  const speaker = thirdParty(s, act);
+  if (speaker) return problem('third_party', speaker);
+
+  // Time scope: a request for this answer only.
+  const actHits = [act.hit];
+  for (const t of P.temporary.find(s.span)) {
+    if (actHits.some((h) => overlaps(h, t))) continue;
+    if (findActsOverlap(s, t)) continue;
+    const tc = s.clauseOf(t.index);
+    if (tc === act.clause) return problem('temporary', 'a request for this answer only');
+    if (!quoteClauses.has(act.clause) && quoteClauses.has(tc)) return problem('temporary', 'the quoted clause is for this answer only');
+    if (tc < act.clause && isBareClause(s, tc)) return problem('temporary', 'the sentence is scoped to this answer only');
+  }
+
+  // Mood: hypothetical, question, example, undecided, speculation.
+  const question = questionSignal(s, act);
+  if (question && !question.includes('wh-')) return problem('question', question);
+  if (P.hypothetical.find(s.span).some((h) => !overlaps(h, act.hit))) return problem('hypothetical', 'the statement is hypothetical');
+  const clauseText = text.slice(clause.start, clause.end);
+  const lead = clauseText.length - clauseText.trimStart().length;
+  const conditional = P.conditional.first(s.span, clause.start + lead, clause.end);
+  if (conditional && conditional.index === clause.start + lead && conditional.end <= act.hit.index) {
+    if (!CONSEQUENCE.test(text.slice(conditional.end, act.hit.index))) return problem('hypothetical', 'the act stands inside a condition');
+  }
+  if (question) return problem('question', question);
+  for (const ex of P.example.find(s.span, 0, act.hit.index)) {
+    if (opensClause(s, ex.index)) return problem('example', 'the statement is an example');
+  }
+  for (const u of P.undecided.find(s.span)) {
+    if (overlaps(u, act.hit) || s.isCondition(s.clauseOf(u.index))) continue;
+    return problem('undecided', 'the statement is undecided');
+  }
+  for (const sp of P.speculation.find(s.span, 0, clause.end)) {
+    if (overlaps(sp, act.hit) || s.isCondition(s.clauseOf(sp.index))) continue;
+    if (isAttributive(text, sp)) continue;
+    return problem('speculation', 'the statement is speculation');
+  }
+
+  // What the act is: a description of behaviour, a one-off task.
+  if (act.type === 'standing' && DESCRIPTIVE.has(act.hit.text.replace(/\s+/gu, ' ')) && describesBehaviour(s, act)) {
+    return problem('description', 'the sentence describes how software behaves, not a wish');
+  }
+  if (act.type === 'ruling' || act.type === 'decision') {
+    const task = oneOffTask(s, act);
+    if (task) return problem('one_off_request', task);
+  }
+  if (kind === 'project_decision' && act.type === 'ruling' && P.imperativeRulings.has(new Span(act.hit.text))) {
+    const before = text.slice(clause.start, act.hit.index);
+    if (!/^[\s\p{P}]*(?:(?:ok|okay|so|and|then|just|let's|let us|we'll|we will|we should|we can|we're going to|we are going to|please)\s*)*$/u.test(before)) {
+      return problem('no_speech_act', 'the verb is not an imperative ruling');
+    }
+  }
+  return null;
+}
+
+/** True when the hit lies inside another act of any kind (a temporary word inside "从今天开始"). */
+function findActsOverlap(s: Sentence, hit: Hit): boolean {
+  return [...P.standing.find(s.span), ...P.decision.find(s.span)].some((a) => a.index <= hit.index && a.end >= hit.end && a.text !== hit.text);
+}
+
+/** A clause that holds nothing but its time scope ("just this time,", "这次，"). */
+function isBareClause(s: Sentence, i: number): boolean {
+  const rest = P.temporary.strip(new Span(s.clauseText(i))).replace(/\b(?:only|just|but|and|so|ok|okay)\b|[只就先仅]/gu, '');
+  const han = (rest.match(/\p{Script=Han}/gu) ?? []).length;
+  return han <= 2 && wordsOf(rest.replace(/\p{Script=Han}/gu, ' ')).length <= 1;
+}
+
+/** "可能出错的地方", "anything that might break": a modal inside a noun phrase, not speculation. */
+function isAttributive(text: string, hit: Hit): boolean {
+  if (HAN.test(hit.text)) return /^[^，,。；;\s]{0,6}的/u.test(text.slice(hit.end));
+  return /\b(?:that|which|who|anything|something|whatever|what)\s+$/u.test(text.slice(Math.max(0, hit.index - 16), hit.index));
+}
+
+/** The reason the act belongs to someone else (a third party, reported speech), or null. */
+function thirdParty(s: Sentence, act: Act): string | null {
+  const text = s.span.text;
+  if (P.reportingFrames.find(s.span, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
+  const parties = P.thirdParties.find(s.span, 0, act.hit.index).filter((h) => h.end <= act.hit.index && !overlaps(h, act.hit));
+  const last = parties[parties.length - 1];
+  if (last) {
+    if (P.reporting.find(s.span, last.end, act.hit.index).length > 0) return 'someone else said it';
+    if (P.own.find(s.span, last.end, act.hit.index).length === 0) return 'someone else decided or wants it';
+  }
+  for (const rep of P.reporting.find(s.span, 0, act.hit.index)) {
+    if (rep.end > act.hit.index) continue;
+    const c = s.clauses[s.clauseOf(rep.index)]!;
+    const subject = text.slice(c.start, rep.index).trim();
+    if (subject.length === 0 || P.own.find(s.span, c.start, rep.index).some((h) => h.end <= rep.index)) continue;
+    if (/(?:比如|如果|就是|也就是|换句话|再|听|据|可以|应该|怎么|这么|那么|来|as|like|i)$/u.test(subject)) continue;
+    return 'reported speech';
+  }
+  // "…, says my manager", "…，这是老板定的"
+  const after = P.thirdParties.find(s.span, act.hit.end).filter((h) => s.clauseOf(h.index) !== act.clause || h.index > act.hit.end);
+  if (after.length > 0) {
+    const tail = text.slice(act.hit.end);
+    if (P.reporting.has(new Span(tail)) || /(?:定的|说的|要求的|决定的|的要求|的意思|拍板的)/u.test(tail)) return 'attributed to someone else';
+  }
+  return null;
+}
+
+/** A question signal in the sentence, or null. */
+function questionSignal(s: Sentence, act: Act): string | null {
+  const text = s.span.text;
+  for (const m of text.matchAll(/[?？]/gu)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
+  if (ZH_FINAL.test(text) && !/什么|怎么|多少/u.test(text.slice(-4))) return 'the statement is a question';
+  for (const h of P.aNotA.find(s.span)) {
+    if (overlaps(h, act.hit)) continue;
+    const before = text.slice(Math.max(s.clauses[s.clauseOf(h.index)]!.start, h.index - 4), h.index);
+    if (/不管|无论|不论|别问|不用问|不要问|问我|再问/u.test(before)) continue;
+    return 'the statement is a question';
+  }
+  for (const h of P.zhWh.find(s.span)) {
+    const c = s.clauses[s.clauseOf(h.index)]!;
+    const before = text.slice(c.start, h.index);
+    const after = text.slice(h.end, c.end);
+    if (P.universals.has(new Span(before)) || /^[^，,。]{0,8}?[都也]/u.test(after) || /[没为有]$/u.test(before)) continue;
+    return 'the statement is a wh-question';
+  }
+  if (P.zhIndirect.has(s.span) || P.enIndirect.has(s.span)) return 'the statement is an indirect question';
+  for (const i of new Set([0, act.clause])) {
+    const words = wordsOf(s.clauseText(i).replace(/^\s*(?:so|ok|okay|hey|hmm|also|and|but|btw|well)\b[\s,]*/u, ''));
+    const [first, second, third] = [words[0] ?? '', words[1] ?? '', words[2] ?? ''];
+    if (EN_WH.has(first) && !(first === 'how' && second === 'about')) return 'the statement is a wh-question';
+    if (EN_CONDITIONAL_WH.has(first) && EN_AUX.has(second)) return 'the statement is a wh-question';
+    if (EN_AUX.has(first) && (EN_SUBJECTS.has(second) || (second === 'not' && EN_SUBJECTS.has(third)))) return 'the statement is a question';
+  }
+  return null;
+}
+
+/** "这个测试在 CI 上总是报错", "By default, Jackson fails on …": behaviour, not a wish. */
+function describesBehaviour(s: Sentence, act: Act): boolean {
+  const text = s.span.text;
+  const clause = s.clauses[act.clause]!;
+  const before = text.slice(clause.start, act.hit.index);
+  let after = text.slice(act.hit.end, clause.end);
+  // A fronted marker ("By default, …", "默认，…") describes the next clause.
+  if (/^[\s\p{P}]*$/u.test(after) && s.clauses[act.clause + 1]) after = s.clauseText(act.clause + 1);
+  const ownBefore = P.own.find(s.span, clause.start, act.hit.index).some((h) => h.end <= act.hit.index);
+  if (HAN.test(act.hit.text)) {
+    if (ownBefore) return false;
+    if (/^\s*(?:都|会|也)?\s*(?:报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过)/u.test(after)) return true;
+    return before.trim().length > 0 && /\p{L}/u.test(before) && ZH_BEHAVIOUR.test(after) && !P.standing.find(s.span).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text));
+  }
+  const wordsBefore = wordsOf(before);
+  const wordsAfter = wordsOf(after);
+  if (wordsBefore.some((w) => ['i', 'we', 'you', "let's", 'please', "we're", "i'm", "you're"].includes(w))) return false;
+  if (wordsBefore.some((w) => ['is', 'are', 'was', 'were', 'be'].includes(w))) return true;
+  const thirdPerson = (w: string | undefined): boolean => w !== undefined && (EN_DESCRIPTION.has(w) || (/[^s]s$/u.test(w) && w.length > 3));
+  if (wordsBefore.length > 0) return thirdPerson(wordsAfter[0]);
+  // Fronted ("By default, …"): a subject that is not a person, followed by a verb of behaviour.
+  const first = wordsAfter[0];
+  if (first === undefined || ['i', 'we', 'you', "let's", 'please', 'always', 'never', 'use', 'do', "don't"].includes(first)) return false;
+  return wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w));
+}
+
+/** A ruling verb in a one-off task ("帮我把这个函数删掉", "can you remove this line"). */
+function oneOffTask(s: Sentence, act: Act): string | null {
+  if (P.explicitDecision.has(s.span)) return null;
+  if (act.type === 'decision' && !/改|换|迁|切|删|用|drop|remove|switch|move|migrate|use/u.test(act.hit.text)) return null;
+  if (P.localObjects.has(s.span)) return 'a change to one place, not a project ruling';
+  if (act.type === 'ruling' && P.requestFrames.has(s.span)) return 'a request for a task, not a ruling';
+  return null;
+}
+
+/** The acts of one sentence judged; null when one of them stands. */
+function judgeSentence(s: Sentence, quote: { begin: number; end: number }, kind: StatementKind, framed: boolean): GateProblem | null {
+  const acts = findActs(s, kind);
+  if (acts.length === 0) return problem('no_speech_act', 'no explicit speech act in the quoted sentence');
+  const live = acts.filter((a) => !a.negated);
+  if (live.length === 0) {
+    if (P.undecided.has(s.span)) return problem('undecided', 'the statement is undecided');
+    return problem('negated', 'the speech act is negated');
+  }
+  if (framed) return problem('third_party', 'the sentence reports what someone else said');
+  const quoteClauses = new Set<number>();
+  for (let i = 0; i < s.clauses.length; i += 1) {
+    const c = s.clauses[i]!;
+    if (c.start < quote.end && quote.begin < c.end) quoteClauses.add(i);
+  }
+  live.sort((a, b) => Number(!quoteClauses.has(a.clause)) - Number(!quoteClauses.has(b.clause)) || a.hit.index - b.hit.index);
+  let first: GateProblem | null = null;
+  for (const act of live) {
+    const p = actProblem(s, act, quoteClauses, kind);
+    if (p === null) {
+      if (P.retractions.find(s.span, act.hit.end).some((r) => !overlaps(r, act.hit))) return problem('retracted', 'the statement is taken back');
+      return null;
+    }
+    first ??= p;
+  }
+  return first;
+}
+
+/** A previous line that introduces someone else's words ("同事在群里说：", "My manager wrote:"). */
+function isReportingFrame(text: string, piece: Piece): boolean {
+  const raw = text.slice(piece.start, piece.end).trimEnd();
+  if (!/[:：]$/u.test(raw)) return false;
+  const span = new Span(fold(raw));
+  if (P.reportingFrames.has(span)) return true;
+  if (!P.reporting.has(span)) return false;
+  return P.thirdParties.has(span) || !P.own.has(span);
+}
+
+/**
+ * Judges a quoted user statement as a preference or decision. `next` is the user text of the turn right after
+ * it, if any, for a retraction there. Returns null when the statement stands.
+ */
+export function judgeStatement(text: string, begin: number, end: number, kind: StatementKind, next: string | null = null): GateProblem | null {
+  if (inCodeOrOutput(text, begin)) return problem('code_or_tool_output', 'quote sits in pasted code, a quotation, a log or tool output');
+  const sentences = sentencesOf(text);
+  const covering = sentencesCovering(sentences, begin, end);
+  let best: GateProblem | null = null;
+  let standing: Piece | null = null;
+  for (const piece of covering) {
+    if (inCodeOrOutput(text, piece.start)) continue;
+    const s = new Sentence(text, piece);
+    const index = sentences.indexOf(piece);
+    const framed = index > 0 && isReportingFrame(text, sentences[index - 1]!);
+    const r = judgeSentence(s, { begin: s.at(begin), end: s.at(end) }, kind, framed);
+    if (r === null) {
+      standing = piece;
+      break;
+    }
+    if (best === null || (best.reason === 'no_speech_act' && r.reason !== 'no_speech_act')) best = r;
+  }
+  if (standing === null) return best ?? problem('code_or_tool_output', 'the quote sits in pasted material');
+  const index = sentences.indexOf(standing);
+  const following = sentences[index + 1] ? text.slice(sentences[index + 1]!.start, sentences[index + 1]!.end) : firstSentence(next);
+  if (following !== null) {
+    const span = new Span(fold(following));
+    if (P.retractions.find(span).some((h) => h.index <= 16)) return problem('retracted', 'the statement is taken back right after');
+    if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
+  }
+  return null;
+}
+
+function firstSentence(text: string | null): string | null {
+  if (text === null) return null;
+  const first = sentencesOf(text)[0];
+  return first ? text.slice(first.start, first.end) : null;
+}
+
+function isTagQuestion(span: Span): boolean {
+  if (!QUESTION_MARK.test(span.text)) return false;
+  const rest = P.tagQuestions.strip(span).replace(/[\s\p{P}\p{S}]|你|呢|吧|啊|so|then|and/gu, '');
+  return P.tagQuestions.has(span) && Array.from(rest).length <= 4;
+}
+
+export type ConfirmationVerdict = { confirms: true } | { confirms: false; problem: GateProblem | null };
+
+/**
+ * A short confirmation of the proposal just before ("同意", "好", "sounds good, go with that"). The whole
+ * turn is read: a hedge, a time scope, a question or a retraction anywhere in it cancels the confirmation.
+ */
+export function judgeConfirmation(text: string, begin: number, end: number): ConfirmationVerdict {
+  if (inCodeOrOutput(text, begin)) return { confirms: false, problem: null };
+  const span = new Span(fold(text));
+  const hits = P.confirmations.find(span);
+  const quoteAt = fold(text.slice(0, begin)).length;
+  const quoteEnd = fold(text.slice(0, end)).length;
+  const own = hits.filter((h) => h.index < quoteEnd && h.end > quoteAt);
+  if (own.length === 0) return { confirms: false, problem: null };
+  const first = own[0]!;
+  const before = span.text.slice(Math.max(0, first.index - 6), first.index);
+  if (P.negations.find(new Span(before)).some((n) => n.end >= before.trimEnd().length - 1)) {
+    return { confirms: false, problem: problem('negated', 'confirmation: the answer is no') };
+  }
+  if (P.undecided.has(span) || P.speculation.has(span)) return { confirms: false, problem: problem('undecided', 'confirmation: the answer is hedged') };
+  if (P.retractions.has(span)) return { confirms: false, problem: problem('retracted', 'confirmation: taken back') };
+  if (P.temporary.find(span).some((t) => !hits.some((h) => overlaps(h, t)))) return { confirms: false, problem: problem('temporary', 'confirmation: only for this time') };
+  if (QUESTION_MARK.test(span.text)) return { confirms: false, problem: problem('question', 'confirmation: the answer is a question') };
+  const rest = P.fillers.strip(new Span(P.confirmations.strip(span))).replace(/[\s\p{P}\p{S}]/gu, '');
+  return Array.from(rest).length <= 8 ? { confirms: true } : { confirms: false, problem: null };
+}
+
+/** True when the confirmation is one bare word ("好", "行", "ok"), which needs a proposal at the end of the answer before it. */
+export function isBareConfirmation(text: string): boolean {
+  const rest = text.replace(/[\s\p{P}\p{S}]/gu, '');
+  return Array.from(rest).length <= 2 || /^(?:ok|okay|k|y|yes|yep|sure|yeah)$/iu.test(rest);
+}
+
+/**
+ * An assistant proposal a confirmation can bind to: a proposal signal, not negated, not in pasted code, in the
+ * quoted sentence. With `nearEnd`, it must also stand among the last three sentences of the answer.
+ */
+export function isProposal(text: string, begin: number, end: number, nearEnd: boolean): boolean {
+  if (inCodeOrOutput(text, begin)) return false;
+  const sentences = sentencesOf(text);
+  const covering = sentencesCovering(sentences, begin, end);
+  if (nearEnd && sentences.indexOf(covering[covering.length - 1]!) < sentences.length - 3) return false;
+  return covering.some((piece) => {
+    const s = new Sentence(text, piece);
+    return P.proposals.find(s.span).some((h) => {
+      const clause = s.clauseOf(h.index);
+      return !insideRanges(s.quoted, h.index, h.end) && !isNegated(s, h, clause);
+    });
+  });
+}
+
+/**
+ * M-5.6: discussion context rests on what the user said, and a statement of a code fact is not discussion.
+ * Takes the located user quotes; returns null when one of them is discussion.
+ */
+export function judgeDiscussion(userQuotes: readonly { text: string; begin: number; end: number }[]): GateProblem | null {
+  if (userQuotes.length === 0) return problem('assistant_only', 'discussion context needs a quote of the user');
+  const spoken = userQuotes.filter((q) => !inCodeOrOutput(q.text, q.begin));
+  if (spoken.length === 0) return problem('code_or_tool_output', 'every user quote sits in pasted code or output');
+  for (const q of spoken) {
+    const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
+    const isFact = sentences.every((piece) => {
+      const s = new Sentence(q.text, piece);
+      return P.codeFacts.has(s.span) && !P.discussion.has(s.span) && !QUESTION_MARK.test(s.span.text);
+    });
+    if (!isFact) return null;
+  }
+  return problem('code_fact', 'a statement of a code fact is not discussion context');
+}
+
+/** Marker words removed from a quote before the content-anchor check, so a marker alone never anchors. */
+const ANCHOR_STRIP = [
+  P.standing, P.preferenceVerbs, P.decision, P.labels, P.temporary, P.hypothetical, P.conditional, P.example, P.undecided,
+  P.confirmations, P.proposals, P.rulings,
+];
+
+/** The quote without its speech-act words: what the statement is about. */
+export function stripMarkers(text: string): string {
+  let out = fold(text);
+  for (const phrases of ANCHOR_STRIP) out = phrases.strip(new Span(out));
+  return out;
+}

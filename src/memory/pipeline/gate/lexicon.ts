@@ -1,0 +1,347 @@
+/**
+ * The words the gate reads (M-5.3, M-5.6), as data. Nothing else in the gate holds a phrase.
+ *
+ * Entries are matched on NFKC + lower-cased text. An entry written with Chinese characters must start on a
+ * word boundary (Intl.Segmenter, word granularity) and end on one, or be followed only by a particle; an
+ * English entry matches whole words. "…" in an entry is a gap of up to a few words inside one clause, so a
+ * discontinuous pattern ("每次…都", "never … again") is data too.
+ */
+
+export interface Words {
+  readonly zh: readonly string[];
+  readonly en: readonly string[];
+}
+
+const w = (zh: readonly string[], en: readonly string[]): Words => ({ zh, en });
+
+/** A standing wish or rule: "from now on / by default / every time … / never … again". */
+export const STANDING = w(
+  ['以后', '今后', '往后', '之后都', '以后都', '从现在开始', '从现在起', '从今以后', '从今往后', '从今天开始', '从今天起', '从下周开始',
+    '从这个版本开始', '从此', '默认', '一律', '总是', '始终', '一直都', '永远', '每次…都', '每回…都', '每一次…都', '每个…都',
+    '所有…都', '任何…都', '凡是…都', '全部…都', '无论…都', '不管…都', '不论…都', '但凡…都', '只要…就', '一旦…就', '统统',
+    '请记住', '记住', '长期', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
+    '今后都'],
+  ['from now on', 'going forward', 'moving forward', 'by default', 'always', 'never', 'in future', 'in the future',
+    'from here on', 'from here on out', 'from this point on', 'henceforth', 'from today', 'starting today',
+    'starting now', 'from today on', 'every time', 'each time', 'whenever', 'please remember', 'remember that',
+    'remember to', 'as a rule', 'default to', 'never … again', 'no more', 'stop using', 'stop adding', 'stop writing', 'stop putting', "don't ever", 'do not ever',
+    'at all times', 'for every', 'all future', 'any time you', 'anytime you', 'every single'],
+);
+
+/** "I prefer / 我比较喜欢": a wish about how things are done for this user. */
+export const PREFERENCE_VERBS = w(
+  ['我喜欢', '我更喜欢', '我比较喜欢', '我偏好', '我倾向于', '我倾向', '我习惯', '我希望你', '我希望', '我要求', '我的偏好', '我更倾向',
+    '我偏爱', '我宁愿', '我宁可', '我更想要', '我想要你'],
+  ['i prefer', "i'd prefer", 'i would prefer', 'i like it when', 'i like', 'i want you to', 'my preference',
+    "i'd rather", 'i would rather', 'i much prefer', 'i really prefer', 'please always',],
+);
+
+/** "we decided / adopt / switch to …": a project choice. */
+export const DECISION = w(
+  ['决定', '采用', '改为', '改用', '换成', '改成', '最终', '定了', '定下来', '确定用', '确定使用', '确定采用', '统一使用', '统一用',
+    '统一采用', '统一成', '统一为', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
+    '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉'],
+  ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
+    'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
+    'adopting', 'switch to', 'switching to', "we're switching", 'we are switching', 'standardize on', 'standardise on',
+    'the project will use', 'we are going with', "we're going with", 'final decision', 'settled on', 'agreed to use',
+    'we agreed', 'we will standardize', "let's stick with", 'stick with', "we're moving to", 'we are moving to',
+    'migrate to', "we'll migrate", 'we will migrate', "we're dropping", 'we are dropping', "let's drop", "we'll drop",
+    "let's move to", "we're going to use", 'we are going to use', 'is deprecated', 'are deprecated', "let's standardize",
+    'no longer support', 'we no longer', 'will no longer'],
+);
+
+/** "Decision: …", "结论：…": a labelled ruling at the start of a sentence. */
+export const RULING_LABELS = w(
+  ['结论', '决定', '决议', '规定', '规则', '约定', '最终方案', '定论', '最终决定', '拍板'],
+  ['decision', 'final call', 'final decision', 'rule', 'ruling', 'policy', 'convention', 'verdict', 'resolution',
+    'team decision', 'adr'],
+);
+
+/** An imperative ruling about this project: "不用留了，直接删", "drop support for …". Decisions only. */
+export const RULING_VERBS = w(
+  ['不用留', '不需要留', '不用保留', '不再保留', '不保留', '别留', '不要留', '不用兼容', '不再兼容', '直接删', '直接删除', '直接删掉',
+    '直接去掉', '直接干掉', '直接移除', '直接下掉', '全删', '全部删', '都删', '都删掉', '删掉吧', '删了吧', '干掉', '砍掉', '去掉吧',
+    '都改成', '全部改成', '都换成', '全部换成', '一律改成', '都用', '全用', '只用', '只允许', '禁止', '不允许', '不许', '不准', '严禁',
+    '必须', '务必', '一定要'],
+  ['drop', 'remove', 'delete', 'kill', 'rip out', 'get rid of', 'deprecate', 'sunset', 'retire', 'ban', 'forbid',
+    'must', 'must not', "mustn't", 'only use', 'use … everywhere', 'use … only', 'is required', 'are required',
+    'is not allowed', 'are not allowed', 'is forbidden', 'are forbidden', 'nobody', 'no one'],
+);
+
+/** A one-off request frame ("帮我…", "can you …"): an imperative that is a task, not a ruling. */
+export const REQUEST_FRAMES = w(
+  ['帮我', '帮忙', '麻烦你', '麻烦', '给我', '你能', '能不能', '可以帮', '请帮', '顺手', '顺便', '现在就', '马上'],
+  ['can you', 'could you', 'would you', 'help me', 'for me', 'please', 'right now', 'quickly', 'real quick'],
+);
+
+/** Who may own a standing wish or ruling: the user, we / this team, this project. */
+export const OWN_SUBJECTS = w(
+  ['我', '我们', '咱们', '咱', '你', '大家', '本项目', '这个项目', '项目里', '项目', '仓库', '这个仓库', '本仓库', '团队', '我们组',
+    '我们团队', '本组', '这个 repo', '这个repo', '咱们组'],
+  ['i', 'we', "we're", "we'll", "we've", 'us', 'our', 'you', 'this repo', 'this project', 'this codebase', 'the project',
+    'the repo', 'our team', 'this team', "let's", 'everyone', 'everybody'],
+);
+
+/** Someone else's act: colleagues, other teams, vendors. */
+export const THIRD_PARTIES = w(
+  ['同事', '他们', '她们', '他', '她', '后端组', '前端组', '测试组', '运维组', '架构组', '安全组', '平台组', '数据组', '后端那边',
+    '前端那边', '隔壁', '别的组', '别的团队', '其他组', '其他团队', '另一个团队', '客户', '甲方', '产品经理', '老板', '领导', '组长',
+    '主管', '经理', '架构师', '总监', '有人', '别人', '社区', '官方', '上游', '网友', '朋友', '室友', '那个组',
+    '他们组', '他们团队', '某些人', '同学'],
+  ['my teammate', 'my teammates', 'my colleague', 'my colleagues', 'my coworker', 'my coworkers', 'my manager', 'my boss',
+    'my lead', 'my tech lead', 'my team lead', 'our cto', 'the cto', 'our architect', 'the architect', 'the platform team',
+    'the backend team', 'the frontend team', 'the infra team', 'the security team', 'the data team', 'the sre team',
+    'the qa team', 'another team', 'other teams', 'the other team', 'they', 'he', 'she', 'someone', 'somebody',
+    'people', 'the client', 'the customer', 'the vendor', 'upstream', 'the maintainers', 'the community', 'a friend',
+    'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
+    'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer'],
+);
+
+/** Another or an earlier project, or the past: not this project's ruling. */
+export const OTHER_PROJECTS = w(
+  ['上个项目', '上一个项目', '之前的项目', '以前的项目', '老项目', '另一个项目', '别的项目', '其他项目', '另一个仓库', '另一个 repo',
+    '别的 repo', '别的仓库', '老东家', '上家公司', '前公司', '以前公司', '之前公司', '上一家', '去年', '前年', '当时', '那时候', '那时',
+    '那会儿', '那会', '以前我们', '之前我们', '以前在', '之前在', '原来的项目', '老系统', '之前那个'],
+  ['my last project', 'my previous project', 'my old project', 'previous project', 'last project', 'another project',
+    'other project', 'another repo', 'other repo', 'another codebase', 'my last job', 'my previous job', 'my old job',
+    'my old company', 'my previous company', 'at my last', 'at my old', 'at my previous', 'last year', 'years ago',
+    'back then', 'back when', 'at the time', 'in the old', 'used to', 'at google', 'at amazon', 'at meta',
+    'in a previous', 'in my previous', 'in my last', 'the legacy project'],
+);
+
+/** "X 说 / according to / X wrote:": reported speech. */
+export const REPORTING = w(
+  ['说', '讲', '提到', '表示', '写道', '写的', '说过', '听说', '据说', '据', '按照', '转述', '在群里说', '群里说', '发消息说', '邮件里说',
+    '文档里说', '文档上说', '文档写着', '告诉我', '跟我说', '通知说', '认为', '觉得', '建议', '要求'],
+  ['said', 'says', 'wrote', 'writes', 'mentioned', 'told me', 'told us', 'suggested', 'wants', 'insists', 'decided',
+    'thinks', 'believes', 'claims', 'announced', 'posted', 'argued', 'insisted', 'the docs say', 'the readme says',
+    'quote'],
+);
+
+/** A frame that reports someone else's words on its own ("听说", "according to"). */
+export const REPORTING_FRAMES = w(
+  ['听说', '据说', '据…说', '按照…的说法', '按…的说法', '文档里说', '文档上说', '文档写着', '官方说', '传闻', '网上说', '有人说'],
+  ['according to', 'as per', 'per my', 'per the', 'the docs say', 'the readme says', 'the docs said', 'it says', 'rumor has it',
+    'apparently', 'i heard', 'i read that', 'word is'],
+);
+
+/** This answer only. */
+export const TEMPORARY = w(
+  ['这次', '这一次', '本次', '这回', '暂时', '临时', '先这样', '这个回答', '这条回答', '仅此一次', '只这一次', '只是这次', '今天先',
+    '目前先', '这一轮', '今天', '这会儿', '眼下', '先不', '这个 pr', '这个pr', '这个 commit', '这次的', '这一版', '这一个'],
+  ['for this answer', 'just this time', 'this time', 'for now', 'just for now', 'for this one', 'just for this', 'only this once',
+    'this once', 'temporarily', 'for this question', 'for this reply', 'in this answer', 'for the moment', 'for this response',
+    'just here', 'for today', 'today', 'right now', 'for this pr', 'in this pr', 'for this commit', 'this one time',
+    'for this task', 'for this ticket', 'for this file', 'for the demo', 'until friday', 'until the release', 'this sprint'],
+);
+
+/** A hypothetical anywhere in the sentence. */
+export const HYPOTHETICAL = w(
+  ['假设', '假如', '万一', '倘若', '假使', '设想', '如果说', '要是说', '想象一下', '打个比方'],
+  ['what if', 'hypothetically', 'suppose', 'supposing', 'imagine', 'were we to', "let's say", 'lets say', 'would it be',
+    'in theory', 'in a world where', 'if we were to', 'if i were'],
+);
+
+/** A conditional opening a clause: an act inside it is hypothetical, a condition beside a rule is not. */
+export const CONDITIONAL_OPENINGS = w(['如果', '要是', '若是', '若', '假若', '如若'], ['if', 'in case', 'assuming', 'provided that']);
+
+/** An example, when it opens the clause or sentence ("比如…", "for example: …"). */
+export const EXAMPLE_OPENINGS = w(
+  ['例如', '比如', '比如说', '举个例子', '举例', '举例来说', '譬如', '打个比方', '像是'],
+  ['for example', 'e.g.', 'eg', 'for instance', 'as an example', 'example', 'an example', 'say'],
+);
+
+/** Not decided yet. */
+export const UNDECIDED = w(
+  ['还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定', '也许',
+    '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
+    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧'],
+  ['have not decided', "haven't decided", 'not decided', 'undecided', 'not sure', 'maybe', 'considering', 'thinking about',
+    "we'll see", 'tbd', 'to be decided', 'not yet decided', 'still deciding', 'perhaps', 'not certain', 'unsure',
+    "haven't made up", 'not settled', 'open question', 'on the fence', 'torn between', 'still evaluating', 'up in the air',
+    'let me think', 'need to think', 'not convinced', 'revisit later', 'to be discussed', 'tbc', 'pending discussion'],
+);
+
+/** Speculation about what may happen. */
+export const SPECULATION = w(
+  ['我猜', '估计', '大概', '说不定', '迟早', '早晚', '可能', '应该会', '恐怕', '没准', '八成', '多半', '兴许', '我觉得以后', '看样子'],
+  ['i bet', 'i guess', 'probably', 'i suspect', 'likely', 'sooner or later', 'eventually', 'might', 'may end up',
+    'chances are', 'my guess', 'i imagine', 'presumably', 'i expect', 'odds are', 'could end up', 'i predict'],
+);
+
+/** Words that cancel the statement before them. */
+export const RETRACTIONS = w(
+  ['算了', '当我没说', '不对', '撤回', '收回', '忘了吧', '别管了', '刚才说错了', '说错了', '不用了', '还是算了', '不要了', '作罢',
+    '我收回', '划掉', '没事了', '当没说'],
+  ['scratch that', 'never mind', 'nevermind', 'forget it', 'forget that', 'forget what i said', 'ignore that', 'ignore what i said',
+    'disregard that', 'i take that back', 'take that back', 'on second thought', 'actually no', 'actually, no', 'wait no',
+    'nah', 'not anymore', 'strike that', 'cancel that', 'my bad'],
+);
+
+/** A tag question right after a statement turns it into a question ("…，你觉得呢？"). */
+export const TAG_QUESTIONS = w(
+  ['你觉得呢', '你觉得怎么样', '怎么样', '行吗', '可以吗', '好吗', '对吧', '如何', '行不行', '好不好', '可不可以', '你看呢', '合适吗', '有问题吗'],
+  ['what do you think', 'thoughts', 'right', 'ok', 'okay', 'sound good', 'sounds good', 'agree', 'make sense', 'any objections',
+    'does that work', 'wdyt', 'yes or no'],
+);
+
+/** Chinese question signals besides the question mark. */
+export const ZH_QUESTION = {
+  /** Sentence-final particles. */
+  finals: ['吗', '么', '呢'],
+  /** A-not-A questions. */
+  aNotA: ['要不要', '是不是', '能不能', '可不可以', '好不好', '行不行', '对不对', '有没有', '该不该', '会不会', '用不用', '需不需要',
+    '应不应该', '值不值得', '合不合适', '算不算', '是否'],
+  /** wh-words; a wh-word after 不管/无论 or before 都 is a universal, not a question. */
+  wh: ['为什么', '为啥', '怎么', '怎样', '如何', '哪个', '哪些', '哪种', '哪里', '什么', '多少', '谁', '啥', '几个'],
+  universals: ['不管', '无论', '不论', '任何', '都'],
+  /** Indirect questions. */
+  indirect: ['我想知道', '我想问', '我在想', '想问一下', '不知道', '好奇', '请教', '想确认', '确认一下', '有没有必要', '是否需要'],
+};
+
+/** English question signals besides the question mark. */
+export const EN_QUESTION = {
+  /** An auxiliary opening a sentence is a question when a subject follows it ("should we …", not "do use …"). */
+  auxiliaries: ['should', 'shall', 'could', 'would', 'can', 'do', 'does', 'did', 'is', 'are', 'will', 'may', 'might', 'have', 'has',
+    'was', 'were', "isn't", "aren't", "don't", "doesn't", "shouldn't", "wouldn't", "can't", "won't"],
+  subjects: ['we', 'you', 'i', 'it', 'they', 'this', 'that', 'these', 'those', 'the', 'our', 'there', 'he', 'she', 'anyone', 'anybody',
+    'someone', 'everyone', 'all', 'a', 'an', 'my', 'your'],
+  wh: ['what', "what's", 'whats', 'why', "why's", 'how', "how's", 'which', 'who', 'whose', 'whom', 'wanna', 'any'],
+  /** "when/where" open a question only with an auxiliary after them; otherwise they open a condition. */
+  conditionalWh: ['when', 'where'],
+  indirect: ["i'm wondering", 'i am wondering', 'i wonder', 'wondering whether', 'wondering if', "i'm curious", 'curious whether',
+    'curious if', 'do you think', 'not sure whether', 'not sure if', 'any thoughts', 'any idea', 'is it worth', 'is there a',
+    'i was wondering', 'i want to know', 'can you tell me', 'let me know whether', 'let me know if', 'quick question',
+    'question:', 'does anyone', 'what do you think', 'should we', 'would it make sense', 'does it make sense', 'thoughts on'],
+};
+
+/** A clause that states a condition of a rule ("when you're unsure …", "遇到…的时候"): markers inside it are not the act. */
+export const CONDITION_OPENINGS = w(
+  ['如果', '要是', '若', '当', '遇到', '碰到', '每当', '只要', '一旦', '凡是', '在'],
+  ['if', 'when', 'whenever', 'once', 'unless', 'in case', 'where', 'wherever', 'before', 'after', 'until', 'while', 'for any',
+    'for every', 'any time', 'anytime'],
+);
+
+/** A thing right here, not the project: a ruling about it is a one-off task. */
+export const LOCAL_OBJECTS = w(
+  ['这行', '这一行', '那一行', '这个函数', '这个方法', '这个变量', '这个文件', '这个类', '这个参数', '这个 import', '这个typo', '这个 typo',
+    '这段', '这段代码', '这里', '那里', '上面那段', '这个 bug', '这个bug', '这两行', '这几行', '这个注释'],
+  ['this line', 'that line', 'these lines', 'this function', 'this method', 'this variable', 'this file', 'this class',
+    'this param', 'this parameter', 'this import', 'that import', 'the typo', 'this typo', 'this snippet', 'this block',
+    'this bug', 'this comment', 'line'],
+);
+
+/** Words that make a decision explicit, so a request frame around it does not make it a task. */
+export const EXPLICIT_DECISION = w(
+  ['决定', '定了', '敲定', '拍板', '最终', '结论', '决议', '约定'],
+  ['decided', 'decision', 'final', 'settled', 'agreed', 'ruling', 'policy'],
+);
+
+/** English ruling verbs that must open their clause (an imperative), after at most "let's / we'll / just". */
+export const IMPERATIVE_RULINGS = w(
+  [],
+  ['drop', 'remove', 'delete', 'kill', 'rip out', 'get rid of', 'deprecate', 'sunset', 'retire', 'ban', 'forbid', 'only use'],
+);
+
+/** "like / unlike / 像…那样": a mention of another project that compares, not one that owns the act. */
+export const COMPARISONS = w(['像', '跟', '和', '比', '不像', '不要像', '别像', '同'], ['like', 'unlike', 'than', 'as in', 'same as']);
+
+/** The body of a description of software behaviour: "总是报错", "fails on unknown properties". */
+export const DESCRIPTION = w(
+  ['报错', '失败', '挂', '超时', '崩', '崩溃', '卡住', '卡', '出错', '不过', '爆红', '变红', '抛', '返回', '输出', '打印', '报', '飘红',
+    '不稳定', '漏', '丢', '重试', '会', '是', '为', '就是', '开启了', '启用了', '关闭了', '打开了', '用了', '使用了', '走的是', '用的是',
+    '指向', '生成'],
+  ['fails', 'failing', 'throws', 'returns', 'crashes', 'breaks', 'times out', 'errors', 'logs', 'prints',
+    'is', 'are', 'was', 'were', 'uses', 'sends', 'retries', 'skips', 'ignores', 'emits', 'writes', 'reads', 'runs', 'points',
+    'picks', 'resolves', 'sets', 'adds', 'includes', 'excludes', 'will', "won't", "doesn't", 'does', 'has', 'creates', 'blocks',
+    'rejects', 'accepts', 'serializes', 'loads', 'caches', 'expires', 'falls back', 'defaults', 'comes with', 'ships with',
+    'treats', 'generates', 'allows'],
+);
+
+/** Standing markers that describe how things behave when their subject is a thing, not a person. */
+export const DESCRIPTIVE_MARKERS = w(
+  ['总是', '一直', '始终', '每次…都', '默认', '老是', '经常', '永远', '一直都'],
+  ['always', 'never', 'by default', 'every time', 'default to', 'each time', 'whenever'],
+);
+
+/** A marker word inside one of these is a noun, not a speech act ("以后端", "代码示例", "default branch"). */
+export const NOUN_COMPOUNDS = w(
+  ['以后端', '以后台', '以后续', '以后面', '默认值', '默认分支', '默认参数', '默认配置', '默认端口', '默认的', '默认是', '最终一致',
+    '最终用户', '最终产物', '决定性', '决定因素', '约定俗成', '以后再说', '以后再看', '以后再议', '之后再说'],
+  ['default branch', 'default value', 'default values', 'default port', 'default config', 'default configuration',
+    'default settings', 'the default', 'a default', 'defaults to', 'always-on', 'never-ending', 'never mind', 'as always', 'as usual', 'final call to',
+    'adopt a', 'dropdown', 'rule out', 'ruled out'],
+);
+
+/** Past-time or state words that make a sentence a fact about the code, not discussion. */
+export const CODE_FACT = w(
+  ['现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是', '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
+    '写在', '定义在', '返回的是', '返回', '版本是', '配置的是', '位于', '放在', '继承自', '调用了', '里面有', '一共有', '目前有', '现在有'],
+  ['currently uses', 'currently use', 'uses', 'is using', 'is written in', 'is implemented in', 'runs on', 'depends on', 'returns',
+    'is defined in', 'lives in', 'is located in', 'extends', 'calls', 'there are', 'there is', 'has', 'contains', 'is set to',
+    'is configured', 'points to', 'version is', 'is on version', 'is pinned to'],
+);
+
+/** What marks a discussion the user is having (needed with a fact for discussion context). */
+export const DISCUSSION = w(
+  ['我们在', '我在', '正在', '在比较', '在讨论', '在考虑', '在纠结', '在权衡', '在看', '在排查', '在调研', '在评估', '想要',
+    '想', '考虑', '讨论', '比较', '对比', '方案', '纠结', '权衡', '评估', '调研', '排查', '尝试', '试试', '目标', '担心', '问题是',
+    '接下来', '下一步', '思路'],
+  ["we're", 'we are', "i'm", 'i am', 'comparing', 'discussing', 'considering', 'weighing', 'evaluating', 'investigating',
+    'debugging', 'trying', 'planning', 'plan', 'want', 'goal', 'worried', 'concern', 'next step', 'options', 'option',
+    'trade-off', 'tradeoff', 'figure out', 'looking into', 'thinking'],
+);
+
+/** A short confirmation of the proposal just before ("好", "同意", "sounds good, go with that"). */
+export const CONFIRMATIONS = w(
+  ['同意', '好的', '好滴', '好嘞', '好', '行', '可以', '没问题', '就这么办', '就这样', '就这么定', '就这么定了', '按你说的', '照你说的',
+    '听你的', '就按这个', '就用这个', '就这个', '对', '是的', '嗯', '嗯嗯', '确认', '赞成', '那就这样', '就这么做', '定了', '就它了',
+    '成', '妥', '可', '要', '对的', '没错', '就这么搞', '搞吧', '整吧', '冲', '上吧', '来吧', '行吧', '好吧', '也行', '安排',
+    '按这个来', '就按你说的来', '那就这么办', '就按这个方案', '赞'],
+  ['agreed', 'agree', 'sounds good', 'go with that', 'go with it', "let's do that", "let's do it", 'do it', 'yes', 'yep', 'yup',
+    'yeah', 'ok', 'okay', 'k', 'sure', 'lgtm', 'approved', 'makes sense', 'that works', 'deal', 'fine', 'go ahead', 'ship it',
+    'yes please', 'that one', 'perfect', 'great', 'please do', 'sounds great', 'works for me', 'go for it', 'y', '+1',
+    'do that', "let's go", 'absolutely', 'sgtm', 'fine by me', 'alright', 'all right', 'good call', 'sold', 'exactly',
+    "that's right", 'correct', 'right', 'option a', 'option b', 'the first one', 'the second one', 'first one', 'second one'],
+);
+
+/** Fillers a short confirmation may carry besides its confirmation words. */
+export const CONFIRMATION_FILLERS = w(
+  ['那', '就', '吧', '呀', '啊', '哈', '哦', '噢', '呗', '了', '这样', '那就', '吧吧', '嘞', '哒', '啦', '的', '先', '方案', '一', '二',
+    '第一个', '第二个', '用', '这个', '那个', 'a', 'b'],
+  ['then', "let's", 'that', 'it', 'please', 'thanks', 'thank you', 'cool', 'nice', 'good', 'so', 'go', 'with', 'the', 'one',
+    'plan', 'a', 'b', 'just', 'and', 'then', 'oh', 'ah', 'hmm', 'well', 'we'],
+);
+
+/** An assistant proposal a confirmation can bind to. */
+export const PROPOSALS = w(
+  ['建议', '推荐', '提议', '我们可以', '可以考虑', '不如', '要不要试试', '要不试试', '要不', '要不要', '我的建议是', '我倾向于', '倾向于',
+    '方案是', '可以改为', '可以改用', '可以采用', '可以换成', '可以用', '应该用', '最好用', '我会选', '我选', '是否要', '要我',
+    '你看要不要', '是否考虑', '考虑'],
+  ['i suggest', "i'd suggest", 'i recommend', "i'd recommend", 'i propose', "i'd propose", 'my recommendation', 'my suggestion',
+    'my proposal', 'i would propose', 'i would suggest', 'i would recommend', 'we could', 'we should', 'how about', 'what about',
+    'shall we', "i'd go with", 'i would go with', 'consider', 'recommend', 'suggest', 'propose', 'should we', 'want me to',
+    'should i', 'shall i', "let's", 'the best option', 'best option', 'i lean towards', 'i lean toward', "i'd lean",
+    'one option', 'option a', 'option b',],
+);
+
+/** Negations that cancel an act a few characters or words after them. */
+export const NEGATIONS = w(
+  ['不', '没', '没有', '并没有', '别', '未', '并非', '不是', '不再', '从不', '从未', '不会', '不用', '无需', '不必', '没必要', '不打算'],
+  ['not', 'never', 'no longer', "don't", "didn't", "doesn't", "won't", "haven't", "hasn't", "wasn't", "weren't", "isn't",
+    "aren't", 'cannot', "can't", 'do not', 'did not', 'does not', 'will not', "wouldn't", "shouldn't", 'no'],
+);
+
+/** Pronouns the segmenter may glue to the next word ("我不是"): they need a word boundary before them only. */
+export const ZH_PRONOUNS = '我你咱他她';
+
+/** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */
+export const ZH_PARTICLES = '了着过吧啦呢嘛都也就的得地又再要呀啊哈';
+
+/** Chinese answer-about-the-assistant words: a standing pattern about answers is a preference, never a project decision. */
+export const ABOUT_ANSWERS = w(
+  ['回答', '回复', '解释', '你', '输出', '先给', '告诉我', '提醒我', '问我', '用中文', '用英文', '总结', '给我'],
+  ['answer', 'answers', 'reply', 'replies', 'respond', 'response', 'responses', 'explain', 'explanation', 'you', 'tell me',
+    'remind me', 'ask me', 'summarize', 'summary', 'lead with', 'show me'],
+);

@@ -1,0 +1,111 @@
+/**
+ * Text types inside a user turn (M-5.6): pasted logs, stack traces, code, tool output, `git log`/diff lines
+ * and quoted documents are not the user speaking, with or without a fence. Line shapes are checked on the
+ * RAW text, where case still tells a log level from a word.
+ */
+
+const OUTPUT_LINE: readonly RegExp[] = [
+  // indented blocks, quoted lines, shell prompts
+  /^(?: {4,}|\t)\S/u,
+  /^\s*>/u,
+  /^\s*(?:\$|>>>|PS [A-Z]:\\[^>]*>|[\w.-]+@[\w.-]+:[^$]*\$) /u,
+  /^\s*#!/u,
+  // stack frames and exceptions (Java, JS, Python, Go)
+  /^\s*at [\w$.<>/@-]+ ?\(/u,
+  /^\s*at [\w$.<>]+\.[\w$<>]+\(/u,
+  /^\s*at (?:async )?[\w$.]+ \(?[\w./\\:-]+:\d+/u,
+  /^\s*File "[^"]+", line \d+/u,
+  /^\s*Traceback \(most recent call last\)/u,
+  /^\s*(?:Caused by|Exception in thread|Suppressed):/u,
+  /^\s*[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/u,
+  /^\s*(?:[A-Z][a-z]+)*(?:Error|Exception)(?::|\s*$)/u,
+  /^\s*(?:panic|fatal error|runtime error): /u,
+  /^\s*goroutine \d+ \[/u,
+  /^\s*-{3} (?:FAIL|PASS|SKIP)/u,
+  /^\s*(?:FAIL|PASS|ok|SKIP)\s+[\w./@-]+/u,
+  // log lines: level prefixes, timestamps, key=value logs, JSON logs
+  /^\s*\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE)\]?[\s:|\]-]/u,
+  /^\s*\[(?:info|warn|warning|error|debug|trace|fatal)\]/iu,
+  /^\s*(?:error|warning|warn|exception|fatal|err)(?:\s*\[[\w-]+\])?:/iu,
+  /^\s*\[?\d{4}[-/]\d{2}[-/]\d{2}[ T]\d{1,2}:\d{2}/u,
+  /^\s*\[?\d{2}:\d{2}:\d{2}/u,
+  /\blevel=(?:info|warn|warning|error|debug|trace)\b/iu,
+  /^\s*\{\s*"[\w@.-]+"\s*:/u,
+  /^\s*(?:npm|yarn|pnpm) (?:ERR|WARN|error|warn)/u,
+  /^\s*error (?:TS|CS)\d+/iu,
+  /^\s*[\w./\\-]+\.\w{1,5}[:(]\d+(?::\d+)?\)?:? /u,
+  /^\s*E\d{3,4}[: ]/u,
+  /^\s*(?:✓|✔|✗|✘|×|√|❯|➜|⨯|●)\s/u,
+  /^\s*(?:Tests?|Test Suites|Snapshots|Time):\s+\d/u,
+  /^\s*\d+ (?:passing|failing|pending)\b/u,
+  // git log, status and diffs
+  /^\s*commit [0-9a-f]{7,40}\b/u,
+  /^\s*(?:\* |\| )*(?=[0-9a-f]{7,12}\b)(?=[0-9a-f]*\d)[0-9a-f]{7,12} \S/u,
+  /^\s*(?:Author|Date|Merge|AuthorDate|CommitDate):\s/u,
+  /^\s*diff --git /u,
+  /^\s*index [0-9a-f]{6,}\.\.[0-9a-f]{6,}/u,
+  /^\s*@@ -\d+(?:,\d+)? \+\d+/u,
+  /^\s*(?:\+\+\+|---) (?:[ab]\/|\/dev\/null)/u,
+  /^[+-](?![+-]?\d+\s*$)(?![+-]\s)\S/u,
+  /^\s*(?:On branch|Your branch is|Changes (?:not staged|to be committed)|Untracked files|nothing to commit|modified:|new file:|deleted:|renamed:)/u,
+  // code-shaped lines
+  /^\s*(?:import\s+(?:[\w*{][^;]*\s+from\s+|['"]|[\w.]+;|[\w.]+\s*$|static\s)|export\s+(?:default|const|function|class|interface|type|\{|\*)|from\s+[\w.]+\s+import\s|package\s+[\w.]+;?\s*$|(?:const|let|var)\s+[\w${}[\],\s]+=|def\s+\w+\(|func\s+[\w(]|fn\s+\w+|class\s+\w+.*[:{(]\s*$|interface\s+\w+.*\{|(?:public|private|protected)\s+(?:static\s+|final\s+|abstract\s+)*(?:class|void|int|long|boolean|String|[A-Z]\w*(?:<[^>]*>)?)\s+\w+|return\s.*;\s*$|#include|using\s+[\w.]+;|@[A-Z]\w*(?:\(|\s*$))/u,
+  /^\s*(?:\/\/|\/\*|\*\/|<!--)/u,
+  /^\s*<\/?[a-zA-Z][\w.-]*(?:\s[^>]*)?\/?>/u,
+  /[;{]\s*$/u,
+  /^\s*[})\]];?,?\s*$/u,
+  /^\s*[\w.$]+\s*\([^)]*\)\s*(?:;|\{|=>)/u,
+  /^\s*[\w.$[\]"']+\s*(?:=|\+=|:=|==|===|!=)\s*\S/u,
+];
+
+/** A line introducing pasted material ("日志如下：", "Here's the output:"). */
+const PASTE_INTRO = /(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says|printed|prints|shows|showed|got this|below|日志|输出|报错|错误|堆栈|结果|返回|打印|如下|下面|信息)[^:\n：]{0,20}[:：]\s*$/iu;
+
+function isOutputLine(line: string): boolean {
+  if (line.trim().length === 0) return false;
+  return OUTPUT_LINE.some((re) => re.test(line));
+}
+
+/** True when the offset lies in pasted code, a log, tool output, a quoted document or diff, fenced or not. */
+export function inCodeOrOutput(text: string, offset: number): boolean {
+  const before = text.slice(0, offset);
+  const fences = before.match(/^\s*(?:```|~~~)/gmu)?.length ?? 0;
+  if (fences % 2 === 1) return true;
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+  if (isOutputLine(line)) return true;
+  // A block after an introduction line ("报错如下：") is pasted until a blank line.
+  const lines = text.slice(0, lineStart).split('\n');
+  lines.pop();
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    const previous = lines[i]!;
+    if (previous.trim().length === 0) return false;
+    if (PASTE_INTRO.test(previous)) return true;
+    if (!isOutputLine(previous)) return false;
+  }
+  return false;
+}
+
+const QUOTE_PAIRS: readonly RegExp[] = [
+  /"[^"\n]{1,400}"/gu,
+  /\u201c[^\u201d\n]{1,400}\u201d/gu,
+  /\u300c[^\u300d\n]{1,400}\u300d/gu,
+  /\u300e[^\u300f\n]{1,400}\u300f/gu,
+  /\u2018[^\u2019\n]{1,400}\u2019(?![\p{L}\p{N}])/gu,
+  /(?<![\p{L}\p{N}])'[^'\n]{2,400}'(?![\p{L}\p{N}])/gu,
+  /`[^`\n]{1,400}`/gu,
+];
+
+/** Ranges [start, end) of text inside quote marks or inline code, in the given text's offsets. */
+export function quotedRanges(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const re of QUOTE_PAIRS) {
+    for (const m of text.matchAll(re)) out.push([m.index, m.index + m[0].length]);
+  }
+  return out;
+}
+
+export function insideRanges(ranges: readonly [number, number][], start: number, end: number): boolean {
+  return ranges.some(([a, b]) => start >= a && end <= b);
+}

@@ -1,0 +1,124 @@
+import { ZH_PARTICLES, ZH_PRONOUNS, type Words } from './lexicon.js';
+
+/**
+ * Whole-word matching of lexicon entries (M-5.6). English entries match on word boundaries. Chinese has no
+ * spaces, so a Chinese entry must start and end on a word boundary found by `Intl.Segmenter`: "定了" is not
+ * in "稳定了", "他" is not in "其他". Words the segmenter gets wrong ("以后端" → 以后|端) are listed as noun
+ * compounds in the lexicon instead.
+ */
+
+const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
+const HAN = /\p{Script=Han}/u;
+const CLAUSE_GAP_ZH = '[^,，。.;；!！?？:：\\n]{0,24}?';
+const CLAUSE_GAP_EN = '(?:\\s+[^\\s,.;:!?]+){0,6}?\\s+';
+
+/** Folds text for matching: NFKC, lower case, one apostrophe and one double quote. */
+export function fold(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u02bc\u2032]/gu, "'")
+    .replace(/[\u201c\u201d\u2033]/gu, '"');
+}
+
+/** A piece of folded text with its word boundaries, computed on first need. */
+export class Span {
+  private bounds: Set<number> | null = null;
+  constructor(readonly text: string) {}
+
+  /** True when [start, end) is a sequence of whole words (a trailing particle may share the last word). */
+  aligned(start: number, end: number): boolean {
+    if (!this.bounds) {
+      this.bounds = new Set([0, this.text.length]);
+      for (const s of SEGMENTER.segment(this.text)) {
+        this.bounds.add(s.index);
+        this.bounds.add(s.index + s.segment.length);
+      }
+    }
+    if (!this.bounds.has(start)) return false;
+    if (this.bounds.has(end)) return true;
+    if (end - start === 1 && ZH_PRONOUNS.includes(this.text[start]!)) return true;
+    // The segmenter may glue a particle to the word ("留了", "都要"): accept when only particles follow up to the next boundary.
+    for (let i = end; i < this.text.length; i += 1) {
+      if (!ZH_PARTICLES.includes(this.text[i]!)) return false;
+      if (this.bounds.has(i + 1)) return true;
+    }
+    return false;
+  }
+}
+
+export interface Hit {
+  /** Offset in the span's folded text. */
+  index: number;
+  end: number;
+  text: string;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function source(entry: string, gap: string): string {
+  return entry
+    .split('…')
+    .map((part) => escape(part.trim()).replace(/ +/g, '\\s*'))
+    .join(gap);
+}
+
+/** A compiled lexicon: one regular expression for all of its entries. */
+export class Phrases {
+  private readonly regex: RegExp;
+
+  /** With `aligned` false, Chinese entries match as substrings (for words no longer word contains, like "不是"). */
+  constructor(words: Words, private readonly aligned = true) {
+    const byLength = (a: string, b: string): number => b.length - a.length;
+    const zh = [...words.zh].sort(byLength).map((e) => source(e, CLAUSE_GAP_ZH));
+    const en = [...words.en].sort(byLength).map((e) => source(e, CLAUSE_GAP_EN).replace(/\\s\*/g, '\\s+'));
+    const parts: string[] = [];
+    if (zh.length > 0) parts.push(`(?:${zh.join('|')})`);
+    if (en.length > 0) parts.push(`(?<![\\p{L}\\p{N}_'])(?:${en.join('|')})(?![\\p{L}\\p{N}_])`);
+    this.regex = new RegExp(parts.join('|'), 'gu');
+  }
+
+  /** Every whole-word occurrence in the span. */
+  find(span: Span, from = 0, to = span.text.length): Hit[] {
+    const out: Hit[] = [];
+    const text = span.text;
+    this.regex.lastIndex = from;
+    for (let m = this.regex.exec(text); m !== null; m = this.regex.exec(text)) {
+      if (m[0].length === 0) {
+        this.regex.lastIndex += 1;
+        continue;
+      }
+      if (m.index >= to) break;
+      const end = m.index + m[0].length;
+      if (this.aligned && HAN.test(m[0][0]!) && !span.aligned(m.index, end)) {
+        this.regex.lastIndex = m.index + 1;
+        continue;
+      }
+      out.push({ index: m.index, end, text: m[0] });
+    }
+    return out;
+  }
+
+  /** The first whole-word occurrence in [from, to), or null. */
+  first(span: Span, from = 0, to = span.text.length): Hit | null {
+    return this.find(span, from, to).find((h) => h.end <= to) ?? null;
+  }
+
+  has(span: Span, from = 0, to = span.text.length): boolean {
+    return this.first(span, from, to) !== null;
+  }
+
+  /** The span's text with every occurrence replaced by a space. */
+  strip(span: Span): string {
+    let out = '';
+    let at = 0;
+    for (const h of this.find(span)) {
+      if (h.index < at) continue;
+      out += `${span.text.slice(at, h.index)} `;
+      at = h.end;
+    }
+    return out + span.text.slice(at);
+  }
+}
