@@ -20,6 +20,7 @@ export type {
   OrdinaryIntent,
   ProcessResult,
   ProvenanceSource,
+  RefusedCandidate,
   SearchHit,
   TurnHandle,
   TurnRecord,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandOutput } from './commands/command-output.js';
 import { EXIT } from './commands/command-output.js';
-import { memoryClear, memoryExport, memoryForget, memoryList, memoryShow, memoryStatus } from './commands/memory-commands.js';
+import { memoryClear, memoryExport, memoryForget, memoryList, memoryRefused, memoryShow, memoryStatus } from './commands/memory-commands.js';
 import { type CliContext, StartupError, openContext } from './context.js';
 import { exitPass } from './exit-pass.js';
 import { processOutput } from './output.js';
@@ -94,6 +94,7 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
   memoryCommand('forget', 'forget one memory (the RAW turns are kept)', (ctx, id) => memoryForget(ctx, id), '<id>');
   memoryCommand('clear', 'delete all Memory (needs --confirm)', (ctx, _id, flags) => memoryClear(ctx, flags.confirm === true));
   memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/', (ctx) => memoryExport(ctx));
+  memoryCommand('refused', 'recent candidates that were not remembered, with quote and reason', (ctx) => memoryRefused(ctx));
   return root;
 }
 

@@ -15,6 +15,7 @@ import { history, routingContext } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
 import { forgetItem, listActiveItems, resolveItemId } from './store/items.js';
 import { reclaimExpiredJobs } from './store/jobs.js';
+import { recentRefusals } from './store/refusals.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
 import { readStatus } from './status.js';
@@ -30,6 +31,7 @@ import type {
   NewThreadResult,
   OrdinaryIntent,
   ProcessResult,
+  RefusedCandidate,
   SearchHit,
   TurnHandle,
   TurnRecord,
@@ -332,6 +334,13 @@ export class MemoryManager {
       items: Array.isArray(items) ? items.length : 0,
       rawBytesOnly: snapshot.unreadableFile !== undefined,
     };
+  }
+
+  /** Recent candidates the program refused, newest first, with their clipped quote and reason (M-5.4). */
+  refused(options: { limit?: number } = {}): RefusedCandidate[] {
+    const conn = this.healthyConn();
+    const limit = Math.max(1, Math.min(1000, Math.floor(options.limit ?? 20)));
+    return conn.read(() => recentRefusals(conn, limit));
   }
 
   /** Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait. */

@@ -168,6 +168,20 @@ export interface FilteredCounts {
   byReason: Record<string, number>;
 }
 
+/** A candidate the program refused (INTERFACES.md §1): why "it did not remember". */
+export interface RefusedCandidate {
+  candidateId: string;
+  kind: MemoryKind;
+  title: string;
+  /** The user quote it rested on (else its first quote), clipped. */
+  quote: string;
+  /** The refusal reason code (`no_speech_act`, `temporary`, `third_party`, …). */
+  reason: string;
+  turnId: string;
+  /** Epoch milliseconds of the extraction that refused it. */
+  at: number;
+}
+
 export interface MemoryStatus {
   health: 'healthy' | 'degraded';
   degradedReason: string | null;

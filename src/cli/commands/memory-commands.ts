@@ -1,7 +1,7 @@
 import { MemoryNotFoundError, MemorySchemaError, describeError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
-import { degradedHelp, renderDetail, renderList, renderStatus } from '../render/memory-views.js';
+import { degradedHelp, renderDetail, renderList, renderRefused, renderStatus } from '../render/memory-views.js';
 import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
 
 /** `/memory status` — works while degraded (M-9.7). */
@@ -23,6 +23,14 @@ export function memoryShow(ctx: CliContext, id: string | undefined): CommandOutp
   return guarded(() => {
     const detail = ctx.memory.show(id);
     return ok(renderDetail(detail), detail);
+  });
+}
+
+/** `/memory refused` — the recent candidates the checks refused, with quote and reason ("why didn't it remember?"). */
+export function memoryRefused(ctx: CliContext): CommandOutput {
+  return guarded(() => {
+    const refused = ctx.memory.refused({ limit: 20 });
+    return ok(renderRefused(refused), refused);
   });
 }
 

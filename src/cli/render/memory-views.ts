@@ -1,4 +1,4 @@
-import type { DrainResult, MemoryDetail, MemoryItemSummary, MemoryKind, MemoryStatus } from '../../memory/types.js';
+import type { DrainResult, MemoryDetail, MemoryItemSummary, MemoryKind, MemoryStatus, RefusedCandidate } from '../../memory/types.js';
 import { literal } from '../output.js';
 import { renderTable } from './table.js';
 import { formatTime } from './time.js';
@@ -46,6 +46,42 @@ export function renderList(items: MemoryItemSummary[]): string {
   if (items.length === 0) return 'No memories yet. They appear after you state a preference or confirm a decision in ordinary chat.';
   const rows = items.map((i) => [i.id, KIND_LABEL[i.kind], literal(i.title), formatTime(i.updatedAt)]);
   return `${renderTable(['ID', 'KIND', 'TITLE', 'UPDATED'], rows, [12, 10, 48, 19])}\n${items.length} memor${items.length === 1 ? 'y' : 'ies'}.`;
+}
+
+/** Plain words for the refusal reasons a person is most likely to meet. */
+const REASON_TEXT: Record<string, string> = {
+  no_speech_act: 'no explicit "from now on / we decided" in your words',
+  temporary: 'asked for this answer only',
+  question: 'a question, not a decision',
+  hypothetical: 'hypothetical',
+  example: 'an example',
+  undecided: 'not decided yet',
+  speculation: 'a guess, not a decision',
+  retracted: 'taken back right after',
+  negated: 'negated',
+  third_party: "someone else's decision or words",
+  other_project: 'about another or an earlier project',
+  quoted_speech: 'quoted text',
+  code_or_tool_output: 'pasted code, log or tool output',
+  description: 'describes how software behaves',
+  one_off_request: 'a one-off task',
+  code_fact: 'a fact about the code, not discussion',
+  assistant_only: 'only the assistant said it',
+  confirmation_without_proposal: 'a confirmation without the proposal right before it',
+  no_content_anchor: 'the summary does not say what you said',
+  quote_not_found: 'the quote is not in the conversation',
+};
+
+export function renderRefused(refused: RefusedCandidate[]): string {
+  if (refused.length === 0) return 'Nothing was refused. Refused candidates appear here with the reason they were not remembered.';
+  const lines = ['Recently refused (newest first): these were not remembered, and why.'];
+  for (const r of refused) {
+    lines.push(`  ${formatTime(r.at)}  ${KIND_LABEL[r.kind] ?? r.kind}  ${literal(r.title)}`);
+    if (r.quote) lines.push(`    “${literal(r.quote)}”`);
+    lines.push(`    reason: ${r.reason}${REASON_TEXT[r.reason] ? ` (${REASON_TEXT[r.reason]})` : ''}`);
+  }
+  lines.push('A new explicit statement ("from now on …", "以后…", "we decided …") can form the memory.');
+  return lines.join('\n');
 }
 
 export function renderDetail(detail: MemoryDetail): string {

@@ -120,7 +120,8 @@ export interface ExtractionDiagnostics {
   candidates: number;
   accepted: number;
   filtered: Partial<Record<RejectReason, number>>;
-  rejections: { title: string; kind: string; reason: RejectReason; detail: string }[];
+  /** Refused candidates (at most 32 per batch), read back by `MemoryManager.refused()`. */
+  rejections: { title: string; kind: string; reason: RejectReason; detail: string; quote?: string; turnId?: string | null }[];
   compactionAdvanced: boolean;
 }
 
@@ -136,9 +137,9 @@ export function screenCandidates(answer: ExtractionAnswer, context: ValidationCo
   };
   const valid: ValidCandidate[] = [];
   const seen = new Set<string>();
-  const refuse = (candidate: { title: string; kind: string }, reason: RejectReason, detail: string): void => {
+  const refuse = (candidate: ExtractionAnswer['candidates'][number], reason: RejectReason, detail: string): void => {
     diagnostics.filtered[reason] = (diagnostics.filtered[reason] ?? 0) + 1;
-    if (diagnostics.rejections.length < 32) diagnostics.rejections.push({ title: clip(candidate.title, 120), kind: candidate.kind, reason, detail });
+    if (diagnostics.rejections.length < 32) diagnostics.rejections.push({ title: clip(candidate.title, 120), kind: candidate.kind, reason, detail, ...refusedQuote(candidate.sources) });
   };
   for (const candidate of answer.candidates) {
     const result = validateCandidate(candidate, context);
@@ -155,6 +156,12 @@ export function screenCandidates(answer: ExtractionAnswer, context: ValidationCo
     valid.push(result.candidate);
   }
   return { valid, diagnostics };
+}
+
+/** The quote a refusal is explained with: the first user quote, else the first quote, clipped. */
+function refusedQuote(sources: readonly { turn_id: string; role: string; quote: string }[]): { quote: string; turnId: string | null } {
+  const source = sources.find((x) => x.role === 'user') ?? sources[0];
+  return { quote: clip(source?.quote ?? '', 200), turnId: source?.turn_id ?? null };
 }
 
 export type ExtractionCommit =
@@ -189,7 +196,8 @@ export function commitExtraction(
     for (const candidate of input.valid) {
       if (touchesSuppressedEvidence(conn, candidate.sources)) {
         diagnostics.filtered.suppressed_evidence = (diagnostics.filtered.suppressed_evidence ?? 0) + 1;
-        diagnostics.rejections.push({ title: clip(candidate.title, 120), kind: candidate.kind, reason: 'suppressed_evidence', detail: 'cites the evidence of a forgotten memory' });
+        diagnostics.rejections.push({ title: clip(candidate.title, 120), kind: candidate.kind, reason: 'suppressed_evidence', detail: 'cites the evidence of a forgotten memory',
+          ...refusedQuote(candidate.sources.map((x) => ({ turn_id: x.turnId, role: x.role, quote: x.quote }))) });
         continue;
       }
       const id = input.newId('candidate');
