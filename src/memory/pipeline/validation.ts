@@ -172,7 +172,8 @@ function locate(
     fromAdjacent = true;
   }
   if (!turn) return { reason: 'unknown_turn', detail: `turn ${turnId} is not part of this batch` };
-  if (quote.replace(/[\p{P}\p{Z}\s]/gu, '').length < 2) return { reason: 'quote_too_short', detail: 'quote has no content' };
+  // One character can be a whole answer ("好", "行"): a quote needs one letter or digit, not two.
+  if (!/[\p{L}\p{N}\p{So}]/u.test(quote)) return { reason: 'quote_too_short', detail: 'quote has no content' };
   const text = role === 'user' ? turn.userText : turn.assistantText;
   const begin = text === null ? -1 : bestOccurrence(text, quote);
   if (text === null || begin < 0) {

@@ -56,34 +56,37 @@ const P = {
   comparisons: new Phrases(L.COMPARISONS),
   reporting: new Phrases(L.REPORTING),
   reportingFrames: new Phrases(L.REPORTING_FRAMES),
-  temporary: new Phrases(L.TEMPORARY),
-  hypothetical: new Phrases(L.HYPOTHETICAL),
+  temporary: new Phrases(L.TEMPORARY, 'either'),
+  hypothetical: new Phrases(L.HYPOTHETICAL, 'either'),
   conditional: new Phrases(L.CONDITIONAL_OPENINGS),
   conditions: new Phrases(L.CONDITION_OPENINGS),
   example: new Phrases(L.EXAMPLE_OPENINGS),
-  undecided: new Phrases(L.UNDECIDED),
-  speculation: new Phrases(L.SPECULATION),
-  retractions: new Phrases(L.RETRACTIONS),
+  undecided: new Phrases(L.UNDECIDED, 'either'),
+  speculation: new Phrases(L.SPECULATION, 'either'),
+  retractions: new Phrases(L.RETRACTIONS, 'either'),
   tagQuestions: new Phrases(L.TAG_QUESTIONS),
-  aNotA: new Phrases({ zh: L.ZH_QUESTION.aNotA, en: [] }),
-  zhWh: new Phrases({ zh: L.ZH_QUESTION.wh, en: [] }),
+  aNotA: new Phrases({ zh: L.ZH_QUESTION.aNotA, en: [] }, 'either'),
+  zhWh: new Phrases({ zh: L.ZH_QUESTION.wh, en: [] }, 'either'),
   universals: new Phrases({ zh: L.ZH_QUESTION.universals, en: [] }),
-  zhIndirect: new Phrases({ zh: L.ZH_QUESTION.indirect, en: [] }),
+  zhIndirect: new Phrases({ zh: L.ZH_QUESTION.indirect, en: [] }, 'either'),
   enIndirect: new Phrases({ zh: [], en: L.EN_QUESTION.indirect }),
   description: new Phrases(L.DESCRIPTION),
   descriptiveMarkers: new Phrases(L.DESCRIPTIVE_MARKERS),
-  compounds: new Phrases(L.NOUN_COMPOUNDS),
+  compounds: new Phrases(L.NOUN_COMPOUNDS, 'none'),
   codeFacts: new Phrases(L.CODE_FACT),
   discussion: new Phrases(L.DISCUSSION),
   confirmations: new Phrases(L.CONFIRMATIONS),
   fillers: new Phrases(L.CONFIRMATION_FILLERS),
   proposals: new Phrases(L.PROPOSALS),
-  negations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length === 1), en: L.NEGATIONS.en }),
+  // The segmenter may glue a negation to its pronoun ("我不|建议"): one boundary is enough, minus the words in NOT_NEGATIONS.
+  negations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length === 1), en: L.NEGATIONS.en }, 'either'),
   // Two-character negations are never part of another word, and the segmenter may glue them to a pronoun ("我不是").
-  longNegations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length > 1), en: [] }, false),
+  longNegations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length > 1), en: [] }, 'none'),
   aboutAnswers: new Phrases(L.ABOUT_ANSWERS),
+  embedding: new Phrases(L.EMBEDDING_VERBS, 'either'),
 };
 
+const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
 const EN_AUX = new Set(L.EN_QUESTION.auxiliaries);
 const EN_SUBJECTS = new Set(L.EN_QUESTION.subjects);
 const EN_WH = new Set(L.EN_QUESTION.wh);
@@ -95,7 +98,7 @@ const WORD = /[\p{L}\p{N}'_-]+/gu;
 const QUESTION_MARK = /[?？]/u;
 const ZH_FINAL = new RegExp(`(?:${L.ZH_QUESTION.finals.join('|')})[\\s。.!！~～…]*$`, 'u');
 // A Chinese failure or state right after a descriptive marker: "总是报错", "一直超时".
-const ZH_BEHAVIOUR = /^\s*(?:都|会|也)?\s*(?:报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过|抛|返回|是)/u;
+const ZH_BEHAVIOUR = /^\s*(?:都|也)?\s*(?:会|报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过|抛|返回|是|为|就)/u;
 const CONSEQUENCE = /(?:就|那就|都|then)\s*$/u;
 
 interface Act {
@@ -202,6 +205,7 @@ function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
   const from = Math.max(s.clauses[clause]!.start, hit.index - 24);
   for (const neg of [...P.negations.find(s.span, from, hit.index), ...P.longNegations.find(s.span, from, hit.index)]) {
     if (neg.end > hit.index) continue;
+    if (NOT_NEGATION.has(s.span.text.slice(neg.index, neg.index + 2))) continue;
     const between = s.span.text.slice(neg.end, hit.index);
     if (HAN.test(neg.text)) {
       if (Array.from(between.trim()).length <= 4) return true;
@@ -242,6 +246,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
   // Mood: hypothetical, question, example, undecided, speculation.
   const question = questionSignal(s, act);
   if (question && !question.includes('wh-')) return problem('question', question);
+  if (/的话\s*$/u.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act stands inside a condition (…的话)');
   if (P.hypothetical.find(s.span).some((h) => !overlaps(h, act.hit))) return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);
   const lead = clauseText.length - clauseText.trimStart().length;
@@ -304,7 +309,9 @@ function thirdParty(s: Sentence, act: Act): string | null {
   if (P.reportingFrames.find(s.span, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
   const parties = P.thirdParties.find(s.span, 0, act.hit.index).filter((h) => h.end <= act.hit.index && !overlaps(h, act.hit));
   const last = parties[parties.length - 1];
-  if (last) {
+  // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
+  const joint = last !== undefined && /(?:我们|我|咱们|we|our team)\s*(?:和|跟|与|同|and|with)\s*(?:the\s+)?$/u.test(text.slice(0, last.index));
+  if (last && !joint) {
     if (P.reporting.find(s.span, last.end, act.hit.index).length > 0) return 'someone else said it';
     if (P.own.find(s.span, last.end, act.hit.index).length === 0) return 'someone else decided or wants it';
   }
@@ -334,13 +341,17 @@ function questionSignal(s: Sentence, act: Act): string | null {
     if (overlaps(h, act.hit)) continue;
     const before = text.slice(Math.max(s.clauses[s.clauseOf(h.index)]!.start, h.index - 4), h.index);
     if (/不管|无论|不论|别问|不用问|不要问|问我|再问/u.test(before)) continue;
+    // An embedded question is the object of telling or checking ("说一下索引有没有用上").
+    if (P.embedding.find(s.span, s.clauses[s.clauseOf(h.index)]!.start, h.index).length > 0) continue;
     return 'the statement is a question';
   }
   for (const h of P.zhWh.find(s.span)) {
     const c = s.clauses[s.clauseOf(h.index)]!;
     const before = text.slice(c.start, h.index);
     const after = text.slice(h.end, c.end);
-    if (P.universals.has(new Span(before)) || /^[^，,。]{0,8}?[都也]/u.test(after) || /[没为有]$/u.test(before)) continue;
+    const why = /为什么|为啥|如何|怎样/u.test(h.text);
+    if (!why && (P.universals.has(new Span(before)) || /^[^，,。]{0,8}?[都也]/u.test(after) || /[没为有]$/u.test(before))) continue;
+    if (P.embedding.find(s.span, c.start, h.index).length > 0) continue;
     return 'the statement is a wh-question';
   }
   if (P.zhIndirect.has(s.span) || P.enIndirect.has(s.span)) return 'the statement is an indirect question';
@@ -543,14 +554,20 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
 }
 
 /** Marker words removed from a quote before the content-anchor check, so a marker alone never anchors. */
-const ANCHOR_STRIP = [
-  P.standing, P.preferenceVerbs, P.decision, P.labels, P.temporary, P.hypothetical, P.conditional, P.example, P.undecided,
-  P.confirmations, P.proposals, P.rulings,
-];
+const ANCHOR_STRIP = new Phrases(
+  [L.STANDING, L.PREFERENCE_VERBS, L.DECISION, L.RULING_LABELS, L.TEMPORARY, L.HYPOTHETICAL, L.CONDITIONAL_OPENINGS,
+    L.EXAMPLE_OPENINGS, L.UNDECIDED, L.CONFIRMATIONS, L.PROPOSALS, L.RULING_VERBS].reduce<{ zh: string[]; en: string[] }>(
+    (all, words) => {
+      // A gap pattern ("每次…都") strips its fixed parts only: the gap is what the statement is about.
+      for (const e of words.zh) all.zh.push(...e.split('…').map((p) => p.trim()).filter((p) => p.length > 0));
+      for (const e of words.en) all.en.push(...e.split('…').map((p) => p.trim()).filter((p) => p.length > 0));
+      return all;
+    },
+    { zh: [], en: [] },
+  ),
+);
 
 /** The quote without its speech-act words: what the statement is about. */
 export function stripMarkers(text: string): string {
-  let out = fold(text);
-  for (const phrases of ANCHOR_STRIP) out = phrases.strip(new Span(out));
-  return out;
+  return ANCHOR_STRIP.strip(new Span(fold(text)));
 }

@@ -19,7 +19,7 @@ export const STANDING = w(
   ['以后', '今后', '往后', '之后都', '以后都', '从现在开始', '从现在起', '从今以后', '从今往后', '从今天开始', '从今天起', '从下周开始',
     '从这个版本开始', '从此', '默认', '一律', '总是', '始终', '一直都', '永远', '每次…都', '每回…都', '每一次…都', '每个…都',
     '所有…都', '任何…都', '凡是…都', '全部…都', '无论…都', '不管…都', '不论…都', '但凡…都', '只要…就', '一旦…就', '统统',
-    '请记住', '记住', '长期', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
+    '请记住', '记住', '长期', '什么时候都', '任何时候都', '无论何时', '随时都', '谁都不', '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
     '今后都'],
   ['from now on', 'going forward', 'moving forward', 'by default', 'always', 'never', 'in future', 'in the future',
     'from here on', 'from here on out', 'from this point on', 'henceforth', 'from today', 'starting today',
@@ -77,8 +77,8 @@ export const REQUEST_FRAMES = w(
 
 /** Who may own a standing wish or ruling: the user, we / this team, this project. */
 export const OWN_SUBJECTS = w(
-  ['我', '我们', '咱们', '咱', '你', '大家', '本项目', '这个项目', '项目里', '项目', '仓库', '这个仓库', '本仓库', '团队', '我们组',
-    '我们团队', '本组', '这个 repo', '这个repo', '咱们组'],
+  ['我', '我们', '咱们', '咱', '你', '大家', '本项目', '这个项目', '我们项目', '这个仓库', '本仓库', '我们组', '我们团队', '本组',
+    '这个 repo', '这个repo', '咱们组', '本团队'],
   ['i', 'we', "we're", "we'll", "we've", 'us', 'our', 'you', 'this repo', 'this project', 'this codebase', 'the project',
     'the repo', 'our team', 'this team', "let's", 'everyone', 'everybody'],
 );
@@ -156,8 +156,8 @@ export const EXAMPLE_OPENINGS = w(
 export const UNDECIDED = w(
   ['还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定', '也许',
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
-    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧'],
-  ['have not decided', "haven't decided", 'not decided', 'undecided', 'not sure', 'maybe', 'considering', 'thinking about',
+    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定'],
+  ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'not sure', 'maybe', 'considering', 'thinking about',
     "we'll see", 'tbd', 'to be decided', 'not yet decided', 'still deciding', 'perhaps', 'not certain', 'unsure',
     "haven't made up", 'not settled', 'open question', 'on the fence', 'torn between', 'still evaluating', 'up in the air',
     'let me think', 'need to think', 'not convinced', 'revisit later', 'to be discussed', 'tbc', 'pending discussion'],
@@ -194,7 +194,8 @@ export const ZH_QUESTION = {
   aNotA: ['要不要', '是不是', '能不能', '可不可以', '好不好', '行不行', '对不对', '有没有', '该不该', '会不会', '用不用', '需不需要',
     '应不应该', '值不值得', '合不合适', '算不算', '是否'],
   /** wh-words; a wh-word after 不管/无论 or before 都 is a universal, not a question. */
-  wh: ['为什么', '为啥', '怎么', '怎样', '如何', '哪个', '哪些', '哪种', '哪里', '什么', '多少', '谁', '啥', '几个'],
+  wh: ['为什么', '为啥', '怎么', '怎样', '如何', '哪个', '哪些', '哪种', '哪里', '什么', '什么时候', '啥时候', '多少', '多久', '谁', '啥',
+    '几个'],
   universals: ['不管', '无论', '不论', '任何', '都'],
   /** Indirect questions. */
   indirect: ['我想知道', '我想问', '我在想', '想问一下', '不知道', '好奇', '请教', '想确认', '确认一下', '有没有必要', '是否需要'],
@@ -242,6 +243,13 @@ export const EXPLICIT_DECISION = w(
 export const IMPERATIVE_RULINGS = w(
   [],
   ['drop', 'remove', 'delete', 'kill', 'rip out', 'get rid of', 'deprecate', 'sunset', 'retire', 'ban', 'forbid', 'only use'],
+);
+
+/** Verbs of telling or checking: a question after them is their object ("说一下有没有用上", "check whether"). */
+export const EMBEDDING_VERBS = w(
+  ['说一下', '说明', '告诉我', '看看', '看一下', '看', '检查', '确认', '提醒我', '标出', '列出', '注明', '查一下', '判断', '写清楚', '讲一下',
+    '顺便说', '说说', '指出'],
+  ['tell me', 'check', 'mention', 'note', 'point out', 'say', 'explain', 'list', 'show', 'verify', 'confirm', 'flag'],
 );
 
 /** "like / unlike / 像…那样": a mention of another project that compares, not one that owns the act. */
@@ -330,11 +338,15 @@ export const PROPOSALS = w(
 export const NEGATIONS = w(
   ['不', '没', '没有', '并没有', '别', '未', '并非', '不是', '不再', '从不', '从未', '不会', '不用', '无需', '不必', '没必要', '不打算'],
   ['not', 'never', 'no longer', "don't", "didn't", "doesn't", "won't", "haven't", "hasn't", "wasn't", "weren't", "isn't",
-    "aren't", 'cannot', "can't", 'do not', 'did not', 'does not', 'will not', "wouldn't", "shouldn't", 'no'],
+    "aren't", 'cannot', "can't", 'do not', 'did not', 'does not', 'will not', "wouldn't", "shouldn't", 'no', 'nobody', 'no one'],
 );
 
 /** Pronouns the segmenter may glue to the next word ("我不是"): they need a word boundary before them only. */
 export const ZH_PRONOUNS = '我你咱他她';
+
+/** Words that start with a negation character but negate nothing ("不同", "没错", "别的"). */
+export const NOT_NEGATIONS = ['不同', '不错', '不少', '不断', '不仅', '不管', '不论', '不过', '不久', '不妨', '没错', '别的', '别人', '别处', '未来',
+  '未必', '不然', '不如'];
 
 /** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */
 export const ZH_PARTICLES = '了着过吧啦呢嘛都也就的得地又再要呀啊哈';

@@ -16,7 +16,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*at (?:async )?[\w$.]+ \(?[\w./\\:-]+:\d+/u,
   /^\s*File "[^"]+", line \d+/u,
   /^\s*Traceback \(most recent call last\)/u,
-  /^\s*(?:Caused by|Exception in thread|Suppressed):/u,
+  /^\s*(?:Caused by:|Exception in thread |Suppressed:)/u,
   /^\s*[\w$]+(?:\.[\w$]+)+(?:Exception|Error)\b/u,
   /^\s*(?:[A-Z][a-z]+)*(?:Error|Exception)(?::|\s*$)/u,
   /^\s*(?:panic|fatal error|runtime error): /u,
@@ -61,6 +61,9 @@ const OUTPUT_LINE: readonly RegExp[] = [
 /** A line introducing pasted material ("日志如下：", "Here's the output:"). */
 const PASTE_INTRO = /(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says|printed|prints|shows|showed|got this|below|日志|输出|报错|错误|堆栈|结果|返回|打印|如下|下面|信息)[^:\n：]{0,20}[:：]\s*$/iu;
 
+// A line that is someone speaking: a sentence with a person in it ("以后这种报错你直接告诉我原因。").
+const SPEECH_LINE = /(?:我|你|我们|咱们|\b(?:i|we|you|let's|please)\b).*[。！？.!?]\s*$/iu;
+
 function isOutputLine(line: string): boolean {
   if (line.trim().length === 0) return false;
   return OUTPUT_LINE.some((re) => re.test(line));
@@ -75,7 +78,8 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   const lineEnd = text.indexOf('\n', offset);
   const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
   if (isOutputLine(line)) return true;
-  // A block after an introduction line ("报错如下：") is pasted until a blank line.
+  // A block after an introduction line ("报错如下：") is pasted until a blank line or a line of speech.
+  if (SPEECH_LINE.test(line)) return false;
   const lines = text.slice(0, lineStart).split('\n');
   lines.pop();
   for (let i = lines.length - 1; i >= 0; i -= 1) {

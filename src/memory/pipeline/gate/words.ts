@@ -27,7 +27,7 @@ export class Span {
   constructor(readonly text: string) {}
 
   /** True when [start, end) is a sequence of whole words (a trailing particle may share the last word). */
-  aligned(start: number, end: number): boolean {
+  aligned(start: number, end: number, either = false): boolean {
     if (!this.bounds) {
       this.bounds = new Set([0, this.text.length]);
       for (const s of SEGMENTER.segment(this.text)) {
@@ -35,6 +35,7 @@ export class Span {
         this.bounds.add(s.index + s.segment.length);
       }
     }
+    if (either && (this.bounds.has(start) || this.bounds.has(end))) return true;
     if (!this.bounds.has(start)) return false;
     if (this.bounds.has(end)) return true;
     if (end - start === 1 && ZH_PRONOUNS.includes(this.text[start]!)) return true;
@@ -69,8 +70,12 @@ function source(entry: string, gap: string): string {
 export class Phrases {
   private readonly regex: RegExp;
 
-  /** With `aligned` false, Chinese entries match as substrings (for words no longer word contains, like "不是"). */
-  constructor(words: Words, private readonly aligned = true) {
+  /**
+   * `align`: 'both' (default) needs a word boundary at both ends of a Chinese match; 'either' at one end, for
+   * words that cancel a statement, where the segmenter's glue ("我再|想想") must not hide them; 'none' matches
+   * substrings (compounds, two-character negations).
+   */
+  constructor(words: Words, private readonly align: 'both' | 'either' | 'none' = 'both') {
     const byLength = (a: string, b: string): number => b.length - a.length;
     const zh = [...words.zh].sort(byLength).map((e) => source(e, CLAUSE_GAP_ZH));
     const en = [...words.en].sort(byLength).map((e) => source(e, CLAUSE_GAP_EN).replace(/\\s\*/g, '\\s+'));
@@ -92,7 +97,7 @@ export class Phrases {
       }
       if (m.index >= to) break;
       const end = m.index + m[0].length;
-      if (this.aligned && HAN.test(m[0][0]!) && !span.aligned(m.index, end)) {
+      if (this.align !== 'none' && HAN.test(m[0][0]!) && !span.aligned(m.index, end, this.align === 'either')) {
         this.regex.lastIndex = m.index + 1;
         continue;
       }
