@@ -87,6 +87,8 @@ const P = {
 };
 
 const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
+const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?![\\p{Script=Han}])`, 'u');
+const EN_PAST = new Set(L.EN_PAST);
 const EN_AUX = new Set(L.EN_QUESTION.auxiliaries);
 const EN_SUBJECTS = new Set(L.EN_QUESTION.subjects);
 const EN_WH = new Set(L.EN_QUESTION.wh);
@@ -171,7 +173,7 @@ function findActs(s: Sentence, kind: StatementKind): Act[] {
   const acts: Act[] = [];
   const add = (type: Act['type'], hits: Hit[]): void => {
     for (const hit of hits) {
-      if (compounds.some((c) => overlaps(c, hit) && !(c.index >= hit.index && c.end <= hit.end))) continue;
+      if (compounds.some((c) => hit.index >= c.index && hit.end <= c.end && c.text !== hit.text)) continue;
       if (acts.some((a) => a.hit.index === hit.index && a.hit.end === hit.end)) continue;
       const clause = s.clauseOf(hit.index);
       acts.push({ type, hit, clause, negated: isNegated(s, hit, clause), quoted: insideRanges(s.quoted, hit.index, hit.end) });
@@ -315,6 +317,9 @@ function thirdParty(s: Sentence, act: Act): string | null {
     if (P.reporting.find(s.span, last.end, act.hit.index).length > 0) return 'someone else said it';
     if (P.own.find(s.span, last.end, act.hit.index).length === 0) return 'someone else decided or wants it';
   }
+  // "移动端团队决定…", "客户那边要求…": a named group that is not ours.
+  const group = GROUP.exec(text.slice(0, act.hit.index));
+  if (group && !/(?:我们|咱们|本|我|咱)$/u.test(group[1]!)) return 'another group decided or wants it';
   for (const rep of P.reporting.find(s.span, 0, act.hit.index)) {
     if (rep.end > act.hit.index) continue;
     const c = s.clauses[s.clauseOf(rep.index)]!;
@@ -377,14 +382,19 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
   if (HAN.test(act.hit.text)) {
     if (ownBefore) return false;
     if (/^\s*(?:都|会|也)?\s*(?:报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过)/u.test(after)) return true;
+    // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
+    if (/^[\sa-z0-9._/@-]*[a-z][\sa-z0-9._/@-]*$/u.test(before) && before.trim().length > 0) return true;
     return before.trim().length > 0 && /\p{L}/u.test(before) && ZH_BEHAVIOUR.test(after) && !P.standing.find(s.span).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text));
   }
   const wordsBefore = wordsOf(before);
   const wordsAfter = wordsOf(after);
+  // A habit in the past ("I never got …", "we have always used …") is a description, whoever the subject.
+  const past = (w: string | undefined): boolean => w !== undefined && (EN_PAST.has(w) || (/ed$/u.test(w) && w.length > 4));
+  if (past(wordsAfter[0]) || wordsBefore.some((w) => ['have', 'has', 'had', "i've", "we've", "they've"].includes(w))) return true;
   if (wordsBefore.some((w) => ['i', 'we', 'you', "let's", 'please', "we're", "i'm", "you're"].includes(w))) return false;
   if (wordsBefore.some((w) => ['is', 'are', 'was', 'were', 'be'].includes(w))) return true;
   const thirdPerson = (w: string | undefined): boolean => w !== undefined && (EN_DESCRIPTION.has(w) || (/[^s]s$/u.test(w) && w.length > 3));
-  if (wordsBefore.length > 0) return thirdPerson(wordsAfter[0]);
+  if (wordsBefore.length > 0) return wordsAfter.length > 0 ? thirdPerson(wordsAfter[0]) : wordsBefore.slice(1, 3).some(thirdPerson);
   // Fronted ("By default, …"): a subject that is not a person, followed by a verb of behaviour.
   const first = wordsAfter[0];
   if (first === undefined || ['i', 'we', 'you', "let's", 'please', 'always', 'never', 'use', 'do', "don't"].includes(first)) return false;
@@ -559,8 +569,8 @@ const ANCHOR_STRIP = new Phrases(
     L.EXAMPLE_OPENINGS, L.UNDECIDED, L.CONFIRMATIONS, L.PROPOSALS, L.RULING_VERBS].reduce<{ zh: string[]; en: string[] }>(
     (all, words) => {
       // A gap pattern ("每次…都") strips its fixed parts only: the gap is what the statement is about.
-      for (const e of words.zh) all.zh.push(...e.split('…').map((p) => p.trim()).filter((p) => p.length > 0));
-      for (const e of words.en) all.en.push(...e.split('…').map((p) => p.trim()).filter((p) => p.length > 0));
+      for (const e of words.zh) all.zh.push(...e.split(/[…⋯]/u).map((p) => p.trim()).filter((p) => p.length > 0));
+      for (const e of words.en) all.en.push(...e.split(/[…⋯]/u).map((p) => p.trim()).filter((p) => p.length > 0));
       return all;
     },
     { zh: [], en: [] },

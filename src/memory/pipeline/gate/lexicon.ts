@@ -17,7 +17,8 @@ const w = (zh: readonly string[], en: readonly string[]): Words => ({ zh, en });
 /** A standing wish or rule: "from now on / by default / every time … / never … again". */
 export const STANDING = w(
   ['以后', '今后', '往后', '之后都', '以后都', '从现在开始', '从现在起', '从今以后', '从今往后', '从今天开始', '从今天起', '从下周开始',
-    '从这个版本开始', '从此', '默认', '一律', '总是', '始终', '一直都', '永远', '每次…都', '每回…都', '每一次…都', '每个…都',
+    '从这个版本开始', '从此', '从下…开始', '从下…起', '从本…开始', '从本…起', '从这…开始', '从明天开始', '从明天起', '不管⋯都', '无论⋯都',
+    '不论⋯都', '不管⋯也', '无论⋯也', '凡是⋯都', '所有⋯都', '只要⋯就', '一旦⋯就', '每次⋯都', '任何⋯都', '默认', '一律', '总是', '始终', '一直都', '永远', '每次…都', '每回…都', '每一次…都', '每个…都',
     '所有…都', '任何…都', '凡是…都', '全部…都', '无论…都', '不管…都', '不论…都', '但凡…都', '只要…就', '一旦…就', '统统',
     '请记住', '记住', '长期', '什么时候都', '任何时候都', '无论何时', '随时都', '谁都不', '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
     '今后都'],
@@ -39,7 +40,7 @@ export const PREFERENCE_VERBS = w(
 /** "we decided / adopt / switch to …": a project choice. */
 export const DECISION = w(
   ['决定', '采用', '改为', '改用', '换成', '改成', '最终', '定了', '定下来', '确定用', '确定使用', '确定采用', '统一使用', '统一用',
-    '统一采用', '统一成', '统一为', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
+    '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
     '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
     'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
@@ -48,7 +49,9 @@ export const DECISION = w(
     'we agreed', 'we will standardize', "let's stick with", 'stick with', "we're moving to", 'we are moving to',
     'migrate to', "we'll migrate", 'we will migrate', "we're dropping", 'we are dropping', "let's drop", "we'll drop",
     "let's move to", "we're going to use", 'we are going to use', 'is deprecated', 'are deprecated', "let's standardize",
-    'no longer support', 'we no longer', 'will no longer'],
+    'no longer support', 'we no longer', 'will no longer', 'our convention is', 'the convention is', 'our rule is', 'the rule is',
+    'our policy is', 'the policy is', 'house rule', 'we standardized on', 'we standardised on', "we've settled on", 'we settled on',
+    "we've standardized on", 'we went with', "we've gone with"],
 );
 
 /** "Decision: …", "结论：…": a labelled ruling at the start of a sentence. */
@@ -92,7 +95,8 @@ export const THIRD_PARTIES = w(
   ['my teammate', 'my teammates', 'my colleague', 'my colleagues', 'my coworker', 'my coworkers', 'my manager', 'my boss',
     'my lead', 'my tech lead', 'my team lead', 'our cto', 'the cto', 'our architect', 'the architect', 'the platform team',
     'the backend team', 'the frontend team', 'the infra team', 'the security team', 'the data team', 'the sre team',
-    'the qa team', 'another team', 'other teams', 'the other team', 'they', 'he', 'she', 'someone', 'somebody',
+    'the qa team', 'another team', 'other teams', 'the … team', 'the … teams', 'the … squad', 'the … org', 'the … group',
+    'the … department', 'another … team', 'the other team', 'they', 'he', 'she', 'someone', 'somebody',
     'people', 'the client', 'the customer', 'the vendor', 'upstream', 'the maintainers', 'the community', 'a friend',
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
     'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer'],
@@ -156,7 +160,7 @@ export const EXAMPLE_OPENINGS = w(
 export const UNDECIDED = w(
   ['还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定', '也许',
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
-    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定'],
+    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说'],
   ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'not sure', 'maybe', 'considering', 'thinking about',
     "we'll see", 'tbd', 'to be decided', 'not yet decided', 'still deciding', 'perhaps', 'not certain', 'unsure',
     "haven't made up", 'not settled', 'open question', 'on the fence', 'torn between', 'still evaluating', 'up in the air',
@@ -275,7 +279,7 @@ export const DESCRIPTIVE_MARKERS = w(
 
 /** A marker word inside one of these is a noun, not a speech act ("以后端", "代码示例", "default branch"). */
 export const NOUN_COMPOUNDS = w(
-  ['以后端', '以后台', '以后续', '以后面', '默认值', '默认分支', '默认参数', '默认配置', '默认端口', '默认的', '默认是', '最终一致',
+  ['以后端', '以后台', '以后续', '以后面', '以后再', '之后再', '以后有空', '以后有时间', '的默认', '默认值', '默认分支', '默认参数', '默认配置', '默认端口', '默认的', '默认是', '最终一致',
     '最终用户', '最终产物', '决定性', '决定因素', '约定俗成', '以后再说', '以后再看', '以后再议', '之后再说'],
   ['default branch', 'default value', 'default values', 'default port', 'default config', 'default configuration',
     'default settings', 'the default', 'a default', 'defaults to', 'always-on', 'never-ending', 'never mind', 'as always', 'as usual', 'final call to',
@@ -311,7 +315,7 @@ export const CONFIRMATIONS = w(
     'yeah', 'ok', 'okay', 'k', 'sure', 'lgtm', 'approved', 'makes sense', 'that works', 'deal', 'fine', 'go ahead', 'ship it',
     'yes please', 'that one', 'perfect', 'great', 'please do', 'sounds great', 'works for me', 'go for it', 'y', '+1',
     'do that', "let's go", 'absolutely', 'sgtm', 'fine by me', 'alright', 'all right', 'good call', 'sold', 'exactly',
-    "that's right", 'correct', 'right', 'option a', 'option b', 'the first one', 'the second one', 'first one', 'second one'],
+    "that's right", 'correct', 'right', '👍', '👌', '✅', '💯', '🙆', 'option a', 'option b', 'the first one', 'the second one', 'first one', 'second one'],
 );
 
 /** Fillers a short confirmation may carry besides its confirmation words. */
@@ -347,6 +351,13 @@ export const ZH_PRONOUNS = '我你咱他她';
 /** Words that start with a negation character but negate nothing ("不同", "没错", "别的"). */
 export const NOT_NEGATIONS = ['不同', '不错', '不少', '不断', '不仅', '不管', '不论', '不过', '不久', '不妨', '没错', '别的', '别人', '别处', '未来',
   '未必', '不然', '不如'];
+
+/** Suffixes that make a group of other people ("移动端团队", "客户那边"), unless "我们/咱们/本" owns them. */
+export const GROUP_SUFFIXES = ['组', '团队', '部门', '小组', '那帮人', '那伙人'];
+
+/** Past-tense verbs after "always/never": a habit in the past is a description, not a wish. */
+export const EN_PAST = ['got', 'had', 'was', 'were', 'did', 'went', 'made', 'saw', 'knew', 'thought', 'said', 'took', 'ran', 'wrote',
+  'found', 'felt', 'came', 'gave', 'kept', 'left', 'built', 'broke', 'chose', 'understood', 'liked'];
 
 /** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */
 export const ZH_PARTICLES = '了着过吧啦呢嘛都也就的得地又再要呀啊哈';

@@ -11,6 +11,8 @@ const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 const HAN = /\p{Script=Han}/u;
 const CLAUSE_GAP_ZH = '[^,，。.;；!！?？:：\\n]{0,24}?';
 const CLAUSE_GAP_EN = '(?:\\s+[^\\s,.;:!?]+){0,6}?\\s+';
+// "⋯" is a gap that may cross commas inside one sentence ("不管是 Java 还是 Go，…都要…").
+const SENTENCE_GAP_ZH = '[^。.;；!！?？\\n]{0,40}?';
 
 /** Folds text for matching: NFKC, lower case, one apostrophe and one double quote. */
 export function fold(text: string): string {
@@ -60,6 +62,7 @@ function escape(text: string): string {
 }
 
 function source(entry: string, gap: string): string {
+  if (entry.includes('⋯')) return entry.split('⋯').map((part) => source(part, gap)).join(SENTENCE_GAP_ZH);
   return entry
     .split('…')
     .map((part) => escape(part.trim()).replace(/ +/g, '\\s*'))
