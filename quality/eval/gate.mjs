@@ -187,3 +187,18 @@ function groupRaw(results, key) {
   for (const r of results) (groups[r[key]] ??= []).push(r);
   return groups;
 }
+
+/**
+ * The per-category figures the default test suite holds the gate to: for every category and tier, how many
+ * items it gets right at least and how many it may wrongly accept at most. Recorded by
+ * `npm run eval:quality -- --write-baseline` after a deliberate change.
+ */
+export function baselineOf(figures) {
+  const categories = {};
+  for (const [category, tiers] of Object.entries(figures.byCategoryTier)) {
+    categories[category] = Object.fromEntries(
+      Object.entries(tiers).map(([tier, t]) => [tier, { n: t.n, minCorrect: t.correct, maxFalseAccepts: t.falseAccepts }]),
+    );
+  }
+  return { categories };
+}

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type QualityReport, loadCorpus, runCorpus } from '../../src/quality/corpus.js';
+import { loadCorpus, runCorpus } from '../../quality/eval/corpus.mjs';
+import { auditProvenance, repairLeaks } from '../../quality/eval/invariants.mjs';
 
 const corpus = loadCorpus(fileURLToPath(new URL('../../quality/corpus.v1.json', import.meta.url)));
 
@@ -14,7 +15,7 @@ describe('M-13.2 quality corpus', () => {
 });
 
 describe('M-13.3 invariants on the quality corpus', () => {
-  let report: QualityReport;
+  let report: Awaited<ReturnType<typeof runCorpus>>;
   it('runs every case without a failure', async () => {
     report = await runCorpus(corpus);
     const failures = report.cases.flatMap((c) => c.failures.map((f) => `${c.id}: ${f}`));
@@ -39,10 +40,9 @@ describe('M-13.3 invariants on the quality corpus', () => {
 
 describe('the invariant probes can fail', () => {
   it('the repair probe counts a leak when a repair request carries Memory', async () => {
-    const { repairLeaks } = await import('../../src/quality/corpus.js');
     const { MemoryManager } = await import('../../src/index.js');
     const { tempRepo } = await import('../helpers/temp-repo.js');
-    const { Agent } = await import('../../src/agent/agent.js');
+    const { Agent } = await import('../../dist/agent/agent.js');
     const repo = tempRepo();
     const memory = MemoryManager.open({ repoRoot: repo });
     const h = memory.beginTurn({ intent: 'general_chat', userText: 'LEAKY USER TEXT 以后先给结论' });
@@ -59,5 +59,28 @@ describe('the invariant probes can fail', () => {
     } finally {
       Agent.prototype.serve = original;
     }
+  });
+
+  it('the provenance audit counts a quote that is not at its recorded place', async () => {
+    const { MemoryManager, ScriptedLlm } = await import('../../src/index.js');
+    const { tempRepo } = await import('../helpers/temp-repo.js');
+    const { withRawDb, dbPathOf } = await import('../helpers/temp-repo.js');
+    const repo = tempRepo();
+    const llm = new ScriptedLlm()
+      .always('memory_extraction', (request) => {
+        const turn = JSON.parse(request.messages[1]!.content).turns[0];
+        return { content: JSON.stringify({ thread_compaction: '', candidates: [{ kind: 'user_preference', title: '回答先给结论', content: '回答先给结论', aliases: [], sources: [{ turn_id: turn.turn_id, role: 'user', quote: '以后回答先给结论。' }] }] }) };
+      })
+      .always('memory_consolidation', (request) => {
+        const c = JSON.parse(request.messages[1]!.content).candidates[0];
+        return { content: JSON.stringify({ operations: [{ operation: 'create', candidate_ids: [c.candidate_id], target_id: null, title: c.title, content: c.title, synopsis: '', aliases: [], keywords: [] }] }) };
+      });
+    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: '以后回答先给结论。' }), 'ok');
+    await memory.processDue({ force: true });
+    await memory.close();
+    expect(await auditProvenance(repo)).toMatchObject({ illegal: 0, active: 1, complete: 1 });
+    withRawDb(dbPathOf(repo), (db) => db.prepare('UPDATE candidate_sources SET quote_start = quote_start + 1').run());
+    expect((await auditProvenance(repo)).illegal).toBe(1);
   });
 });

@@ -1,29 +1,19 @@
+// M-13.4: the optional live evaluation. The corpus turns go through the configured real model (never in
+// default CI: the caller checks AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1). The model's candidates are not scripted,
+// so only the invariants are judged, not the labels.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AppConfig, loadConfig } from '../config/config.js';
-import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
-import { MemoryManager } from '../memory/manager.js';
-import type { Corpus } from './corpus.js';
-import { auditProvenance } from './invariants.js';
+import { MemoryManager } from '../../dist/index.js';
+// Configuration and the provider are what the CLI uses; they are not part of the library API.
+import { loadConfig } from '../../dist/config/config.js';
+import { OpenAiCompatibleProvider } from '../../dist/llm/openai-provider.js';
+import { auditProvenance } from './invariants.mjs';
 
-export interface LiveReport {
-  cases: number;
-  modelFailures: number;
-  kept: number;
-  refused: number;
-  invariants: { illegalProvenance: number; provenanceCompleteness: number; activePreferencesAndDecisions: number };
-}
-
-/**
- * M-13.4: the optional live evaluation. The corpus turns go through the configured real model (never in
- * default CI: the caller checks AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1). The model's candidates are not scripted,
- * so only the invariants are judged, not the labels.
- */
-export async function runCorpusLive(corpus: Corpus, config: AppConfig = loadConfig()): Promise<LiveReport> {
+export async function runCorpusLive(corpus, config = loadConfig()) {
   if (!config.llm) throw new Error('the live evaluation needs a configured model (AUTOPATCH_LLM_API_KEY / AUTOPATCH_LLM_BASE_URL)');
   const llm = new OpenAiCompatibleProvider(config.llm);
-  const report: LiveReport = { cases: 0, modelFailures: 0, kept: 0, refused: 0, invariants: { illegalProvenance: 0, provenanceCompleteness: 1, activePreferencesAndDecisions: 0 } };
+  const report = { cases: 0, modelFailures: 0, kept: 0, refused: 0, invariants: { illegalProvenance: 0, provenanceCompleteness: 1, activePreferencesAndDecisions: 0 } };
   let complete = 0;
   for (const c of corpus.cases) {
     const dir = mkdtempSync(join(tmpdir(), `autopatch-j-live-${c.id}-`));
@@ -45,7 +35,7 @@ export async function runCorpusLive(corpus: Corpus, config: AppConfig = loadConf
     } finally {
       await memory.close();
     }
-    const audit = auditProvenance(dir);
+    const audit = await auditProvenance(dir);
     report.invariants.illegalProvenance += audit.illegal;
     report.invariants.activePreferencesAndDecisions += audit.active;
     complete += audit.complete;

@@ -1,0 +1,110 @@
+// M-13.3 invariants, measured through the public API: the RAW export is the audit trail, read back as data.
+import { readFileSync, rmSync } from 'node:fs';
+import { MemoryManager, ScriptedLlm } from '../../dist/index.js';
+// The agent and the review workspace are not part of the library API; the repair probe drives them as the CLI does.
+import { Agent } from '../../dist/agent/agent.js';
+import { ReviewWorkspace } from '../../dist/workspace/review-workspace.js';
+
+/** The tables of a fresh RAW export of the project's Memory (`MemoryManager.export()`), the file removed after. */
+export async function exportTables(dir) {
+  const memory = MemoryManager.open({ repoRoot: dir });
+  try {
+    const { path } = memory.export();
+    const snapshot = JSON.parse(readFileSync(path, 'utf8'));
+    rmSync(path, { force: true });
+    return snapshot.tables;
+  } finally {
+    await memory.close();
+  }
+}
+
+const sourceText = (turn, role) => (role === 'user' ? turn.user_text : turn.assistant_text ?? '');
+
+/**
+ * Every stored quote is verbatim at its recorded offset in the cited turn and role; every active
+ * preference/decision has a verified user quote; no active item rests on the evidence of a forgotten item.
+ */
+export async function auditProvenance(dir) {
+  const t = await exportTables(dir);
+  const turns = new Map(t.turns.map((row) => [row.id, row]));
+  let illegal = 0;
+  for (const s of t.candidate_sources) {
+    const turn = turns.get(s.turn_id);
+    const text = turn ? sourceText(turn, s.role) : null;
+    // quote_start counts code points, as SQLite's substr does.
+    if (text === null || Array.from(text).slice(s.quote_start, s.quote_start + Array.from(s.quote).length).join('') !== s.quote) illegal += 1;
+  }
+  const current = t.memory_items.filter((i) => i.is_current === 1);
+  const links = new Map();
+  for (const l of t.memory_item_candidates) (links.get(l.item_id) ?? links.set(l.item_id, []).get(l.item_id)).push(l.candidate_id);
+  const sourcesOf = (itemId) => t.candidate_sources.filter((s) => (links.get(itemId) ?? []).includes(s.candidate_id));
+  const active = current.filter((i) => i.status === 'active' && (i.kind === 'user_preference' || i.kind === 'project_decision'));
+  const complete = active.filter((i) =>
+    sourcesOf(i.id).some((s) => s.role === 'user' && (turns.get(s.turn_id)?.user_text ?? '').includes(s.quote)),
+  ).length;
+  const forgotten = current.filter((i) => i.status === 'forgotten');
+  let forgottenRebuilt = 0;
+  for (const item of current.filter((i) => i.status === 'active')) {
+    const rebuilt = forgotten.some((f) => item.created_at >= f.updated_at && sourcesOf(f.id).some((fs) =>
+      sourcesOf(item.id).some((s) => fs.turn_id === s.turn_id && fs.role === s.role
+        && fs.quote_start < s.quote_start + Array.from(s.quote).length && s.quote_start < fs.quote_start + Array.from(fs.quote).length)));
+    if (rebuilt) forgottenRebuilt += 1;
+  }
+  return { illegal, active: active.length, complete, forgottenRebuilt };
+}
+
+/**
+ * M-1.1 / M-4.1 probe: runs each repair flow in the case's repository with a recording model and counts
+ * requests that carry anything of Memory (an item title, the compaction, the routing note, a Memory tool)
+ * or any message besides the repair's own system prompt and user input.
+ */
+export async function repairLeaks(dir) {
+  const t = await exportTables(dir);
+  const secrets = [
+    ...t.memory_items.map((r) => r.title),
+    ...t.threads.map((r) => r.compaction).filter((c) => c),
+    ...t.turns.map((r) => r.user_text),
+    'Project memory',
+  ].filter((s) => s.length >= 4);
+  const memory = MemoryManager.open({ repoRoot: dir });
+  // A 'react' answer too, so a flow that wrongly runs as ordinary is measured, not crashed.
+  const llm = new ScriptedLlm().always('repair', { content: 'repair answer' }).always('react', { content: 'ordinary answer' });
+  const agent = new Agent({ llm, memory, repoRoot: dir, workspace: new ReviewWorkspace(dir) });
+  let leaks = 0;
+  try {
+    for (const intent of ['code_audit', 'patch_explain', 'patch_revise']) {
+      await agent.serve({ intent, fallback: null }, `repair probe for ${intent}`);
+    }
+    for (const request of llm.requests) {
+      const text = JSON.stringify(request);
+      const tools = (request.tools ?? []).map((x) => x.name);
+      if (request.purpose !== 'repair') leaks += 1;
+      if (request.messages.length !== 2 || request.messages[0].role !== 'system' || request.messages[1].role !== 'user') leaks += 1;
+      if (tools.includes('memory_search') || tools.includes('memory_read')) leaks += 1;
+      leaks += secrets.filter((secret) => text.includes(JSON.stringify(secret).slice(1, -1))).length;
+    }
+  } finally {
+    await memory.close();
+  }
+  return leaks;
+}
+
+/** Searches every case's item titles in every other case's repository: any hit is a cross-repo leak. */
+export async function crossRepoLeaks(repos) {
+  let leaks = 0;
+  const probes = repos.filter((r) => r.titles.length > 0).slice(0, 12);
+  for (const target of probes) {
+    const memory = MemoryManager.open({ repoRoot: target.dir });
+    const h = memory.beginTurn({ intent: 'general_chat', userText: '(cross-repo probe)' });
+    for (const source of probes) {
+      if (source === target) continue;
+      for (const title of source.titles) {
+        if (target.titles.includes(title)) continue;
+        leaks += memory.search(h, title).filter((hit) => hit.title === title).length;
+      }
+    }
+    memory.failTurn(h);
+    await memory.close();
+  }
+  return leaks;
+}
