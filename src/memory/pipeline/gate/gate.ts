@@ -124,6 +124,18 @@ class Sentence {
     if (this.clauses.length === 0) this.clauses.push({ start: 0, end: folded.length });
   }
 
+  private readonly memo = new Map<Phrases, Hit[]>();
+
+  /** Hits of a lexicon in [from, to) of this sentence; the whole-sentence scan runs once per lexicon. */
+  hits(phrases: Phrases, from = 0, to = this.span.text.length): Hit[] {
+    let all = this.memo.get(phrases);
+    if (!all) {
+      all = phrases.find(this.span);
+      this.memo.set(phrases, all);
+    }
+    return from === 0 && to >= this.span.text.length ? all : all.filter((h) => h.index >= from && h.end <= to);
+  }
+
   get quoted(): [number, number][] {
     this.quotedCache ??= quotedRanges(this.span.text);
     return this.quotedCache;
@@ -169,7 +181,7 @@ function opensClause(s: Sentence, index: number): boolean {
 }
 
 function findActs(s: Sentence, kind: StatementKind): Act[] {
-  const compounds = P.compounds.find(s.span);
+  const compounds = s.hits(P.compounds);
   const acts: Act[] = [];
   const add = (type: Act['type'], hits: Hit[]): void => {
     for (const hit of hits) {
@@ -182,13 +194,13 @@ function findActs(s: Sentence, kind: StatementKind): Act[] {
   const label = rulingLabel(s);
   if (label) add('label', [label]);
   if (kind === 'user_preference') {
-    add('standing', P.standing.find(s.span));
-    add('preference', P.preferenceVerbs.find(s.span));
+    add('standing', s.hits(P.standing));
+    add('preference', s.hits(P.preferenceVerbs));
   } else {
-    add('decision', P.decision.find(s.span));
-    add('ruling', P.rulings.find(s.span));
+    add('decision', s.hits(P.decision));
+    add('ruling', s.hits(P.rulings));
     // A standing pattern about answers or the assistant is a preference, never a project decision.
-    if (!P.aboutAnswers.has(s.span)) add('standing', P.standing.find(s.span));
+    if (!(s.hits(P.aboutAnswers).length > 0)) add('standing', s.hits(P.standing));
   }
   return acts;
 }
@@ -205,7 +217,7 @@ function rulingLabel(s: Sentence): Hit | null {
 function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
   if (/^(?:别|不|没|never|no |don't|do not|stop)/u.test(hit.text)) return false;
   const from = Math.max(s.clauses[clause]!.start, hit.index - 24);
-  for (const neg of [...P.negations.find(s.span, from, hit.index), ...P.longNegations.find(s.span, from, hit.index)]) {
+  for (const neg of [...s.hits(P.negations, from, hit.index), ...s.hits(P.longNegations, from, hit.index)]) {
     if (neg.end > hit.index) continue;
     if (NOT_NEGATION.has(s.span.text.slice(neg.index, neg.index + 2))) continue;
     const between = s.span.text.slice(neg.end, hit.index);
@@ -225,7 +237,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
   if (act.quoted) return problem('quoted_speech', 'the speech act stands inside quotation marks');
 
   // Who speaks, about which project.
-  for (const other of P.otherProjects.find(s.span, 0, clause.end)) {
+  for (const other of s.hits(P.otherProjects, 0, clause.end)) {
     if (other.index >= act.hit.index && s.clauseOf(other.index) !== act.clause) continue;
     const lead = text.slice(Math.max(0, other.index - 4), other.index);
     if (P.comparisons.find(new Span(lead)).some((c) => c.end >= lead.trimEnd().length - 1)) continue;
@@ -236,7 +248,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
 
   // Time scope: a request for this answer only.
   const actHits = [act.hit];
-  for (const t of P.temporary.find(s.span)) {
+  for (const t of s.hits(P.temporary)) {
     if (actHits.some((h) => overlaps(h, t))) continue;
     if (findActsOverlap(s, t)) continue;
     const tc = s.clauseOf(t.index);
@@ -249,7 +261,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
   const question = questionSignal(s, act);
   if (question && !question.includes('wh-')) return problem('question', question);
   if (/的话\s*$/u.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act stands inside a condition (…的话)');
-  if (P.hypothetical.find(s.span).some((h) => !overlaps(h, act.hit))) return problem('hypothetical', 'the statement is hypothetical');
+  if (s.hits(P.hypothetical).some((h) => !overlaps(h, act.hit))) return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);
   const lead = clauseText.length - clauseText.trimStart().length;
   const conditional = P.conditional.first(s.span, clause.start + lead, clause.end);
@@ -257,14 +269,14 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
     if (!CONSEQUENCE.test(text.slice(conditional.end, act.hit.index))) return problem('hypothetical', 'the act stands inside a condition');
   }
   if (question) return problem('question', question);
-  for (const ex of P.example.find(s.span, 0, act.hit.index)) {
+  for (const ex of s.hits(P.example, 0, act.hit.index)) {
     if (opensClause(s, ex.index)) return problem('example', 'the statement is an example');
   }
-  for (const u of P.undecided.find(s.span)) {
+  for (const u of s.hits(P.undecided)) {
     if (overlaps(u, act.hit) || s.isCondition(s.clauseOf(u.index))) continue;
     return problem('undecided', 'the statement is undecided');
   }
-  for (const sp of P.speculation.find(s.span, 0, clause.end)) {
+  for (const sp of s.hits(P.speculation, 0, clause.end)) {
     if (overlaps(sp, act.hit) || s.isCondition(s.clauseOf(sp.index))) continue;
     if (isAttributive(text, sp)) continue;
     return problem('speculation', 'the statement is speculation');
@@ -289,7 +301,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
 
 /** True when the hit lies inside another act of any kind (a temporary word inside "从今天开始"). */
 function findActsOverlap(s: Sentence, hit: Hit): boolean {
-  return [...P.standing.find(s.span), ...P.decision.find(s.span)].some((a) => a.index <= hit.index && a.end >= hit.end && a.text !== hit.text);
+  return [...s.hits(P.standing), ...s.hits(P.decision)].some((a) => a.index <= hit.index && a.end >= hit.end && a.text !== hit.text);
 }
 
 /** A clause that holds nothing but its time scope ("just this time,", "这次，"). */
@@ -308,28 +320,28 @@ function isAttributive(text: string, hit: Hit): boolean {
 /** The reason the act belongs to someone else (a third party, reported speech), or null. */
 function thirdParty(s: Sentence, act: Act): string | null {
   const text = s.span.text;
-  if (P.reportingFrames.find(s.span, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
-  const parties = P.thirdParties.find(s.span, 0, act.hit.index).filter((h) => h.end <= act.hit.index && !overlaps(h, act.hit));
+  if (s.hits(P.reportingFrames, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
+  const parties = s.hits(P.thirdParties, 0, act.hit.index).filter((h) => h.end <= act.hit.index && !overlaps(h, act.hit));
   const last = parties[parties.length - 1];
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
   const joint = last !== undefined && /(?:我们|我|咱们|we|our team)\s*(?:和|跟|与|同|and|with)\s*(?:the\s+)?$/u.test(text.slice(0, last.index));
   if (last && !joint) {
-    if (P.reporting.find(s.span, last.end, act.hit.index).length > 0) return 'someone else said it';
-    if (P.own.find(s.span, last.end, act.hit.index).length === 0) return 'someone else decided or wants it';
+    if (s.hits(P.reporting, last.end, act.hit.index).length > 0) return 'someone else said it';
+    if (s.hits(P.own, last.end, act.hit.index).length === 0) return 'someone else decided or wants it';
   }
   // "移动端团队决定…", "客户那边要求…": a named group that is not ours.
   const group = GROUP.exec(text.slice(0, act.hit.index));
   if (group && !/(?:我们|咱们|本|我|咱)$/u.test(group[1]!)) return 'another group decided or wants it';
-  for (const rep of P.reporting.find(s.span, 0, act.hit.index)) {
+  for (const rep of s.hits(P.reporting, 0, act.hit.index)) {
     if (rep.end > act.hit.index) continue;
     const c = s.clauses[s.clauseOf(rep.index)]!;
     const subject = text.slice(c.start, rep.index).trim();
-    if (subject.length === 0 || P.own.find(s.span, c.start, rep.index).some((h) => h.end <= rep.index)) continue;
+    if (subject.length === 0 || s.hits(P.own, c.start, rep.index).some((h) => h.end <= rep.index)) continue;
     if (/(?:比如|如果|就是|也就是|换句话|再|听|据|可以|应该|怎么|这么|那么|来|as|like|i)$/u.test(subject)) continue;
     return 'reported speech';
   }
   // "…, says my manager", "…，这是老板定的"
-  const after = P.thirdParties.find(s.span, act.hit.end).filter((h) => s.clauseOf(h.index) !== act.clause || h.index > act.hit.end);
+  const after = s.hits(P.thirdParties, act.hit.end).filter((h) => s.clauseOf(h.index) !== act.clause || h.index > act.hit.end);
   if (after.length > 0) {
     const tail = text.slice(act.hit.end);
     if (P.reporting.has(new Span(tail)) || /(?:定的|说的|要求的|决定的|的要求|的意思|拍板的)/u.test(tail)) return 'attributed to someone else';
@@ -342,24 +354,24 @@ function questionSignal(s: Sentence, act: Act): string | null {
   const text = s.span.text;
   for (const m of text.matchAll(/[?？]/gu)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
   if (ZH_FINAL.test(text) && !/什么|怎么|多少/u.test(text.slice(-4))) return 'the statement is a question';
-  for (const h of P.aNotA.find(s.span)) {
+  for (const h of s.hits(P.aNotA)) {
     if (overlaps(h, act.hit)) continue;
     const before = text.slice(Math.max(s.clauses[s.clauseOf(h.index)]!.start, h.index - 4), h.index);
     if (/不管|无论|不论|别问|不用问|不要问|问我|再问/u.test(before)) continue;
     // An embedded question is the object of telling or checking ("说一下索引有没有用上").
-    if (P.embedding.find(s.span, s.clauses[s.clauseOf(h.index)]!.start, h.index).length > 0) continue;
+    if (s.hits(P.embedding, s.clauses[s.clauseOf(h.index)]!.start, h.index).length > 0) continue;
     return 'the statement is a question';
   }
-  for (const h of P.zhWh.find(s.span)) {
+  for (const h of s.hits(P.zhWh)) {
     const c = s.clauses[s.clauseOf(h.index)]!;
     const before = text.slice(c.start, h.index);
     const after = text.slice(h.end, c.end);
     const why = /为什么|为啥|如何|怎样/u.test(h.text);
     if (!why && (P.universals.has(new Span(before)) || /^[^，,。]{0,8}?[都也]/u.test(after) || /[没为有]$/u.test(before))) continue;
-    if (P.embedding.find(s.span, c.start, h.index).length > 0) continue;
+    if (s.hits(P.embedding, c.start, h.index).length > 0) continue;
     return 'the statement is a wh-question';
   }
-  if (P.zhIndirect.has(s.span) || P.enIndirect.has(s.span)) return 'the statement is an indirect question';
+  if ((s.hits(P.zhIndirect).length > 0) || (s.hits(P.enIndirect).length > 0)) return 'the statement is an indirect question';
   for (const i of new Set([0, act.clause])) {
     const words = wordsOf(s.clauseText(i).replace(/^\s*(?:so|ok|okay|hey|hmm|also|and|but|btw|well)\b[\s,]*/u, ''));
     const [first, second, third] = [words[0] ?? '', words[1] ?? '', words[2] ?? ''];
@@ -378,13 +390,13 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
   let after = text.slice(act.hit.end, clause.end);
   // A fronted marker ("By default, …", "默认，…") describes the next clause.
   if (/^[\s\p{P}]*$/u.test(after) && s.clauses[act.clause + 1]) after = s.clauseText(act.clause + 1);
-  const ownBefore = P.own.find(s.span, clause.start, act.hit.index).some((h) => h.end <= act.hit.index);
+  const ownBefore = s.hits(P.own, clause.start, act.hit.index).some((h) => h.end <= act.hit.index);
   if (HAN.test(act.hit.text)) {
     if (ownBefore) return false;
     if (/^\s*(?:都|会|也)?\s*(?:报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过)/u.test(after)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
     if (/^[\sa-z0-9._/@-]*[a-z][\sa-z0-9._/@-]*$/u.test(before) && before.trim().length > 0) return true;
-    return before.trim().length > 0 && /\p{L}/u.test(before) && ZH_BEHAVIOUR.test(after) && !P.standing.find(s.span).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text));
+    return before.trim().length > 0 && /\p{L}/u.test(before) && ZH_BEHAVIOUR.test(after) && !s.hits(P.standing).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text));
   }
   const wordsBefore = wordsOf(before);
   const wordsAfter = wordsOf(after);
@@ -403,10 +415,10 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
 
 /** A ruling verb in a one-off task ("帮我把这个函数删掉", "can you remove this line"). */
 function oneOffTask(s: Sentence, act: Act): string | null {
-  if (P.explicitDecision.has(s.span)) return null;
+  if ((s.hits(P.explicitDecision).length > 0)) return null;
   if (act.type === 'decision' && !/改|换|迁|切|删|用|drop|remove|switch|move|migrate|use/u.test(act.hit.text)) return null;
-  if (P.localObjects.has(s.span)) return 'a change to one place, not a project ruling';
-  if (act.type === 'ruling' && P.requestFrames.has(s.span)) return 'a request for a task, not a ruling';
+  if ((s.hits(P.localObjects).length > 0)) return 'a change to one place, not a project ruling';
+  if (act.type === 'ruling' && (s.hits(P.requestFrames).length > 0)) return 'a request for a task, not a ruling';
   return null;
 }
 
@@ -416,7 +428,7 @@ function judgeSentence(s: Sentence, quote: { begin: number; end: number }, kind:
   if (acts.length === 0) return problem('no_speech_act', 'no explicit speech act in the quoted sentence');
   const live = acts.filter((a) => !a.negated);
   if (live.length === 0) {
-    if (P.undecided.has(s.span)) return problem('undecided', 'the statement is undecided');
+    if ((s.hits(P.undecided).length > 0)) return problem('undecided', 'the statement is undecided');
     return problem('negated', 'the speech act is negated');
   }
   if (framed) return problem('third_party', 'the sentence reports what someone else said');
@@ -430,7 +442,7 @@ function judgeSentence(s: Sentence, quote: { begin: number; end: number }, kind:
   for (const act of live) {
     const p = actProblem(s, act, quoteClauses, kind);
     if (p === null) {
-      if (P.retractions.find(s.span, act.hit.end).some((r) => !overlaps(r, act.hit))) return problem('retracted', 'the statement is taken back');
+      if (s.hits(P.retractions, act.hit.end).some((r) => !overlaps(r, act.hit))) return problem('retracted', 'the statement is taken back');
       return null;
     }
     first ??= p;
@@ -537,7 +549,7 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   if (nearEnd && sentences.indexOf(covering[covering.length - 1]!) < sentences.length - 3) return false;
   return covering.some((piece) => {
     const s = new Sentence(text, piece);
-    return P.proposals.find(s.span).some((h) => {
+    return s.hits(P.proposals).some((h) => {
       const clause = s.clauseOf(h.index);
       return !insideRanges(s.quoted, h.index, h.end) && !isNegated(s, h, clause);
     });
@@ -556,7 +568,7 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
     const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
     const isFact = sentences.every((piece) => {
       const s = new Sentence(q.text, piece);
-      return P.codeFacts.has(s.span) && !P.discussion.has(s.span) && !QUESTION_MARK.test(s.span.text);
+      return (s.hits(P.codeFacts).length > 0) && !(s.hits(P.discussion).length > 0) && !QUESTION_MARK.test(s.span.text);
     });
     if (!isFact) return null;
   }

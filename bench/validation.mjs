@@ -1,0 +1,20 @@
+// Candidates for the validation row of the benchmark: every labelled candidate of the gate corpus, with its
+// turns as the validator sees them (in memory; no SQLite in the timed part).
+import { loadGateCorpus } from '../quality/eval/gate.mjs';
+
+export function validationInputs(corpusPath) {
+  return loadGateCorpus(corpusPath).items.map((item, i) => {
+    const o = item.options;
+    const turns = new Map();
+    turns.set(`u${i}`, { id: `u${i}`, threadId: 't', sequence: 2, state: 'completed', userText: item.text, assistantText: o.answer ?? 'OK' });
+    const sources = o.assistantOnly
+      ? [{ turn_id: `u${i}`, role: 'assistant', quote: o.answer ?? '' }]
+      : [{ turn_id: `u${i}`, role: 'user', quote: o.quote ?? item.text }];
+    if (o.proposal !== undefined) {
+      turns.set(`p${i}`, { id: `p${i}`, threadId: 't', sequence: 1, state: 'completed', userText: '?', assistantText: o.proposal });
+      sources.push({ turn_id: `p${i}`, role: 'assistant', quote: o.proposalQuote ?? o.proposal });
+    }
+    const title = (o.title ?? o.proposalQuote ?? o.quote ?? item.text).slice(0, 150);
+    return { candidate: { kind: item.kind, title, content: title, aliases: [], sources }, context: { threadId: 't', turns, adjacent: null } };
+  });
+}
