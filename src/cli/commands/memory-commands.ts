@@ -30,7 +30,7 @@ export function memoryShow(ctx: CliContext, id: string | undefined): CommandOutp
 export function memoryRefused(ctx: CliContext): CommandOutput {
   return guarded(() => {
     const refused = ctx.memory.refused({ limit: 20 });
-    return ok(renderRefused(refused), refused);
+    return ok(renderRefused(refused), refused.map((r) => ({ ...r, at: new Date(r.at).toISOString() })));
   });
 }
 
