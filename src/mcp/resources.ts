@@ -3,6 +3,7 @@ import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/ty
 import { BOUNDARY_NOTE, ROUTING_BUDGET } from '../memory/retrieval/projection.js';
 import type { MemoryDetail, MemoryItemSummary } from '../memory/types.js';
 import { MemoryNotFoundError } from '../shared/errors.js';
+import type { InFlight } from './in-flight.js';
 import type { MemoryHost } from './memory-host.js';
 import { errorText } from './recovery.js';
 import { isoTime } from './tools/schemas.js';
@@ -27,16 +28,17 @@ const EMPTY_ROUTING = `# Project memory\n${BOUNDARY_NOTE}\nNothing is remembered
  * The resources, for clients that inject context instead of calling tools: the bounded routing context
  * (M-8.2), the list of usable memories and one memory with all its sources.
  */
-export function registerMemoryResources(server: McpServer, host: MemoryHost): void {
+export function registerMemoryResources(server: McpServer, host: MemoryHost, inFlight: InFlight): void {
   const failure = (uri: URL, error: unknown): ResourceReadError =>
     new ResourceReadError(error instanceof MemoryNotFoundError ? RESOURCE_NOT_FOUND : ErrorCode.InternalError, errorText(`reading ${uri.href}`, error, host.repoRoot), { uri: uri.href });
-  const serve = (mimeType: string, read: () => Promise<string>) => async (uri: URL): Promise<ReadResourceResult> => {
-    try {
-      return { contents: [{ uri: uri.href, mimeType, text: await read() }] };
-    } catch (error) {
-      throw failure(uri, error);
-    }
-  };
+  const serve = (mimeType: string, read: () => Promise<string>) => (uri: URL): Promise<ReadResourceResult> =>
+    inFlight.track(async () => {
+      try {
+        return { contents: [{ uri: uri.href, mimeType, text: await read() }] };
+      } catch (error) {
+        throw failure(uri, error);
+      }
+    });
 
   server.registerResource(
     'routing',

@@ -8,6 +8,7 @@ import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
 import type { DrainResult } from '../memory/types.js';
 import { MemoryStorageError } from '../shared/errors.js';
+import { InFlight } from './in-flight.js';
 import { MemoryHost } from './memory-host.js';
 import { registerMemoryResources } from './resources.js';
 import { memoryForgetTool } from './tools/memory-forget.js';
@@ -46,15 +47,15 @@ const log = (line: string): void => {
 };
 
 /** Builds the MCP server over one Memory: the tools and the resources. */
-export function createMemoryServer(host: MemoryHost, options: { allowForget: boolean; debug: boolean }): McpServer {
+export function createMemoryServer(host: MemoryHost, options: { allowForget: boolean; debug: boolean; inFlight: InFlight }): McpServer {
   const server = new McpServer({ name: 'autopatch-j', title: 'autopatch-j Memory', version }, { instructions: INSTRUCTIONS });
-  const context: McpToolContext = { host, debug: options.debug };
+  const context: McpToolContext = { host, debug: options.debug, inFlight: options.inFlight };
   registerMcpTool(server, memorySearchTool, context);
   registerMcpTool(server, memoryReadTool, context);
   registerMcpTool(server, memoryStatusTool, context);
   registerMcpTool(server, memoryRecordTurnTool, context);
   if (options.allowForget) registerMcpTool(server, memoryForgetTool, context);
-  registerMemoryResources(server, host);
+  registerMemoryResources(server, host, options.inFlight);
   return server;
 }
 
@@ -94,7 +95,8 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
     }
     throw error;
   }
-  const server = createMemoryServer(host, { allowForget: options.allowForget, debug: config.debug });
+  const inFlight = new InFlight();
+  const server = createMemoryServer(host, { allowForget: options.allowForget, debug: config.debug, inFlight });
   const ended = waitForEnd();
   await server.connect(new StdioServerTransport());
   const health = (await host.current()).status();
@@ -104,6 +106,7 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
   );
 
   const reason = await ended;
+  await inFlight.idle();
   if (reason === 'signal') {
     // The client is killing the server: no exit pass. Leased jobs return to the queue when their lease expires.
     await host.close({ drain: false });
@@ -122,11 +125,13 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
   return EXIT_OK;
 }
 
-/** Resolves when the client closes stdin ('stdin') or a termination signal arrives ('signal'). */
+/** Resolves when the client goes away ('stdin') or a termination signal arrives ('signal'). */
 function waitForEnd(): Promise<'stdin' | 'signal'> {
   return new Promise((done) => {
     process.stdin.once('end', () => done('stdin'));
     process.stdin.once('close', () => done('stdin'));
+    // A client that vanished makes writes fail with EPIPE: that is a disconnect too, not a crash.
+    process.stdout.on('error', () => done('stdin'));
     void waitForSignal().then(() => done('signal'));
   });
 }

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import type { InFlight } from '../in-flight.js';
 import type { MemoryHost } from '../memory-host.js';
 import { errorText } from '../recovery.js';
 
@@ -9,6 +10,8 @@ export interface McpToolContext {
   host: MemoryHost;
   /** AUTOPATCH_DEBUG: RAW errors in status. */
   debug: boolean;
+  /** Every call is tracked, so none is cut off when the client disconnects. */
+  inFlight: InFlight;
 }
 
 /** One MCP tool: zod input and output schemas and a run function that returns the structured result. */
@@ -32,14 +35,15 @@ export function defineMcpTool<I extends z.ZodObject, O extends z.ZodObject>(tool
  * MCP tool error (`isError: true`) whose text says what happened and what to do.
  */
 export function registerMcpTool<I extends z.ZodObject, O extends z.ZodObject>(server: McpServer, tool: McpTool<I, O>, context: McpToolContext): void {
-  const handler = async (args: z.infer<I>): Promise<CallToolResult> => {
-    try {
-      const result = (await tool.run(args, context)) as Record<string, unknown>;
-      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
-    } catch (error) {
-      return { content: [{ type: 'text', text: errorText(tool.name, error, context.host.repoRoot) }], isError: true };
-    }
-  };
+  const handler = (args: z.infer<I>): Promise<CallToolResult> =>
+    context.inFlight.track(async () => {
+      try {
+        const result = (await tool.run(args, context)) as Record<string, unknown>;
+        return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+      } catch (error) {
+        return { content: [{ type: 'text', text: errorText(tool.name, error, context.host.repoRoot) }], isError: true };
+      }
+    });
   server.registerTool(
     tool.name,
     { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
