@@ -233,6 +233,59 @@ describe('autopatch-j mcp: Memory through the tools', () => {
   });
 });
 
+describe('autopatch-j mcp: status and shutdown', () => {
+  it('status gives a short last-error line in normal mode and the RAW error only with AUTOPATCH_DEBUG=true (M-9.7)', async () => {
+    const repo = tempRepo();
+    const body = '{"error":{"message":"provider overloaded \u001b[31mRED"}}';
+    model.always(byRole({ extraction: () => ({ status: 503, body }) }));
+    const normal = await connectMcp(repo, { env: modelEnv() });
+    try {
+      await normal.ok('memory_record_turn', { user: PREFERENCE, assistant: '好的' });
+      await normal.ok('memory_record_turn', { user: DECISION, assistant: 'Noted.' });
+      const status = await until(async () => {
+        const s = await normal.ok<StatusView & { last_error: string | null }>('memory_status');
+        return s.last_error !== null ? s : undefined;
+      }, 'the failed extraction');
+      expect(status.last_error).toMatch(/^a background job failed and will be retried; start the server with AUTOPATCH_DEBUG=true/);
+      expect(JSON.stringify(status)).not.toContain('overloaded');
+    } finally {
+      await normal.close();
+    }
+    const debug = await connectMcp(repo, { env: { ...modelEnv(), AUTOPATCH_DEBUG: 'true' } });
+    try {
+      const status = await debug.ok<{ last_error: string }>('memory_status');
+      expect(status.last_error).toContain('provider overloaded \u001b[31mRED');
+    } finally {
+      await debug.close();
+    }
+  });
+
+  it('a termination signal ends the server at once, without an exit pass; the queued turn stays queued', async () => {
+    const repo = tempRepo();
+    model.always(byRole({ extraction: extract, consolidation: createAll }));
+    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', repo], { env: { PATH: process.env.PATH ?? '', ...modelEnv() }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const send = (message: object): boolean => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const done = collect(child, 30_000);
+    let out = '';
+    const answered = new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('"id":2')) resolve();
+      });
+    });
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'memory_record_turn', arguments: { user: PREFERENCE, assistant: '好的' } } });
+    await answered;
+    child.kill('SIGTERM');
+    const result = await done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('processing');
+    expect(model.requests).toHaveLength(0);
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT status FROM memory_jobs').all())).toEqual([{ status: 'pending' }]);
+  });
+});
+
 describe('autopatch-j mcp: a degraded Memory (M-2.4)', () => {
   it('tools answer with errors naming the reason and the recovery command; files stay byte-identical; a recovered database is used at once', async () => {
     const repo = tempRepo();
