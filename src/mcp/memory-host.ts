@@ -84,7 +84,7 @@ export class MemoryHost {
    * throws: a failure to close is logged, the process ends anyway.
    */
   async close(options: { drain: boolean }): Promise<DrainResult> {
-    const empty: DrainResult = { attempted: 0, succeeded: 0, retried: 0, warnings: [] };
+    const empty: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
     if (this.closed) return empty;
     this.closed = true;
     await this.reopening;

@@ -8,6 +8,7 @@ const Counts = z.record(z.string(), z.number());
 
 /** M-9.7: without debug only a short line; the RAW error stays in the database and in exports. */
 const LAST_ERROR_HINT = 'a background job failed and will be retried; start the server with AUTOPATCH_DEBUG=true to see the RAW error';
+const BACKGROUND_ERROR_HINT = 'the background worker keeps failing and tries again; start the server with AUTOPATCH_DEBUG=true to see why';
 
 /** `memory_status`: health, counts, jobs and the last error. Works while degraded, for diagnosis. */
 export const memoryStatusTool = defineMcpTool({
@@ -15,8 +16,8 @@ export const memoryStatusTool = defineMcpTool({
   title: 'Memory status',
   description:
     "Health of this project's memory (healthy or degraded, with the reason and the commands a person runs to recover), " +
-    'counts of memories and turns, background jobs (pending, running, waiting to retry, done), the last background ' +
-    'error and whether a model is configured to process recorded turns. Read only; works while degraded.',
+    'counts of memories and turns, background jobs (pending, running, waiting to retry, failed for good, done), the ' +
+    'last background error and whether a model is configured to process recorded turns. Read only; works while degraded.',
   input: z.strictObject({}),
   output: z.object({
     health: z.enum(['healthy', 'degraded']),
@@ -30,7 +31,9 @@ export const memoryStatusTool = defineMcpTool({
     turns: Counts,
     jobs: Counts,
     filtered_candidates: z.object({ total: z.number(), by_reason: Counts }),
+    failed_jobs: z.array(z.object({ id: z.string(), kind: z.string(), attempts: z.number(), reason: z.string() })),
     last_error: z.string().nullable(),
+    background_error: z.string().nullable(),
     last_succeeded_at: z.string().nullable(),
     model_configured: z.boolean(),
     background_worker: z.enum(['running', 'stopped']),
@@ -57,7 +60,10 @@ function statusView(status: MemoryStatus, options: { debug: boolean; repoRoot: s
     turns: { ...status.turns },
     jobs: { ...status.jobs },
     filtered_candidates: { total: status.filteredCandidates.total, by_reason: { ...status.filteredCandidates.byReason } },
+    // M-9.4a: terminal until `autopatch-j memory retry`; the reason is a short summary, never the RAW body.
+    failed_jobs: status.unresolved.failed.map((j) => ({ id: j.id, kind: j.kind, attempts: j.attempts, reason: j.reason })),
     last_error: status.lastError === null ? null : options.debug ? status.lastError : LAST_ERROR_HINT,
+    background_error: status.backgroundError === null ? null : options.debug ? status.backgroundError : BACKGROUND_ERROR_HINT,
     last_succeeded_at: isoTime(status.lastSucceededAt),
     model_configured: options.modelConfigured,
     background_worker: options.workerRunning && options.modelConfigured ? ('running' as const) : ('stopped' as const),
