@@ -30,6 +30,11 @@ export interface McpServeOptions {
 const EXIT_OK = 0;
 const EXIT_USAGE = 2;
 
+/** After a termination signal, how long closing Memory may take before the process ends anyway. */
+const SIGNAL_GRACE_MS = 1_000;
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
 const INSTRUCTIONS = [
   "Long-term memory of one project, shared with the autopatch-j CLI: the user's explicit preferences, project decisions",
   'the user confirmed and the current discussion, each derived by a model and checked by the program to quote the',
@@ -108,18 +113,21 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
   const reason = await ended;
   await inFlight.idle();
   if (reason === 'signal') {
-    // The client is killing the server: no exit pass. Leased jobs return to the queue when their lease expires.
-    await host.close({ drain: false });
-    await server.close();
-    return EXIT_OK;
+    // The client is killing the server: no exit pass, and no waiting for a model call in flight (a claimed job
+    // goes back to the queue when its lease expires). SQLite transactions are synchronous, so none is cut.
+    await Promise.race([host.close({ drain: false }), delay(SIGNAL_GRACE_MS)]);
+    process.exit(EXIT_OK);
   }
   const pending = host.pendingJobs();
   if (provider && pending > 0) log(`client disconnected; processing ${pending} memory job${pending === 1 ? '' : 's'}…`);
   const drained = host.close({ drain: true });
   // A signal during the exit pass ends it: whatever did not finish stays queued for the next process.
   const outcome = await Promise.race([drained, waitForSignal().then(() => null)]);
-  if (outcome === null) log('exit pass interrupted; unfinished memory jobs stay queued');
-  else for (const line of drainLines(outcome)) log(line);
+  if (outcome === null) {
+    log('exit pass interrupted; unfinished memory jobs stay queued');
+    process.exit(EXIT_OK);
+  }
+  for (const line of drainLines(outcome)) log(line);
   if (!provider && pending > 0) log(`${pending} memory job(s) stay queued until a model is configured.`);
   await server.close();
   return EXIT_OK;

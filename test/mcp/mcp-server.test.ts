@@ -260,29 +260,27 @@ describe('autopatch-j mcp: status and shutdown', () => {
     }
   });
 
-  it('a termination signal ends the server at once, without an exit pass; the queued turn stays queued', async () => {
+  it('a termination signal ends the server at once, even with a model call in flight; no exit pass, nothing lost', async () => {
     const repo = tempRepo();
-    model.always(byRole({ extraction: extract, consolidation: createAll }));
+    model.always(byRole({ extraction: () => ({ hang: true }) }));
     const child = spawn(process.execPath, [CLI, 'mcp', '--repo', repo], { env: { PATH: process.env.PATH ?? '', ...modelEnv() }, stdio: ['pipe', 'pipe', 'pipe'] });
     const send = (message: object): boolean => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
     const done = collect(child, 30_000);
-    let out = '';
-    const answered = new Promise<void>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('"id":2')) resolve();
-      });
-    });
     send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
     send({ method: 'notifications/initialized' });
     send({ id: 2, method: 'tools/call', params: { name: 'memory_record_turn', arguments: { user: PREFERENCE, assistant: '好的' } } });
-    await answered;
+    send({ id: 3, method: 'tools/call', params: { name: 'memory_record_turn', arguments: { user: DECISION, assistant: 'Noted.' } } });
+    // Two turns make extraction due: the background worker calls the model, which never answers.
+    await until(async () => (model.requests.some((r) => roleOf(r) === 'extraction') ? true : undefined), 'the extraction call');
     child.kill('SIGTERM');
     const result = await done;
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain('processing');
-    expect(model.requests).toHaveLength(0);
-    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT status FROM memory_jobs').all())).toEqual([{ status: 'pending' }]);
+    withRawDb(dbPathOf(repo), (db) => {
+      expect(db.prepare("SELECT count(*) AS n FROM turns WHERE state = 'completed'").get()).toEqual({ n: 2 });
+      // The claimed batch goes back to the queue when its lease expires.
+      expect(db.prepare('SELECT status FROM memory_jobs').all()).toEqual([{ status: 'leased' }, { status: 'leased' }]);
+    });
   });
 });
 
