@@ -114,6 +114,16 @@ describe('autopatch-j mcp: the protocol surface', () => {
     expect(result.stderr).toContain('autopatch-j mcp: serving');
     expect(result.stderr).toContain('1 memory job(s) stay queued until a model is configured');
   });
+  it('a missing folder or an invalid setting is a usage error on stderr, with nothing on stdout', async () => {
+    const missing = await runCli(['mcp', '--repo', join(tempRepo(), 'no-such-folder')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^autopatch-j mcp: --repo .*no-such-folder is not a folder/);
+    expect(missing.stdout).toBe('');
+    const invalid = await runCli(['mcp', '--repo', tempRepo()], { env: { ...modelEnv(), AUTOPATCH_LLM_EXTRA_BODY: '[1]' } });
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/invalid setting AUTOPATCH_LLM_EXTRA_BODY/);
+    expect(invalid.stdout).toBe('');
+  });
 });
 
 describe('autopatch-j mcp: Memory through the tools', () => {
