@@ -100,9 +100,17 @@ export function locateQuote(raw: string, quote: string): QuoteSpan[] {
   const needle = foldQuote(quote);
   if (needle.length === 0) return [];
   const hay = fold(raw);
+  // Sentence marks the model kept at the quote's ends stand for the RAW marks there (an ASCII "." for "。").
+  const folded = fold(quote).text;
+  const leading = folded.length - folded.replace(/^[.,;:!?~"'()[\]]+/u, '').length;
+  const trailing = folded.length - folded.replace(/[.,;:!?~"'()[\]]+$/u, '').length;
   const spans: QuoteSpan[] = [];
   for (let at = hay.text.indexOf(needle); at >= 0; at = hay.text.indexOf(needle, at + 1)) {
-    spans.push({ begin: hay.origin[at]!, end: hay.originEnd[at + needle.length - 1]! });
+    let begin = hay.origin[at]!;
+    let end = hay.originEnd[at + needle.length - 1]!;
+    for (let n = 0; n < trailing && end < raw.length && /\p{P}/u.test(raw[end]!); n += 1) end += 1;
+    for (let n = 0; n < leading && begin > 0 && /\p{P}/u.test(raw[begin - 1]!); n += 1) begin -= 1;
+    spans.push({ begin, end });
   }
   return spans;
 }
