@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { INTENTS, MEMORY_KINDS } from '../../memory/types.js';
+import { MEMORY_KINDS } from '../../memory/types.js';
 
 /** Shapes shared by the tool outputs and resources. */
 export const MemoryKindSchema = z.enum(MEMORY_KINDS as [string, ...string[]]);
-export const IntentSchema = z.enum(INTENTS as [string, ...string[]]);
 
 export const SearchHitSchema = z.object({
   id: z.string(),
