@@ -153,8 +153,10 @@ export class OpenAiCompatibleProvider implements LlmClient {
       { signal: request.signal },
     );
     let content = '';
+    let finishReason: string | null = null;
     const calls = new Map<number, ToolCall>();
     for await (const chunk of stream) {
+      finishReason = chunk?.choices?.[0]?.finish_reason ?? finishReason;
       const delta = chunk?.choices?.[0]?.delta;
       if (!delta) continue;
       if (typeof delta.content === 'string' && delta.content.length > 0) {
@@ -170,7 +172,7 @@ export class OpenAiCompatibleProvider implements LlmClient {
       }
     }
     const toolCalls = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
-    return { content, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+    return { content, ...(toolCalls.length > 0 ? { toolCalls } : {}), finishReason };
   }
 }
 
