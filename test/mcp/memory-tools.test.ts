@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryManager } from '../../src/index.js';
 import { byRole, payloadOf, roleOf } from '../helpers/cli.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 import { connectMcp, textOf, until } from './mcp-client.js';
@@ -145,6 +146,29 @@ describe('autopatch-j mcp: Memory through the tools', () => {
       expect(status.last_error).toContain('provider overloaded \u001b[31mRED');
     } finally {
       await debug.close();
+    }
+  });
+
+  it('status lists failed jobs with their reason and the retry command (M-9.4a)', async () => {
+    const repo = tempRepo();
+    const memory = MemoryManager.open({ repoRoot: repo });
+    memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: PREFERENCE }), '好的');
+    await memory.close();
+    // A job whose answers were unusable 6 times: retry_wait with a retry time that never comes.
+    const jobId = withRawDb(dbPathOf(repo), (db) => {
+      db.prepare(`UPDATE memory_jobs SET status = 'retry_wait', available_at = ?, attempt_count = 6, diagnostics = ?`)
+        .run(Number.MAX_SAFE_INTEGER, JSON.stringify({ purpose: 'memory_extraction', error: 'the answer held no JSON object\nsecond line', unusable: 6, batchCap: 1, failed: true }));
+      return (db.prepare('SELECT id FROM memory_jobs').get() as { id: string }).id;
+    });
+    const mcp = await connectMcp(repo);
+    try {
+      const status = await mcp.ok<StatusView & { failed_jobs: unknown[] }>('memory_status');
+      expect(status.jobs).toMatchObject({ failed: 1, pending: 0 });
+      expect(status.failed_jobs).toEqual([
+        { id: jobId, kind: 'extraction', attempts: 6, reason: 'the answer held no JSON object', recover: `autopatch-j memory retry ${jobId} --repo ${repo}` },
+      ]);
+    } finally {
+      await mcp.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { MemoryStatus } from '../../memory/types.js';
-import { recoveryCommands } from '../recovery.js';
+import { recoveryCommands, shellWord } from '../recovery.js';
 import { isoTime } from './schemas.js';
 import { defineMcpTool } from './mcp-tool.js';
 
@@ -8,7 +8,6 @@ const Counts = z.record(z.string(), z.number());
 
 /** M-9.7: without debug only a short line; the RAW error stays in the database and in exports. */
 const LAST_ERROR_HINT = 'a background job failed and will be retried; start the server with AUTOPATCH_DEBUG=true to see the RAW error';
-const BACKGROUND_ERROR_HINT = 'the background worker keeps failing and tries again; start the server with AUTOPATCH_DEBUG=true to see why';
 
 /** `memory_status`: health, counts, jobs and the last error. Works while degraded, for diagnosis. */
 export const memoryStatusTool = defineMcpTool({
@@ -31,7 +30,9 @@ export const memoryStatusTool = defineMcpTool({
     turns: Counts,
     jobs: Counts,
     filtered_candidates: z.object({ total: z.number(), by_reason: Counts }),
-    failed_jobs: z.array(z.object({ id: z.string(), kind: z.string(), attempts: z.number(), reason: z.string() })),
+    failed_jobs: z.array(z.object({ id: z.string(), kind: z.string(), attempts: z.number(), reason: z.string(), recover: z.string() })),
+    oldest_unresolved_at: z.string().nullable(),
+    max_attempts: z.number(),
     last_error: z.string().nullable(),
     background_error: z.string().nullable(),
     last_succeeded_at: z.string().nullable(),
@@ -60,10 +61,18 @@ function statusView(status: MemoryStatus, options: { debug: boolean; repoRoot: s
     turns: { ...status.turns },
     jobs: { ...status.jobs },
     filtered_candidates: { total: status.filteredCandidates.total, by_reason: { ...status.filteredCandidates.byReason } },
-    // M-9.4a: terminal until `autopatch-j memory retry`; the reason is a short summary, never the RAW body.
-    failed_jobs: status.unresolved.failed.map((j) => ({ id: j.id, kind: j.kind, attempts: j.attempts, reason: j.reason })),
+    // M-9.4a: terminal until `autopatch-j memory retry`; like the CLI, normal mode shows the reason's first line.
+    failed_jobs: status.unresolved.failed.map((j) => ({
+      id: j.id,
+      kind: j.kind,
+      attempts: j.attempts,
+      reason: options.debug ? j.reason : j.reason.split('\n')[0]!.slice(0, 160),
+      recover: `autopatch-j memory retry ${j.id} --repo ${shellWord(options.repoRoot)}`,
+    })),
+    oldest_unresolved_at: isoTime(status.unresolved.oldestCreatedAt),
+    max_attempts: status.unresolved.maxAttempts,
     last_error: status.lastError === null ? null : options.debug ? status.lastError : LAST_ERROR_HINT,
-    background_error: status.backgroundError === null ? null : options.debug ? status.backgroundError : BACKGROUND_ERROR_HINT,
+    background_error: status.backgroundError === null ? null : options.debug ? status.backgroundError : status.backgroundError.slice(0, 200),
     last_succeeded_at: isoTime(status.lastSucceededAt),
     model_configured: options.modelConfigured,
     background_worker: options.workerRunning && options.modelConfigured ? ('running' as const) : ('stopped' as const),
