@@ -1,5 +1,5 @@
 import { MemoryContractError, MemoryStorageError } from '../../shared/errors.js';
-import { clip } from '../../shared/text.js';
+import { clip, normalizeText } from '../../shared/text.js';
 import type { Connection } from '../connection.js';
 import { searchMemory } from '../retrieval/search.js';
 import { candidatesOfJob, setCandidateStatus } from '../store/candidates.js';
@@ -25,6 +25,10 @@ Answer with exactly one JSON object and nothing else:
 - supersede: a new preference or decision explicitly replaces an old one (target_id = the old item).
   Never resolve a conflict by recency alone: only when the user's new words replace the old choice.
 - Never merge different kinds. A discussion_context item only ever takes candidates of its own thread.
+- revise and supersede only an item about the same subject as the candidates. A candidate that repeats an
+  existing item revises it (same title and content is fine) instead of creating a second one.
+- title and content: in the words and the language of the candidates' quotes; add nothing the quotes do
+  not say (the program checks every operation against the quotes and refuses unsupported text).
 - title: short and specific. synopsis: one sentence. aliases and keywords: other words people would search
   with, in Chinese and English where useful (at most 16 aliases and 24 keywords).`;
 
@@ -203,13 +207,18 @@ export function planConsolidation(conn: Connection, read: ConsolidationRead, inp
   return plan;
 }
 
-/** An active item of the same kind and scope whose title and content equal these after folding. */
+/**
+ * An active item of the same kind and scope whose title and content equal these after folding. Found
+ * through the whole-title search term (an index seek), never a scan of the active items.
+ */
 function activeTwin(conn: Connection, kind: MemoryKind, threadId: string | null, title: string, content: string): string | null {
   const rows = conn
     .stmt<{ id: string; title: string; content: string }>(
-      `SELECT id, title, content FROM memory_items WHERE status = 'active' AND kind = ? AND thread_id IS ?`,
+      `SELECT i.id, i.title, i.content FROM memory_terms t
+         JOIN memory_items i ON i.id = t.item_id AND i.is_current = 1
+        WHERE t.term = ? AND i.status = 'active' AND i.kind = ? AND i.thread_id IS ?`,
     )
-    .all(kind, threadId);
+    .all(normalizeText(title), kind, threadId);
   return rows.find((r) => sameText(r.title, title) && sameText(r.content, content))?.id ?? null;
 }
 

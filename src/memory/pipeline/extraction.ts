@@ -33,9 +33,10 @@ candidates (zero or more; none is a normal answer):
 Never record: requests for this answer only ("这次", "just this time"), questions, hypotheticals, examples,
 undecided or negated statements, facts about the current code, tool output, or anything only the
 assistant said.
-Every source quote must be copied verbatim (exact characters) from the cited turn and role. Preferences and
-decisions must quote the user's own sentence that states them. Reuse the user's own key words in title and
-content, in the user's language.`;
+Every source quote must be copied verbatim (exact characters) from the cited turn and role, using the
+turn_id string given; never join separate parts of a text with "…". Preferences and decisions must quote the
+user's own sentence that states them. Reuse the user's own key words in title and content, in the language
+of the quote. Limits: title ≤ 160 characters, content ≤ 4000, at most 12 aliases, 1–8 sources, 32 candidates.`;
 
 interface TurnRow {
   id: string;
