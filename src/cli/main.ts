@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandOutput } from './commands/command-output.js';
 import { EXIT } from './commands/command-output.js';
-import { memoryClear, memoryExport, memoryForget, memoryList, memoryRefused, memoryShow, memoryStatus } from './commands/memory-commands.js';
+import { memoryClear, memoryExport, memoryForget, memoryList, memoryRefused, memoryRetry, memoryShow, memoryStatus } from './commands/memory-commands.js';
 import { type CliContext, StartupError, openContext } from './context.js';
 import { exitPass } from './exit-pass.js';
 import { processOutput } from './output.js';
@@ -76,14 +76,27 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
       }, { exitPass: true });
     });
 
+  root
+    .command('mcp')
+    .description("serve this project's Memory to other agents over MCP (stdio)")
+    .option('--repo <dir>', 'the project folder')
+    .option('--allow-forget', 'offer the memory_forget tool')
+    .action(async (opts: { repo?: string; allowForget?: boolean }, cmd: Command) => {
+      // Loaded on demand: the MCP SDK is not needed by any other command.
+      const { runMcpServer } = await import('../mcp/server.js');
+      const repo = opts.repo ?? (cmd.optsWithGlobals() as { repo?: string }).repo;
+      process.exitCode = await runMcpServer({ ...(repo !== undefined ? { repo } : {}), allowForget: opts.allowForget === true });
+    });
+
   const memory = root.command('memory').description('the /memory commands without a session');
-  const memoryCommand = (name: string, description: string, run: (ctx: CliContext, arg: string | undefined, flags: { confirm?: boolean }) => CommandOutput, argument?: string) => {
+  const memoryCommand = (name: string, description: string, run: (ctx: CliContext, arg: string | undefined, flags: { confirm?: boolean; all?: boolean }) => CommandOutput, argument?: string) => {
     const cmd = memory.command(name).description(description).option('--repo <dir>', 'the project folder').option('--json', 'machine-readable output');
     if (argument) cmd.argument(argument);
     if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
+    if (name === 'retry') cmd.option('--all', 'every failed job');
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const opts = command.optsWithGlobals() as { repo?: string; json?: boolean; confirm?: boolean };
+      const opts = command.optsWithGlobals() as { repo?: string; json?: boolean; confirm?: boolean; all?: boolean };
       const arg = argument ? (args[0] as string) : undefined;
       process.exitCode = await withContext(opts.repo, async (ctx) => print(run(ctx, arg, opts), opts.json === true), { exitPass: false });
     });
@@ -95,6 +108,7 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
   memoryCommand('clear', 'delete all Memory (needs --confirm)', (ctx, _id, flags) => memoryClear(ctx, flags.confirm === true));
   memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/', (ctx) => memoryExport(ctx));
   memoryCommand('refused', 'recent candidates that were not remembered, with quote and reason', (ctx) => memoryRefused(ctx));
+  memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', (ctx, id, flags) => memoryRetry(ctx, id, flags.all === true), '[id]');
   return root;
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LlmClient } from '../llm/types.js';
 import { type Clock, systemClock } from '../shared/clock.js';
-import { MemoryIntentError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
+import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
 import { type IdGenerator, randomIds } from '../shared/ids.js';
 import { clip } from '../shared/text.js';
 import { bootstrap, bootstrapProblem, dataDir, memoryDbPath } from './bootstrap.js';
@@ -14,7 +14,7 @@ import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
 import { forgetItem, listActiveItems, resolveItemId } from './store/items.js';
-import { reclaimExpiredJobs } from './store/jobs.js';
+import { reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
 import { recentRefusals } from './store/refusals.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
@@ -32,6 +32,7 @@ import type {
   OrdinaryIntent,
   ProcessResult,
   RefusedCandidate,
+  RetryResult,
   SearchHit,
   TurnHandle,
   TurnRecord,
@@ -155,7 +156,25 @@ export class MemoryManager {
   status(): MemoryStatus {
     const conn = this.anyConn();
     const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
-    return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings });
+    const tick = this.worker.lastTickError;
+    const backgroundError = tick === null ? null : describeError(tick);
+    return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings, backgroundError });
+  }
+
+  /**
+   * M-9.4a: puts failed jobs back in the queue with a fresh run of tries — one job (id or unique prefix of
+   * at least 4 characters) or, without an id, all of them.
+   */
+  retry(jobId?: string): RetryResult {
+    const conn = this.healthyConn();
+    const wanted = jobId === undefined ? null : jobId.trim();
+    if (wanted !== null && wanted.length === 0) throw new MemoryNotFoundError('', 'No job id given');
+    const jobIds = retryFailedJobs(conn, wanted, this.now());
+    if (wanted !== null && jobIds.length === 0) {
+      throw new MemoryNotFoundError(wanted, `No failed job matches '${wanted}' (memory status lists them)`);
+    }
+    if (jobIds.length > 0) this.worker.wake();
+    return { jobIds };
   }
 
   /** M-3.2: stores the RAW user text and the owner lease before any model call; binds the request to the active thread. */
@@ -233,6 +252,15 @@ export class MemoryManager {
   /** The bounded Memory routing context, or '' when there is nothing to say (M-8.2). */
   routingContext(handle: TurnHandle): string {
     return routingContext(this.healthyConn(), handle);
+  }
+
+  /**
+   * A read-only binding to the thread active at this moment, for callers that serve requests without a turn
+   * of their own (the MCP server). Search, read and the routing context use its thread; it owns no turn.
+   */
+  bindActiveThread(): TurnHandle {
+    const conn = this.healthyConn();
+    return { turnId: '', threadId: requireActiveThread(conn).id, sequence: Number.MAX_SAFE_INTEGER };
   }
 
   /** At most 5 hits in at most three statements (M-7.4). */
@@ -357,7 +385,7 @@ export class MemoryManager {
 
   /** Stops background work; with `drain`, runs the exit pass first (M-10.2). */
   async close(options: { drain?: boolean } = {}): Promise<DrainResult> {
-    let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, warnings: [] };
+    let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
     if (this.state.health === 'closed') return result;
     this.worker.stop();
     if (options.drain && this.state.health === 'healthy') result = await this.worker.drain({ threadId: null });
