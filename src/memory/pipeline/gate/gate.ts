@@ -83,12 +83,14 @@ const P = {
   // Two-character negations are never part of another word, and the segmenter may glue them to a pronoun ("我不是").
   longNegations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length > 1), en: [] }, 'none'),
   aboutAnswers: new Phrases(L.ABOUT_ANSWERS),
+  notDisqualifiers: new Phrases(L.NOT_DISQUALIFIERS, 'none'),
   embedding: new Phrases(L.EMBEDDING_VERBS, 'either'),
 };
 
 const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
 const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?![\\p{Script=Han}])`, 'u');
 const EN_PAST = new Set(L.EN_PAST);
+const AFTER_EVENT = new RegExp(`(?:${L.AFTER_EVENTS.zh.join('|')})$`, 'u');
 const EN_AUX = new Set(L.EN_QUESTION.auxiliaries);
 const EN_SUBJECTS = new Set(L.EN_QUESTION.subjects);
 const EN_WH = new Set(L.EN_QUESTION.wh);
@@ -182,10 +184,17 @@ function opensClause(s: Sentence, index: number): boolean {
 
 function findActs(s: Sentence, kind: StatementKind): Act[] {
   const compounds = s.hits(P.compounds);
+  // "升级以后", "改完以后": 以后 after a verb or noun is "after X", not "from now on".
+  const afterX = (hit: Hit): boolean => {
+    if (!/^(?:以后|之后|往后)$/u.test(hit.text)) return false;
+    const before = s.span.text.slice(s.clauses[s.clauseOf(hit.index)]!.start, hit.index).trimEnd();
+    return AFTER_EVENT.test(before);
+  };
   const acts: Act[] = [];
   const add = (type: Act['type'], hits: Hit[]): void => {
     for (const hit of hits) {
       if (compounds.some((c) => hit.index >= c.index && hit.end <= c.end && c.text !== hit.text)) continue;
+      if (type === 'standing' && afterX(hit)) continue;
       if (acts.some((a) => a.hit.index === hit.index && a.hit.end === hit.end)) continue;
       const clause = s.clauseOf(hit.index);
       acts.push({ type, hit, clause, negated: isNegated(s, hit, clause), quoted: insideRanges(s.quoted, hit.index, hit.end) });
@@ -249,7 +258,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
   // Time scope: a request for this answer only.
   const actHits = [act.hit];
   for (const t of s.hits(P.temporary)) {
-    if (actHits.some((h) => overlaps(h, t))) continue;
+    if (actHits.some((h) => overlaps(h, t)) || masked(s, t)) continue;
     if (findActsOverlap(s, t)) continue;
     const tc = s.clauseOf(t.index);
     if (tc === act.clause) return problem('temporary', 'a request for this answer only');
@@ -261,7 +270,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
   const question = questionSignal(s, act);
   if (question && !question.includes('wh-')) return problem('question', question);
   if (/的话\s*$/u.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act stands inside a condition (…的话)');
-  if (s.hits(P.hypothetical).some((h) => !overlaps(h, act.hit))) return problem('hypothetical', 'the statement is hypothetical');
+  if (s.hits(P.hypothetical).some((h) => !overlaps(h, act.hit) && !masked(s, h))) return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);
   const lead = clauseText.length - clauseText.trimStart().length;
   const conditional = P.conditional.first(s.span, clause.start + lead, clause.end);
@@ -273,17 +282,17 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
     if (opensClause(s, ex.index)) return problem('example', 'the statement is an example');
   }
   for (const u of s.hits(P.undecided)) {
-    if (overlaps(u, act.hit) || s.isCondition(s.clauseOf(u.index))) continue;
+    if (overlaps(u, act.hit) || masked(s, u) || s.isCondition(s.clauseOf(u.index))) continue;
     return problem('undecided', 'the statement is undecided');
   }
   for (const sp of s.hits(P.speculation, 0, clause.end)) {
-    if (overlaps(sp, act.hit) || s.isCondition(s.clauseOf(sp.index))) continue;
+    if (overlaps(sp, act.hit) || masked(s, sp) || s.isCondition(s.clauseOf(sp.index))) continue;
     if (isAttributive(text, sp)) continue;
     return problem('speculation', 'the statement is speculation');
   }
 
   // What the act is: a description of behaviour, a one-off task.
-  if (act.type === 'standing' && DESCRIPTIVE.has(act.hit.text.replace(/\s+/gu, ' ')) && describesBehaviour(s, act)) {
+  if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && describesBehaviour(s, act)) {
     return problem('description', 'the sentence describes how software behaves, not a wish');
   }
   if (act.type === 'ruling' || act.type === 'decision') {
@@ -297,6 +306,11 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
     }
   }
   return null;
+}
+
+/** True when a disqualifier word is part of a word that means something else ("默认假设", "临时文件"). */
+function masked(s: Sentence, hit: Hit): boolean {
+  return s.hits(P.notDisqualifiers).some((m) => hit.index >= m.index && hit.end <= m.end);
 }
 
 /** True when the hit lies inside another act of any kind (a temporary word inside "从今天开始"). */
@@ -331,7 +345,7 @@ function thirdParty(s: Sentence, act: Act): string | null {
   }
   // "移动端团队决定…", "客户那边要求…": a named group that is not ours.
   const group = GROUP.exec(text.slice(0, act.hit.index));
-  if (group && !/(?:我们|咱们|本|我|咱)$/u.test(group[1]!)) return 'another group decided or wants it';
+  if (group && !/我们|咱们|本|我|咱/u.test(group[1]!)) return 'another group decided or wants it';
   for (const rep of s.hits(P.reporting, 0, act.hit.index)) {
     if (rep.end > act.hit.index) continue;
     const c = s.clauses[s.clauseOf(rep.index)]!;
@@ -394,6 +408,9 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
   if (HAN.test(act.hit.text)) {
     if (ownBefore) return false;
     if (/^\s*(?:都|会|也)?\s*(?:报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过)/u.test(after)) return true;
+    // "每次调用都会新建连接", "每次 npm install 都会报警告": what happens, not what should.
+    if (/^\s*(?:都|也)?\s*会\s*(?:报|抛|出|失败|超时|挂|打印|输出|提示|弹|新建|创建|重新|触发|生成|返回|多|少)/u.test(after)) return true;
+    if (/^\s*(?:都|也)?\s*(?:要|得)?\s*(?:跑|花|耗|等)\s*[\d一二两三四五六七八九十几半]+/u.test(after)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
     if (/^[\sa-z0-9._/@-]*[a-z][\sa-z0-9._/@-]*$/u.test(before) && before.trim().length > 0) return true;
     return before.trim().length > 0 && /\p{L}/u.test(before) && ZH_BEHAVIOUR.test(after) && !s.hits(P.standing).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text));

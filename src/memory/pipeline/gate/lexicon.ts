@@ -26,20 +26,22 @@ export const STANDING = w(
     'from here on', 'from here on out', 'from this point on', 'henceforth', 'from today', 'starting today',
     'starting now', 'from today on', 'every time', 'each time', 'whenever', 'please remember', 'remember that',
     'remember to', 'as a rule', 'default to', 'never … again', 'no more', 'stop using', 'stop adding', 'stop writing', 'stop putting', "don't ever", 'do not ever',
-    'at all times', 'for every', 'all future', 'any time you', 'anytime you', 'every single'],
+    'at all times', 'for every', 'all future', 'any time you', 'anytime you', 'every single', 'prefer … over', 'prefer … to',
+    'favor … over', 'favour … over'],
 );
 
 /** "I prefer / 我比较喜欢": a wish about how things are done for this user. */
 export const PREFERENCE_VERBS = w(
   ['我喜欢', '我更喜欢', '我比较喜欢', '我偏好', '我倾向于', '我倾向', '我习惯', '我希望你', '我希望', '我要求', '我的偏好', '我更倾向',
-    '我偏爱', '我宁愿', '我宁可', '我更想要', '我想要你'],
+    '我偏爱', '我宁愿', '我宁可', '我更想要', '我想要你', '我一般习惯', '我一般喜欢', '我平时习惯', '我通常习惯', '我比较习惯',
+    '我个人偏好', '我个人喜欢'],
   ['i prefer', "i'd prefer", 'i would prefer', 'i like it when', 'i like', 'i want you to', 'my preference',
     "i'd rather", 'i would rather', 'i much prefer', 'i really prefer', 'please always',],
 );
 
 /** "we decided / adopt / switch to …": a project choice. */
 export const DECISION = w(
-  ['决定', '采用', '改为', '改用', '换成', '改成', '最终', '定了', '定下来', '确定用', '确定使用', '确定采用', '统一使用', '统一用',
+  ['决定', '采用', '改为', '改用', '换成', '改成', '最终用', '最终选', '最终定', '就选', '选了', '定了', '定下来', '确定用', '确定使用', '确定采用', '统一使用', '统一用',
     '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
     '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
@@ -47,7 +49,7 @@ export const DECISION = w(
     'adopting', 'switch to', 'switching to', "we're switching", 'we are switching', 'standardize on', 'standardise on',
     'the project will use', 'we are going with', "we're going with", 'final decision', 'settled on', 'agreed to use',
     'we agreed', 'we will standardize', "let's stick with", 'stick with', "we're moving to", 'we are moving to',
-    'migrate to', "we'll migrate", 'we will migrate', "we're dropping", 'we are dropping', "let's drop", "we'll drop",
+    'migrate to', "we'll migrate", 'we will migrate', 'going with', "we're dropping", 'we are dropping', "let's drop", "we'll drop",
     "let's move to", "we're going to use", 'we are going to use', 'is deprecated', 'are deprecated', "let's standardize",
     'no longer support', 'we no longer', 'will no longer', 'our convention is', 'the convention is', 'our rule is', 'the rule is',
     'our policy is', 'the policy is', 'house rule', 'we standardized on', 'we standardised on', "we've settled on", 'we settled on',
@@ -125,19 +127,23 @@ export const REPORTING = w(
 
 /** A frame that reports someone else's words on its own ("听说", "according to"). */
 export const REPORTING_FRAMES = w(
-  ['听说', '据说', '据…说', '按照…的说法', '按…的说法', '文档里说', '文档上说', '文档写着', '官方说', '传闻', '网上说', '有人说'],
+  ['听说', '据说', '据…说', '按照…的说法', '按…的说法', '文档里说', '文档上说', '文档写着', '官方说', '传闻', '网上说', '有人说', '都说',
+    '大家都说', '人家说', '网上都说', '很多人说', '好多人说'],
   ['according to', 'as per', 'per my', 'per the', 'the docs say', 'the readme says', 'the docs said', 'it says', 'rumor has it',
-    'apparently', 'i heard', 'i read that', 'word is'],
+    'apparently', 'i heard', 'i read that', 'word is', 'the … says', 'the … said', 'the … recommends', 'the … states',
+    'the … requires'],
 );
 
 /** This answer only. */
 export const TEMPORARY = w(
   ['这次', '这一次', '本次', '这回', '暂时', '临时', '先这样', '这个回答', '这条回答', '仅此一次', '只这一次', '只是这次', '今天先',
-    '目前先', '这一轮', '今天', '这会儿', '眼下', '先不', '这个 pr', '这个pr', '这个 commit', '这次的', '这一版', '这一个'],
+    '目前先', '这一轮', '今天', '这会儿', '眼下', '先不', '这周', '本周', '这个月', '今晚', '这两天', '这个 sprint', '这个sprint',
+    '这个迭代', '本迭代', '这期', '这个版本先', '这个 pr', '这个pr', '这个 commit', '这次的', '这一版', '这一个'],
   ['for this answer', 'just this time', 'this time', 'for now', 'just for now', 'for this one', 'just for this', 'only this once',
     'this once', 'temporarily', 'for this question', 'for this reply', 'in this answer', 'for the moment', 'for this response',
     'just here', 'for today', 'today', 'right now', 'for this pr', 'in this pr', 'for this commit', 'this one time',
-    'for this task', 'for this ticket', 'for this file', 'for the demo', 'until friday', 'until the release', 'this sprint'],
+    'for this task', 'for this ticket', 'for this file', 'for the demo', 'until friday', 'until the release', 'this sprint',
+    'this week', 'tonight', 'this month', 'for the hackathon', 'for the prototype', 'for the spike', 'for the poc'],
 );
 
 /** A hypothetical anywhere in the sentence. */
@@ -288,9 +294,9 @@ export const NOUN_COMPOUNDS = w(
 
 /** Past-time or state words that make a sentence a fact about the code, not discussion. */
 export const CODE_FACT = w(
-  ['现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是', '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
+  ['我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是', '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
     '写在', '定义在', '返回的是', '返回', '版本是', '配置的是', '位于', '放在', '继承自', '调用了', '里面有', '一共有', '目前有', '现在有'],
-  ['currently uses', 'currently use', 'uses', 'is using', 'is written in', 'is implemented in', 'runs on', 'depends on', 'returns',
+  ['currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in', 'is implemented in', 'runs on', 'depends on', 'returns',
     'is defined in', 'lives in', 'is located in', 'extends', 'calls', 'there are', 'there is', 'has', 'contains', 'is set to',
     'is configured', 'points to', 'version is', 'is on version', 'is pinned to'],
 );
@@ -358,6 +364,19 @@ export const GROUP_SUFFIXES = ['组', '团队', '部门', '小组', '那帮人',
 /** Past-tense verbs after "always/never": a habit in the past is a description, not a wish. */
 export const EN_PAST = ['got', 'had', 'was', 'were', 'did', 'went', 'made', 'saw', 'knew', 'thought', 'said', 'took', 'ran', 'wrote',
   'found', 'felt', 'came', 'gave', 'kept', 'left', 'built', 'broke', 'chose', 'understood', 'liked'];
+
+/** Words that hold a disqualifier word but mean something else ("默认假设" = assume by default, "临时文件" = temp file). */
+export const NOT_DISQUALIFIERS = w(
+  ['默认假设', '先假设', '都假设', '就假设', '可能性', '不确定性', '临时文件', '临时目录', '临时表', '临时变量', '今天的日期'],
+  ['assume that', 'temporary file', 'temporary files', 'temp file', 'temp files', 'temporary table', 'temporary directory'],
+);
+
+/** Events and completed actions: 以后/之后 right after one of them is "after X" ("升级以后", "改完以后"), not "from now on". */
+export const AFTER_EVENTS = w(
+  ['完', '好', '了', '过', '掉', '升级', '上线', '发布', '部署', '合并', '合进去', '提交', '重启', '安装', '迁移', '改', '修', '跑', '测', '发版',
+    '重构', '启动', '登录', '注册', '打包', '构建', '编译', '更新', '下班', '开会', '回来', '吃饭', 'review', '评审', '确认', 'merge', '部署完'],
+  [],
+);
 
 /** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */
 export const ZH_PARTICLES = '了着过吧啦呢嘛都也就的得地又再要呀啊哈';
