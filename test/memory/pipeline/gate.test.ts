@@ -132,7 +132,7 @@ describe('M-5.3 / M-5.6 confirmations and discussion context', () => {
     expect(judgeConfirmation('不行', 0, 2).confirms).toBe(false);
     expect(judgeConfirmation('No, not ok.', 8, 10)).toMatchObject({ confirms: false, problem: { reason: 'negated' } });
     expect(judgeConfirmation('好的，我再想想。', 0, 2)).toMatchObject({ confirms: false, problem: { reason: 'undecided' } });
-    expect(judgeConfirmation('好，不过这次先别动。', 0, 1)).toMatchObject({ confirms: false, problem: { reason: 'temporary' } });
+    expect(judgeConfirmation('好，这次先这样。', 0, 1)).toMatchObject({ confirms: false, problem: { reason: 'temporary' } });
   });
 
   it('discussion context needs a user quote, and a code fact is not discussion', () => {

@@ -90,6 +90,10 @@ const P = {
 const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
 const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?![\\p{Script=Han}])`, 'u');
 const EN_PAST = new Set(L.EN_PAST);
+const EN_DECIDING = L.EN_DECIDING;
+const EN_OPENERS = new Set(L.EN_OPENERS);
+const ZH_FACT = new RegExp(L.FACT_SHAPES.zh, 'u');
+const EN_FACT = new RegExp(L.FACT_SHAPES.en, 'u');
 const AFTER_EVENT = new RegExp(`(?:${L.AFTER_EVENTS.zh.join('|')})$`, 'u');
 const EN_AUX = new Set(L.EN_QUESTION.auxiliaries);
 const EN_SUBJECTS = new Set(L.EN_QUESTION.subjects);
@@ -285,6 +289,12 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
     if (overlaps(u, act.hit) || masked(s, u) || s.isCondition(s.clauseOf(u.index))) continue;
     return problem('undecided', 'the statement is undecided');
   }
+  // A hedge tagged on after the act (", I guess", "，估计吧") covers the whole sentence.
+  for (const sp of s.hits(P.speculation, clause.end)) {
+    const c = s.clauses[s.clauseOf(sp.index)]!;
+    const rest = P.speculation.strip(new Span(text.slice(c.start, c.end)));
+    if (wordsOf(rest).length <= 2 && Array.from(rest.replace(/[\s\p{P}]/gu, '')).length <= 6) return problem('speculation', 'the statement is hedged');
+  }
   for (const sp of s.hits(P.speculation, 0, clause.end)) {
     if (overlaps(sp, act.hit) || masked(s, sp) || s.isCondition(s.clauseOf(sp.index))) continue;
     if (isAttributive(text, sp)) continue;
@@ -335,7 +345,10 @@ function isAttributive(text: string, hit: Hit): boolean {
 function thirdParty(s: Sentence, act: Act): string | null {
   const text = s.span.text;
   if (s.hits(P.reportingFrames, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
-  const parties = s.hits(P.thirdParties, 0, act.hit.index).filter((h) => h.end <= act.hit.index && !overlaps(h, act.hit));
+  const owners = s.hits(P.own);
+  const parties = s.hits(P.thirdParties, 0, act.hit.index).filter(
+    (h) => h.end <= act.hit.index && !overlaps(h, act.hit) && !owners.some((o) => o.index <= h.index && o.end >= h.end),
+  );
   const last = parties[parties.length - 1];
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
   const joint = last !== undefined && /(?:我们|我|咱们|we|our team)\s*(?:和|跟|与|同|and|with)\s*(?:the\s+)?$/u.test(text.slice(0, last.index));
@@ -353,6 +366,15 @@ function thirdParty(s: Sentence, act: Act): string | null {
     if (subject.length === 0 || s.hits(P.own, c.start, rep.index).some((h) => h.end <= rep.index)) continue;
     if (/(?:比如|如果|就是|也就是|换句话|再|听|据|可以|应该|怎么|这么|那么|来|as|like|i)$/u.test(subject)) continue;
     return 'reported speech';
+  }
+  // English verbs of deciding need us as their subject: "Netflix decided …", "Alice agreed …" are someone else.
+  if (!HAN.test(act.hit.text) && EN_DECIDING.some((v) => act.hit.text.includes(v))) {
+    const clause = s.clauses[act.clause]!;
+    const subject = wordsOf(text.slice(clause.start, act.hit.index)).filter((w) => !EN_OPENERS.has(w));
+    const ownSubject = owners.some((o) => o.index >= clause.start && o.end <= act.hit.index) || owners.some((o) => o.index === act.hit.index);
+    if (subject.length > 0 && !ownSubject && !/^(?:just|really|finally|already|also|officially|now)$/u.test(subject.join(' '))) {
+      return 'someone else decided it';
+    }
   }
   // "…, says my manager", "…，这是老板定的"
   const after = s.hits(P.thirdParties, act.hit.end).filter((h) => s.clauseOf(h.index) !== act.clause || h.index > act.hit.end);
@@ -411,6 +433,8 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
     // "每次调用都会新建连接", "每次 npm install 都会报警告": what happens, not what should.
     if (/^\s*(?:都|也)?\s*会\s*(?:报|抛|出|失败|超时|挂|打印|输出|提示|弹|新建|创建|重新|触发|生成|返回|多|少)/u.test(after)) return true;
     if (/^\s*(?:都|也)?\s*(?:要|得)?\s*(?:跑|花|耗|等)\s*[\d一二两三四五六七八九十几半]+/u.test(after)) return true;
+    // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
+    if (/^\s*(?:这个|那个|该|此|这些|那些|这张|这段|它)/u.test(before)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
     if (/^[\sa-z0-9._/@-]*[a-z][\sa-z0-9._/@-]*$/u.test(before) && before.trim().length > 0) return true;
     return before.trim().length > 0 && /\p{L}/u.test(before) && ZH_BEHAVIOUR.test(after) && !s.hits(P.standing).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text));
@@ -585,7 +609,8 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
     const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
     const isFact = sentences.every((piece) => {
       const s = new Sentence(q.text, piece);
-      return (s.hits(P.codeFacts).length > 0) && !(s.hits(P.discussion).length > 0) && !QUESTION_MARK.test(s.span.text);
+      const fact = s.hits(P.codeFacts).length > 0 || ZH_FACT.test(s.span.text.trim()) || EN_FACT.test(s.span.text.trim());
+      return fact && !(s.hits(P.discussion).length > 0) && !QUESTION_MARK.test(s.span.text);
     });
     if (!isFact) return null;
   }

@@ -53,7 +53,8 @@ export const DECISION = w(
     "let's move to", "we're going to use", 'we are going to use', 'is deprecated', 'are deprecated', "let's standardize",
     'no longer support', 'we no longer', 'will no longer', 'our convention is', 'the convention is', 'our rule is', 'the rule is',
     'our policy is', 'the policy is', 'house rule', 'we standardized on', 'we standardised on', "we've settled on", 'we settled on',
-    "we've standardized on", 'we went with', "we've gone with"],
+    "we've standardized on", 'we went with', "we've gone with", 'standardizing on', 'standardising on', "we're migrating to",
+    'we are migrating to', "we're adopting", 'we are adopting', "we're moving off", 'we are moving off'],
 );
 
 /** "Decision: …", "结论：…": a labelled ruling at the start of a sentence. */
@@ -85,7 +86,7 @@ export const OWN_SUBJECTS = w(
   ['我', '我们', '咱们', '咱', '你', '大家', '本项目', '这个项目', '我们项目', '这个仓库', '本仓库', '我们组', '我们团队', '本组',
     '这个 repo', '这个repo', '咱们组', '本团队'],
   ['i', 'we', "we're", "we'll", "we've", 'us', 'our', 'you', 'this repo', 'this project', 'this codebase', 'the project',
-    'the repo', 'our team', 'this team', "let's", 'everyone', 'everybody'],
+    'the repo', 'our team', 'this team', 'the team', "let's", 'everyone', 'everybody'],
 );
 
 /** Someone else's act: colleagues, other teams, vendors. */
@@ -93,7 +94,7 @@ export const THIRD_PARTIES = w(
   ['同事', '他们', '她们', '他', '她', '后端组', '前端组', '测试组', '运维组', '架构组', '安全组', '平台组', '数据组', '后端那边',
     '前端那边', '隔壁', '别的组', '别的团队', '其他组', '其他团队', '另一个团队', '客户', '甲方', '产品经理', '老板', '领导', '组长',
     '主管', '经理', '架构师', '总监', '有人', '别人', '社区', '官方', '上游', '网友', '朋友', '室友', '那个组',
-    '他们组', '他们团队', '某些人', '同学'],
+    '他们组', '他们团队', '某些人', '同学', '运维', 'dba', '测试同学', '产品同学'],
   ['my teammate', 'my teammates', 'my colleague', 'my colleagues', 'my coworker', 'my coworkers', 'my manager', 'my boss',
     'my lead', 'my tech lead', 'my team lead', 'our cto', 'the cto', 'our architect', 'the architect', 'the platform team',
     'the backend team', 'the frontend team', 'the infra team', 'the security team', 'the data team', 'the sre team',
@@ -101,14 +102,16 @@ export const THIRD_PARTIES = w(
     'the … department', 'another … team', 'the other team', 'they', 'he', 'she', 'someone', 'somebody',
     'people', 'the client', 'the customer', 'the vendor', 'upstream', 'the maintainers', 'the community', 'a friend',
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
-    'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer'],
+    'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer', 'ops', 'the dba',
+    'the sre'],
 );
 
 /** Another or an earlier project, or the past: not this project's ruling. */
 export const OTHER_PROJECTS = w(
   ['上个项目', '上一个项目', '之前的项目', '以前的项目', '老项目', '另一个项目', '别的项目', '其他项目', '另一个仓库', '另一个 repo',
     '别的 repo', '别的仓库', '老东家', '上家公司', '前公司', '以前公司', '之前公司', '上一家', '去年', '前年', '当时', '那时候', '那时',
-    '那会儿', '那会', '以前我们', '之前我们', '以前在', '之前在', '原来的项目', '老系统', '之前那个'],
+    '那会儿', '那会', '以前我们', '之前我们', '以前在', '之前在', '原来的项目', '老系统', '之前那个', '以前的…公司', '以前的…项目',
+    '之前的…公司', '之前的…项目', '以前的…团队', '之前的…团队', '上家', '老公司', '前东家'],
   ['my last project', 'my previous project', 'my old project', 'previous project', 'last project', 'another project',
     'other project', 'another repo', 'other repo', 'another codebase', 'my last job', 'my previous job', 'my old job',
     'my old company', 'my previous company', 'at my last', 'at my old', 'at my previous', 'last year', 'years ago',
@@ -166,8 +169,10 @@ export const EXAMPLE_OPENINGS = w(
 export const UNDECIDED = w(
   ['还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定', '也许',
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
-    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说'],
-  ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'not sure', 'maybe', 'considering', 'thinking about',
+    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说', '可以考虑', '或许可以', '也许可以',
+    '先别改', '先别动', '先不改', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换'],
+  ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'we could', 'we might', 'at some point', 'not now',
+    'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not sure', 'maybe', 'considering', 'thinking about',
     "we'll see", 'tbd', 'to be decided', 'not yet decided', 'still deciding', 'perhaps', 'not certain', 'unsure',
     "haven't made up", 'not settled', 'open question', 'on the fence', 'torn between', 'still evaluating', 'up in the air',
     'let me think', 'need to think', 'not convinced', 'revisit later', 'to be discussed', 'tbc', 'pending discussion'],
@@ -359,7 +364,7 @@ export const NOT_NEGATIONS = ['不同', '不错', '不少', '不断', '不仅', 
   '未必', '不然', '不如'];
 
 /** Suffixes that make a group of other people ("移动端团队", "客户那边"), unless "我们/咱们/本" owns them. */
-export const GROUP_SUFFIXES = ['组', '团队', '部门', '小组', '那帮人', '那伙人'];
+export const GROUP_SUFFIXES = ['组', '团队', '部门', '小组', '那帮人', '那伙人', '那边'];
 
 /** Past-tense verbs after "always/never": a habit in the past is a description, not a wish. */
 export const EN_PAST = ['got', 'had', 'was', 'were', 'did', 'went', 'made', 'saw', 'knew', 'thought', 'said', 'took', 'ran', 'wrote',
@@ -377,6 +382,20 @@ export const AFTER_EVENTS = w(
     '重构', '启动', '登录', '注册', '打包', '构建', '编译', '更新', '下班', '开会', '回来', '吃饭', 'review', '评审', '确认', 'merge', '部署完'],
   [],
 );
+
+/** English verbs of deciding or wanting: a sentence with one of them needs us (or no one) as its subject. */
+export const EN_DECIDING = ['decided', 'decides', 'agreed', 'agrees', 'settled', 'chose', 'picked', 'going with', 'switching', 'switched',
+  'adopt', 'adopted', 'adopting', 'moving to', 'standardiz', 'standardis', 'migrat', 'wants', 'prefers', 'use', 'using'];
+
+/** Adverbs and fillers that may open an English clause before its subject. */
+export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and', 'but', 'well', 'anyway', 'basically', 'honestly', 'yeah',
+  'right', 'now', 'today', 'recently', 'eventually', 'ultimately', 'in the end', 'after all'];
+
+/** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
+export const FACT_SHAPES = {
+  zh: '^(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?(?:有|是|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在)',
+  en: "^(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends)\\b",
+};
 
 /** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */
 export const ZH_PARTICLES = '了着过吧啦呢嘛都也就的得地又再要呀啊哈';

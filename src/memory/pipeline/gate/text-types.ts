@@ -40,6 +40,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*\d+ (?:passing|failing|pending)\b/u,
   // git log, status and diffs
   /^\s*commit [0-9a-f]{7,40}\b/u,
+  /^\s*\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,12}\] /u,
   /^\s*(?:\* |\| )*(?=[0-9a-f]{7,12}\b)(?=[0-9a-f]*\d)[0-9a-f]{7,12} \S/u,
   /^\s*(?:Author|Date|Merge|AuthorDate|CommitDate):\s/u,
   /^\s*diff --git /u,
