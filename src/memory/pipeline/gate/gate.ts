@@ -88,7 +88,8 @@ const P = {
 };
 
 const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
-const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?![\\p{Script=Han}])`, 'u');
+// "组件", "组合", "组成" are words, not groups.
+const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!件|合|成|织|装|队)`, 'u');
 const EN_PAST = new Set(L.EN_PAST);
 const EN_DECIDING = L.EN_DECIDING;
 const EN_OPENERS = new Set(L.EN_OPENERS);

@@ -47,7 +47,8 @@ export const DECISION = w(
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
     'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
     'adopting', 'switch to', 'switching to', "we're switching", 'we are switching', 'standardize on', 'standardise on',
-    'the project will use', 'we are going with', "we're going with", 'final decision', 'settled on', 'agreed to use',
+    'the project will use', 'this project will', 'the project will', 'this repo will', 'the repo will', 'our project will',
+    'this codebase will', 'this service will', 'we are going with', "we're going with", 'final decision', 'settled on', 'agreed to use',
     'we agreed', 'we will standardize', "let's stick with", 'stick with', "we're moving to", 'we are moving to',
     'migrate to', "we'll migrate", 'we will migrate', 'going with', "we're dropping", 'we are dropping', "let's drop", "we'll drop",
     "let's move to", "we're going to use", 'we are going to use', 'is deprecated', 'are deprecated', "let's standardize",
@@ -66,7 +67,7 @@ export const RULING_LABELS = w(
 
 /** An imperative ruling about this project: "不用留了，直接删", "drop support for …". Decisions only. */
 export const RULING_VERBS = w(
-  ['不用留', '不需要留', '不用保留', '不再保留', '不保留', '别留', '不要留', '不用兼容', '不再兼容', '直接删', '直接删除', '直接删掉',
+  ['统一', '不用留', '不需要留', '不用保留', '不再保留', '不保留', '别留', '不要留', '不用兼容', '不再兼容', '直接删', '直接删除', '直接删掉',
     '直接去掉', '直接干掉', '直接移除', '直接下掉', '全删', '全部删', '都删', '都删掉', '删掉吧', '删了吧', '干掉', '砍掉', '去掉吧',
     '都改成', '全部改成', '都换成', '全部换成', '一律改成', '都用', '全用', '只用', '只允许', '禁止', '不允许', '不许', '不准', '严禁',
     '必须', '务必', '一定要'],
@@ -299,7 +300,7 @@ export const NOUN_COMPOUNDS = w(
 
 /** Past-time or state words that make a sentence a fact about the code, not discussion. */
 export const CODE_FACT = w(
-  ['我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是', '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
+  ['里有个', '里面有个', '中有个', '有个 bug', '有个bug', '我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是', '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
     '写在', '定义在', '返回的是', '返回', '版本是', '配置的是', '位于', '放在', '继承自', '调用了', '里面有', '一共有', '目前有', '现在有'],
   ['currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in', 'is implemented in', 'runs on', 'depends on', 'returns',
     'is defined in', 'lives in', 'is located in', 'extends', 'calls', 'there are', 'there is', 'has', 'contains', 'is set to',
@@ -341,12 +342,12 @@ export const CONFIRMATION_FILLERS = w(
 export const PROPOSALS = w(
   ['建议', '推荐', '提议', '我们可以', '可以考虑', '不如', '要不要试试', '要不试试', '要不', '要不要', '我的建议是', '我倾向于', '倾向于',
     '方案是', '可以改为', '可以改用', '可以采用', '可以换成', '可以用', '应该用', '最好用', '我会选', '我选', '是否要', '要我',
-    '你看要不要', '是否考虑', '考虑'],
+    '你看要不要', '是否考虑', '考虑', '那我们就', '我们就', '对吗', '好吗', '可以吗', '行吗', '怎么样', '你看如何', '要不要我'],
   ['i suggest', "i'd suggest", 'i recommend', "i'd recommend", 'i propose', "i'd propose", 'my recommendation', 'my suggestion',
     'my proposal', 'i would propose', 'i would suggest', 'i would recommend', 'we could', 'we should', 'how about', 'what about',
     'shall we', "i'd go with", 'i would go with', 'consider', 'recommend', 'suggest', 'propose', 'should we', 'want me to',
     'should i', 'shall i', "let's", 'the best option', 'best option', 'i lean towards', 'i lean toward', "i'd lean",
-    'one option', 'option a', 'option b',],
+    'one option', 'option a', 'option b', 'sound good', 'sounds good?', 'ok?', 'right?', 'agreed?', 'does that work'],
 );
 
 /** Negations that cancel an act a few characters or words after them. */
