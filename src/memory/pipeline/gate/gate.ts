@@ -85,12 +85,15 @@ const P = {
   aboutAnswers: new Phrases(L.ABOUT_ANSWERS),
   notDisqualifiers: new Phrases(L.NOT_DISQUALIFIERS, 'none'),
   embedding: new Phrases(L.EMBEDDING_VERBS, 'either'),
+  offers: new Phrases(L.OFFERS),
 };
 
 const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
 // "组件", "组合", "组成" are words, not groups.
 const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!件|合|成|织|装|队)`, 'u');
 const EN_PAST = new Set(L.EN_PAST);
+const EN_MISHAPS = new Set(L.EN_MISHAPS);
+const EN_RESULT_SUBJECTS = new Set(L.EN_RESULT_SUBJECTS);
 const EN_DECIDING = L.EN_DECIDING;
 const EN_OPENERS = new Set(L.EN_OPENERS);
 const ZH_FACT = new RegExp(L.FACT_SHAPES.zh, 'u');
@@ -302,6 +305,12 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
     return problem('speculation', 'the statement is speculation');
   }
 
+  // "我们以后会有一个新的数据平台": 以后 with 会 and no ruling is a prediction.
+  if (act.type === 'standing' && /^(?:以后|今后|往后|将来)$/u.test(act.hit.text)
+    && /会(?!议|话)/u.test(text.slice(act.hit.end, clause.end)) && !s.hits(P.decision).length && !s.hits(P.rulings).length
+    && !/都|一律|必须|要|别|不要/u.test(text.slice(act.hit.end, clause.end))) {
+    return problem('speculation', 'a prediction, not a wish');
+  }
   // What the act is: a description of behaviour, a one-off task.
   if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && describesBehaviour(s, act)) {
     return problem('description', 'the sentence describes how software behaves, not a wish');
@@ -427,13 +436,16 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
   let after = text.slice(act.hit.end, clause.end);
   // A fronted marker ("By default, …", "默认，…") describes the next clause.
   if (/^[\s\p{P}]*$/u.test(after) && s.clauses[act.clause + 1]) after = s.clauseText(act.clause + 1);
-  const ownBefore = s.hits(P.own, clause.start, act.hit.index).some((h) => h.end <= act.hit.index);
+  // "咱们的 CI" is a thing of ours, not a person wishing.
+  const ownBefore = s.hits(P.own, clause.start, act.hit.index).some((h) => h.end <= act.hit.index && !/^\s*的/u.test(text.slice(h.end)));
   if (HAN.test(act.hit.text)) {
     if (ownBefore) return false;
     if (/^\s*(?:都|会|也)?\s*(?:报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过)/u.test(after)) return true;
     // "每次调用都会新建连接", "每次 npm install 都会报警告": what happens, not what should.
     if (/^\s*(?:都|也)?\s*会\s*(?:报|抛|出|失败|超时|挂|打印|输出|提示|弹|新建|创建|重新|触发|生成|返回|多|少)/u.test(after)) return true;
     if (/^\s*(?:都|也)?\s*(?:要|得)?\s*(?:跑|花|耗|等)\s*[\d一二两三四五六七八九十几半]+/u.test(after)) return true;
+    // "默认情况下，Spring 的事务只对…回滚": a fronted default followed by a named product or "X 的 Y" describes it.
+    if (before.trim().length === 0 && after !== text.slice(act.hit.end, clause.end) && /^\s*(?:[a-z][\w.-]*|[^，,。\s]{1,8}的)/u.test(after) && !/^\s*(?:用|走|开|关|给|加|写|放|按|先|都|不|别)/u.test(after)) return true;
     // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
     if (/^\s*(?:这个|那个|该|此|这些|那些|这张|这段|它)/u.test(before)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
@@ -445,6 +457,16 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
   // A habit in the past ("I never got …", "we have always used …") is a description, whoever the subject.
   const past = (w: string | undefined): boolean => w !== undefined && (EN_PAST.has(w) || (/ed$/u.test(w) && w.length > 4));
   if (past(wordsAfter[0]) || wordsBefore.some((w) => ['have', 'has', 'had', "i've", "we've", "they've"].includes(w))) return true;
+  // "I always forget the flag": one's own mishap is a habit described, not a wish.
+  if (wordsAfter[0] !== undefined && EN_MISHAPS.has(wordsAfter[0]) && wordsBefore.some((w) => w === 'i' || w === 'we')) return true;
+  // "every time I run the tests, they fail": the next clause says what happens.
+  if (/^(?:every time|each time|whenever)$/u.test(act.hit.text) && s.clauses[act.clause + 1]) {
+    const next = wordsOf(s.clauseText(act.clause + 1))[0];
+    if (next !== undefined && EN_RESULT_SUBJECTS.has(next)) return true;
+  }
+  // "The tests never finish", "Our nightly job always fails": a thing as the subject, with no modal of wanting.
+  if (['the', 'this', 'that', 'these', 'those', 'my', 'our', 'its', 'their', 'his', 'her', 'a', 'an'].includes(wordsBefore[0] ?? '')
+    && !wordsBefore.some((w) => ['should', 'must', 'need', 'needs', 'will', "we'll", 'shall'].includes(w))) return true;
   if (wordsBefore.some((w) => ['i', 'we', 'you', "let's", 'please', "we're", "i'm", "you're"].includes(w))) return false;
   if (wordsBefore.some((w) => ['is', 'are', 'was', 'were', 'be'].includes(w))) return true;
   const thirdPerson = (w: string | undefined): boolean => w !== undefined && (EN_DESCRIPTION.has(w) || (/[^s]s$/u.test(w) && w.length > 3));
@@ -591,7 +613,11 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   if (nearEnd && sentences.indexOf(covering[covering.length - 1]!) < sentences.length - 3) return false;
   return covering.some((piece) => {
     const s = new Sentence(text, piece);
-    return s.hits(P.proposals).some((h) => {
+    // An offer of the assistant's own work binds a confirmation only when it names a project choice.
+    const offers = s.hits(P.offers);
+    const signals = s.hits(P.proposals).filter((h) => !offers.some((o) => overlaps(o, h)));
+    if (offers.length > 0 && signals.length === 0 && s.hits(P.decision).length === 0) return false;
+    return [...signals, ...(s.hits(P.decision).length > 0 ? offers : [])].some((h) => {
       const clause = s.clauseOf(h.index);
       return !insideRanges(s.quoted, h.index, h.end) && !isNegated(s, h, clause);
     });

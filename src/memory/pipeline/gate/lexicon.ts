@@ -17,7 +17,7 @@ const w = (zh: readonly string[], en: readonly string[]): Words => ({ zh, en });
 /** A standing wish or rule: "from now on / by default / every time … / never … again". */
 export const STANDING = w(
   ['以后', '今后', '往后', '之后都', '以后都', '从现在开始', '从现在起', '从今以后', '从今往后', '从今天开始', '从今天起', '从下周开始',
-    '从这个版本开始', '从此', '从下…开始', '从下…起', '从本…开始', '从本…起', '从这…开始', '从明天开始', '从明天起', '不管⋯都', '无论⋯都',
+    '从这个版本开始', '从此', '默认情况下', '默认的情况下', '从下…开始', '从下…起', '从本…开始', '从本…起', '从这…开始', '从明天开始', '从明天起', '不管⋯都', '无论⋯都',
     '不论⋯都', '不管⋯也', '无论⋯也', '凡是⋯都', '所有⋯都', '只要⋯就', '一旦⋯就', '每次⋯都', '任何⋯都', '默认', '一律', '总是', '始终', '一直都', '永远', '每次…都', '每回…都', '每一次…都', '每个…都',
     '所有…都', '任何…都', '凡是…都', '全部…都', '无论…都', '不管…都', '不论…都', '但凡…都', '只要…就', '一旦…就', '统统',
     '请记住', '记住', '长期', '什么时候都', '任何时候都', '无论何时', '随时都', '谁都不', '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
@@ -50,7 +50,7 @@ export const DECISION = w(
     'the project will use', 'this project will', 'the project will', 'this repo will', 'the repo will', 'our project will',
     'this codebase will', 'this service will', 'we are going with', "we're going with", 'final decision', 'settled on', 'agreed to use',
     'we agreed', 'we will standardize', "let's stick with", 'stick with', "we're moving to", 'we are moving to',
-    'migrate to', "we'll migrate", 'we will migrate', 'going with', "we're dropping", 'we are dropping', "let's drop", "we'll drop",
+    'migrate to', "we'll migrate", 'we will migrate', 'going with', 'switch … to', 'move … to', 'migrate … to', 'convert … to', "we're dropping", 'we are dropping', "let's drop", "we'll drop",
     "let's move to", "we're going to use", 'we are going to use', 'is deprecated', 'are deprecated', "let's standardize",
     'no longer support', 'we no longer', 'will no longer', 'our convention is', 'the convention is', 'our rule is', 'the rule is',
     'our policy is', 'the policy is', 'house rule', 'we standardized on', 'we standardised on', "we've settled on", 'we settled on',
@@ -104,7 +104,7 @@ export const THIRD_PARTIES = w(
     'people', 'the client', 'the customer', 'the vendor', 'upstream', 'the maintainers', 'the community', 'a friend',
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
     'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer', 'ops', 'the dba',
-    'the sre'],
+    'the sre', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss'],
 );
 
 /** Another or an earlier project, or the past: not this project's ruling. */
@@ -285,7 +285,7 @@ export const DESCRIPTION = w(
 
 /** Standing markers that describe how things behave when their subject is a thing, not a person. */
 export const DESCRIPTIVE_MARKERS = w(
-  ['总是', '一直', '始终', '每次…都', '默认', '老是', '经常', '永远', '一直都'],
+  ['总是', '一直', '始终', '每次…都', '默认', '默认情况下', '默认的情况下', '老是', '经常', '永远', '一直都'],
   ['always', 'never', 'by default', 'every time', 'default to', 'each time', 'whenever'],
 );
 
@@ -383,6 +383,16 @@ export const AFTER_EVENTS = w(
     '重构', '启动', '登录', '注册', '打包', '构建', '编译', '更新', '下班', '开会', '回来', '吃饭', 'review', '评审', '确认', 'merge', '部署完'],
   [],
 );
+
+/** Verbs of one's own mishaps: "I always forget …" describes a habit, it asks for nothing. */
+export const EN_MISHAPS = ['forget', 'forgot', 'mix', 'confuse', 'struggle', 'miss', 'lose', 'mess', 'screw', 'end', 'wonder', 'fall',
+  'trip', 'seem', 'get'];
+
+/** Pronouns that open the result clause of "every time I …, they fail": what follows is behaviour. */
+export const EN_RESULT_SUBJECTS = ['they', 'it', 'this', 'that', 'the', 'there', 'he', 'she', 'everything', 'nothing', 'something', 'things'];
+
+/** Offers of the assistant's own work ("want me to …", "要我…吗"): a confirmation of one is a task, unless it names a project choice. */
+export const OFFERS = w(['要我', '要不要我', '需要我', '我来'], ['want me to', 'should i', 'shall i', 'do you want me to', 'would you like me to', 'i can']);
 
 /** English verbs of deciding or wanting: a sentence with one of them needs us (or no one) as its subject. */
 export const EN_DECIDING = ['decided', 'decides', 'agreed', 'agrees', 'settled', 'chose', 'picked', 'going with', 'switching', 'switched',
