@@ -70,7 +70,6 @@ const P = {
   universals: new Phrases({ zh: L.ZH_QUESTION.universals, en: [] }),
   zhIndirect: new Phrases({ zh: L.ZH_QUESTION.indirect, en: [] }, 'either'),
   enIndirect: new Phrases({ zh: [], en: L.EN_QUESTION.indirect }),
-  description: new Phrases(L.DESCRIPTION),
   descriptiveMarkers: new Phrases(L.DESCRIPTIVE_MARKERS),
   compounds: new Phrases(L.NOUN_COMPOUNDS, 'none'),
   codeFacts: new Phrases(L.CODE_FACT),
@@ -90,7 +89,7 @@ const P = {
 
 const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
 // "组件", "组合", "组成" are words, not groups.
-const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!件|合|成|织|装|队)`, 'u');
+const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!${L.GRAMMAR.notGroupEndings.join('|')})`, 'u');
 const EN_PAST = new Set(L.EN_PAST);
 const EN_MISHAPS = new Set(L.EN_MISHAPS);
 const EN_RESULT_SUBJECTS = new Set(L.EN_RESULT_SUBJECTS);
@@ -105,13 +104,48 @@ const EN_WH = new Set(L.EN_QUESTION.wh);
 const EN_CONDITIONAL_WH = new Set(L.EN_QUESTION.conditionalWh);
 const EN_DESCRIPTION = new Set(L.DESCRIPTION.en);
 const DESCRIPTIVE = new Set([...L.DESCRIPTIVE_MARKERS.zh, ...L.DESCRIPTIVE_MARKERS.en]);
+const G = L.GRAMMAR;
+/** An alternation of words, escaped, for the grammar patterns below. */
+const anyOf = (words: readonly string[]): string => `(?:${words.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
+const setOf = (words: readonly string[]): ReadonlySet<string> => new Set(words);
 const HAN = /\p{Script=Han}/u;
 const WORD = /[\p{L}\p{N}'_-]+/gu;
 const QUESTION_MARK = /[?？]/u;
 const ZH_FINAL = new RegExp(`(?:${L.ZH_QUESTION.finals.join('|')})[\\s。.!！~～…]*$`, 'u');
 // A Chinese failure or state right after a descriptive marker: "总是报错", "一直超时".
-const ZH_BEHAVIOUR = /^\s*(?:都|也)?\s*(?:会|报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过|抛|返回|是|为|就)/u;
-const CONSEQUENCE = /(?:就|那就|都|then)\s*$/u;
+const ZH_BEHAVIOUR = new RegExp(`^\\s*(?:都|也)?\\s*${anyOf(G.zhBehaviourAfter)}`, 'u');
+const ZH_FAILURE = new RegExp(`^\\s*(?:都|会|也)?\\s*${anyOf(G.zhFailures)}`, 'u');
+const ZH_EVENT = new RegExp(`^\\s*(?:都|也)?\\s*会\\s*${anyOf(G.zhEvents)}`, 'u');
+const ZH_DURATION = new RegExp(`^\\s*(?:都|也)?\\s*(?:要|得)?\\s*${anyOf(G.zhDurations)}\\s*[\\d一二两三四五六七八九十几半]+`, 'u');
+const ZH_IMPERATIVE_START = new RegExp(`^\\s*${anyOf(G.zhImperativeStarts)}`, 'u');
+const ZH_DEMONSTRATIVE = new RegExp(`^\\s*${anyOf(G.zhDemonstratives)}`, 'u');
+const CONSEQUENCE = new RegExp(`${anyOf(G.consequences)}\\s*$`, 'u');
+const CONDITION_END = new RegExp(`${anyOf(G.conditionEndings)}\\s*$`, 'u');
+const ACT_CONDITION_END = new RegExp(`${anyOf(G.actConditionEndings)}\\s*$`, 'u');
+const PROHIBITIVE = new RegExp(`^${anyOf(G.prohibitiveStarts)}`, 'u');
+const FUTURE_ADVERB = setOf(G.futureAdverbs);
+const RULE_WORD = new RegExp(anyOf(G.ruleWords), 'u');
+const EN_RULING_LEAD = new RegExp(`^[\\s\\p{P}]*(?:${anyOf(G.enRulingLeads)}\\s*)*$`, 'u');
+const EN_RELATIVE_BEFORE = new RegExp(`\\b${anyOf(G.enRelatives)}\\s+$`, 'u');
+const JOINT = new RegExp(`(?:我们|我|咱们|we|our team)\\s*${anyOf(G.joints)}\\s*(?:the\\s+)?$`, 'u');
+const GROUP_OWNER = new RegExp(anyOf(G.groupOwners), 'u');
+const NOT_REPORTER = new RegExp(`${anyOf(G.notReporters)}$`, 'u');
+const ATTRIBUTION_TAIL = new RegExp(anyOf(G.attributionTails), 'u');
+const ZH_NOT_QUESTION_BEFORE = new RegExp(anyOf(G.zhNotQuestionBefore), 'u');
+const ZH_WHY = new RegExp(anyOf(G.zhWhy), 'u');
+const ZH_UNIVERSAL_AFTER = new RegExp(`^[^，,。]{0,8}?${anyOf(G.zhUniversalAfter)}`, 'u');
+const ZH_NOT_WH_BEFORE = new RegExp(`${anyOf(G.zhNotWhBefore)}$`, 'u');
+const ZH_WH_END = new RegExp(anyOf(G.zhWhEnds), 'u');
+const EN_CLAUSE_OPENER = new RegExp(`^\\s*${anyOf(G.enClauseOpeners)}\\b[\\s,]*`, 'u');
+const EN_PERSONS = setOf(G.enPersons);
+const EN_DETERMINERS = setOf(G.enDeterminers);
+const EN_WANTING = setOf(G.enWanting);
+const EN_BE = setOf(G.enBe);
+const EN_PERFECT = setOf(G.enPerfect);
+const EN_WISH_STARTS = setOf(G.enWishStarts);
+const EN_LONE_ADVERB = new RegExp(`^${anyOf(G.enLoneAdverbs)}$`, 'u');
+const CHANGE_VERB = new RegExp(anyOf(G.changeVerbs), 'u');
+const BARE_CONFIRMATION = new RegExp(`^${anyOf(G.bareConfirmations)}$`, 'iu');
 
 interface Act {
   type: 'standing' | 'preference' | 'decision' | 'label' | 'ruling';
@@ -172,7 +206,7 @@ class Sentence {
     const text = this.clauseText(i).trim();
     const opening = P.conditions.first(new Span(text));
     if (opening && opening.index === 0) return true;
-    return /(?:的时候|之前|之后|以前|以后|时)\s*$/u.test(text);
+    return CONDITION_END.test(text);
   }
 }
 
@@ -232,7 +266,7 @@ function rulingLabel(s: Sentence): Hit | null {
 
 /** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */
 function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
-  if (/^(?:别|不|没|never|no |don't|do not|stop)/u.test(hit.text)) return false;
+  if (PROHIBITIVE.test(hit.text)) return false;
   const from = Math.max(s.clauses[clause]!.start, hit.index - 24);
   for (const neg of [...s.hits(P.negations, from, hit.index), ...s.hits(P.longNegations, from, hit.index)]) {
     if (neg.end > hit.index) continue;
@@ -277,7 +311,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
   // Mood: hypothetical, question, example, undecided, speculation.
   const question = questionSignal(s, act);
   if (question && !question.includes('wh-')) return problem('question', question);
-  if (/的话\s*$/u.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act stands inside a condition (…的话)');
+  if (ACT_CONDITION_END.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act stands inside a condition (…的话)');
   if (s.hits(P.hypothetical).some((h) => !overlaps(h, act.hit) && !masked(s, h))) return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);
   const lead = clauseText.length - clauseText.trimStart().length;
@@ -306,9 +340,9 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
   }
 
   // "我们以后会有一个新的数据平台": 以后 with 会 and no ruling is a prediction.
-  if (act.type === 'standing' && /^(?:以后|今后|往后|将来)$/u.test(act.hit.text)
+  if (act.type === 'standing' && FUTURE_ADVERB.has(act.hit.text)
     && /会(?!议|话)/u.test(text.slice(act.hit.end, clause.end)) && !s.hits(P.decision).length && !s.hits(P.rulings).length
-    && !/都|一律|必须|要|别|不要/u.test(text.slice(act.hit.end, clause.end))) {
+    && !RULE_WORD.test(text.slice(act.hit.end, clause.end))) {
     return problem('speculation', 'a prediction, not a wish');
   }
   // What the act is: a description of behaviour, a one-off task.
@@ -321,7 +355,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
   }
   if (kind === 'project_decision' && act.type === 'ruling' && P.imperativeRulings.has(new Span(act.hit.text))) {
     const before = text.slice(clause.start, act.hit.index);
-    if (!/^[\s\p{P}]*(?:(?:ok|okay|so|and|then|just|let's|let us|we'll|we will|we should|we can|we're going to|we are going to|please)\s*)*$/u.test(before)) {
+    if (!EN_RULING_LEAD.test(before)) {
       return problem('no_speech_act', 'the verb is not an imperative ruling');
     }
   }
@@ -348,7 +382,7 @@ function isBareClause(s: Sentence, i: number): boolean {
 /** "可能出错的地方", "anything that might break": a modal inside a noun phrase, not speculation. */
 function isAttributive(text: string, hit: Hit): boolean {
   if (HAN.test(hit.text)) return /^[^，,。；;\s]{0,6}的/u.test(text.slice(hit.end));
-  return /\b(?:that|which|who|anything|something|whatever|what)\s+$/u.test(text.slice(Math.max(0, hit.index - 16), hit.index));
+  return EN_RELATIVE_BEFORE.test(text.slice(Math.max(0, hit.index - 16), hit.index));
 }
 
 /** The reason the act belongs to someone else (a third party, reported speech), or null. */
@@ -361,20 +395,20 @@ function thirdParty(s: Sentence, act: Act): string | null {
   );
   const last = parties[parties.length - 1];
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
-  const joint = last !== undefined && /(?:我们|我|咱们|we|our team)\s*(?:和|跟|与|同|and|with)\s*(?:the\s+)?$/u.test(text.slice(0, last.index));
+  const joint = last !== undefined && JOINT.test(text.slice(0, last.index));
   if (last && !joint) {
     if (s.hits(P.reporting, last.end, act.hit.index).length > 0) return 'someone else said it';
     if (s.hits(P.own, last.end, act.hit.index).length === 0) return 'someone else decided or wants it';
   }
   // "移动端团队决定…", "客户那边要求…": a named group that is not ours.
   const group = GROUP.exec(text.slice(0, act.hit.index));
-  if (group && !/我们|咱们|本|我|咱/u.test(group[1]!)) return 'another group decided or wants it';
+  if (group && !GROUP_OWNER.test(group[1]!)) return 'another group decided or wants it';
   for (const rep of s.hits(P.reporting, 0, act.hit.index)) {
     if (rep.end > act.hit.index) continue;
     const c = s.clauses[s.clauseOf(rep.index)]!;
     const subject = text.slice(c.start, rep.index).trim();
     if (subject.length === 0 || s.hits(P.own, c.start, rep.index).some((h) => h.end <= rep.index)) continue;
-    if (/(?:比如|如果|就是|也就是|换句话|再|听|据|可以|应该|怎么|这么|那么|来|as|like|i)$/u.test(subject)) continue;
+    if (NOT_REPORTER.test(subject)) continue;
     return 'reported speech';
   }
   // English verbs of deciding need us as their subject: "Netflix decided …", "Alice agreed …" are someone else.
@@ -382,7 +416,7 @@ function thirdParty(s: Sentence, act: Act): string | null {
     const clause = s.clauses[act.clause]!;
     const subject = wordsOf(text.slice(clause.start, act.hit.index)).filter((w) => !EN_OPENERS.has(w));
     const ownSubject = owners.some((o) => o.index >= clause.start && o.end <= act.hit.index) || owners.some((o) => o.index === act.hit.index);
-    if (subject.length > 0 && !ownSubject && !/^(?:just|really|finally|already|also|officially|now)$/u.test(subject.join(' '))) {
+    if (subject.length > 0 && !ownSubject && !EN_LONE_ADVERB.test(subject.join(' '))) {
       return 'someone else decided it';
     }
   }
@@ -390,7 +424,7 @@ function thirdParty(s: Sentence, act: Act): string | null {
   const after = s.hits(P.thirdParties, act.hit.end).filter((h) => s.clauseOf(h.index) !== act.clause || h.index > act.hit.end);
   if (after.length > 0) {
     const tail = text.slice(act.hit.end);
-    if (P.reporting.has(new Span(tail)) || /(?:定的|说的|要求的|决定的|的要求|的意思|拍板的)/u.test(tail)) return 'attributed to someone else';
+    if (P.reporting.has(new Span(tail)) || ATTRIBUTION_TAIL.test(tail)) return 'attributed to someone else';
   }
   return null;
 }
@@ -399,11 +433,11 @@ function thirdParty(s: Sentence, act: Act): string | null {
 function questionSignal(s: Sentence, act: Act): string | null {
   const text = s.span.text;
   for (const m of text.matchAll(/[?？]/gu)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
-  if (ZH_FINAL.test(text) && !/什么|怎么|多少/u.test(text.slice(-4))) return 'the statement is a question';
+  if (ZH_FINAL.test(text) && !ZH_WH_END.test(text.slice(-4))) return 'the statement is a question';
   for (const h of s.hits(P.aNotA)) {
     if (overlaps(h, act.hit)) continue;
     const before = text.slice(Math.max(s.clauses[s.clauseOf(h.index)]!.start, h.index - 4), h.index);
-    if (/不管|无论|不论|别问|不用问|不要问|问我|再问/u.test(before)) continue;
+    if (ZH_NOT_QUESTION_BEFORE.test(before)) continue;
     // An embedded question is the object of telling or checking ("说一下索引有没有用上").
     if (s.hits(P.embedding, s.clauses[s.clauseOf(h.index)]!.start, h.index).length > 0) continue;
     return 'the statement is a question';
@@ -412,14 +446,14 @@ function questionSignal(s: Sentence, act: Act): string | null {
     const c = s.clauses[s.clauseOf(h.index)]!;
     const before = text.slice(c.start, h.index);
     const after = text.slice(h.end, c.end);
-    const why = /为什么|为啥|如何|怎样/u.test(h.text);
-    if (!why && (P.universals.has(new Span(before)) || /^[^，,。]{0,8}?[都也]/u.test(after) || /[没为有]$/u.test(before))) continue;
+    const why = ZH_WHY.test(h.text);
+    if (!why && (P.universals.has(new Span(before)) || ZH_UNIVERSAL_AFTER.test(after) || ZH_NOT_WH_BEFORE.test(before))) continue;
     if (s.hits(P.embedding, c.start, h.index).length > 0) continue;
     return 'the statement is a wh-question';
   }
   if ((s.hits(P.zhIndirect).length > 0) || (s.hits(P.enIndirect).length > 0)) return 'the statement is an indirect question';
   for (const i of new Set([0, act.clause])) {
-    const words = wordsOf(s.clauseText(i).replace(/^\s*(?:so|ok|okay|hey|hmm|also|and|but|btw|well)\b[\s,]*/u, ''));
+    const words = wordsOf(s.clauseText(i).replace(EN_CLAUSE_OPENER, ''));
     const [first, second, third] = [words[0] ?? '', words[1] ?? '', words[2] ?? ''];
     if (EN_WH.has(first) && !(first === 'how' && second === 'about')) return 'the statement is a wh-question';
     if (EN_CONDITIONAL_WH.has(first) && EN_AUX.has(second)) return 'the statement is a wh-question';
@@ -440,14 +474,13 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
   const ownBefore = s.hits(P.own, clause.start, act.hit.index).some((h) => h.end <= act.hit.index && !/^\s*的/u.test(text.slice(h.end)));
   if (HAN.test(act.hit.text)) {
     if (ownBefore) return false;
-    if (/^\s*(?:都|会|也)?\s*(?:报错|失败|挂|超时|崩|出错|不稳定|飘红|爆红|卡|很慢|慢|红|不过)/u.test(after)) return true;
+    if (ZH_FAILURE.test(after)) return true;
     // "每次调用都会新建连接", "每次 npm install 都会报警告": what happens, not what should.
-    if (/^\s*(?:都|也)?\s*会\s*(?:报|抛|出|失败|超时|挂|打印|输出|提示|弹|新建|创建|重新|触发|生成|返回|多|少)/u.test(after)) return true;
-    if (/^\s*(?:都|也)?\s*(?:要|得)?\s*(?:跑|花|耗|等)\s*[\d一二两三四五六七八九十几半]+/u.test(after)) return true;
+    if (ZH_EVENT.test(after) || ZH_DURATION.test(after)) return true;
     // "默认情况下，Spring 的事务只对…回滚": a fronted default followed by a named product or "X 的 Y" describes it.
-    if (before.trim().length === 0 && after !== text.slice(act.hit.end, clause.end) && /^\s*(?:[a-z][\w.-]*|[^，,。\s]{1,8}的)/u.test(after) && !/^\s*(?:用|走|开|关|给|加|写|放|按|先|都|不|别)/u.test(after)) return true;
+    if (before.trim().length === 0 && after !== text.slice(act.hit.end, clause.end) && /^\s*(?:[a-z][\w.-]*|[^，,。\s]{1,8}的)/u.test(after) && !ZH_IMPERATIVE_START.test(after)) return true;
     // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
-    if (/^\s*(?:这个|那个|该|此|这些|那些|这张|这段|它)/u.test(before)) return true;
+    if (ZH_DEMONSTRATIVE.test(before)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
     if (/^[\sa-z0-9._/@-]*[a-z][\sa-z0-9._/@-]*$/u.test(before) && before.trim().length > 0) return true;
     return before.trim().length > 0 && /\p{L}/u.test(before) && ZH_BEHAVIOUR.test(after) && !s.hits(P.standing).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text));
@@ -456,7 +489,7 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
   const wordsAfter = wordsOf(after);
   // A habit in the past ("I never got …", "we have always used …") is a description, whoever the subject.
   const past = (w: string | undefined): boolean => w !== undefined && (EN_PAST.has(w) || (/ed$/u.test(w) && w.length > 4));
-  if (past(wordsAfter[0]) || wordsBefore.some((w) => ['have', 'has', 'had', "i've", "we've", "they've"].includes(w))) return true;
+  if (past(wordsAfter[0]) || wordsBefore.some((w) => EN_PERFECT.has(w))) return true;
   // "I always forget the flag": one's own mishap is a habit described, not a wish.
   if (wordsAfter[0] !== undefined && EN_MISHAPS.has(wordsAfter[0]) && wordsBefore.some((w) => w === 'i' || w === 'we')) return true;
   // "every time I run the tests, they fail": the next clause says what happens.
@@ -465,22 +498,21 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
     if (next !== undefined && EN_RESULT_SUBJECTS.has(next)) return true;
   }
   // "The tests never finish", "Our nightly job always fails": a thing as the subject, with no modal of wanting.
-  if (['the', 'this', 'that', 'these', 'those', 'my', 'our', 'its', 'their', 'his', 'her', 'a', 'an'].includes(wordsBefore[0] ?? '')
-    && !wordsBefore.some((w) => ['should', 'must', 'need', 'needs', 'will', "we'll", 'shall'].includes(w))) return true;
-  if (wordsBefore.some((w) => ['i', 'we', 'you', "let's", 'please', "we're", "i'm", "you're"].includes(w))) return false;
-  if (wordsBefore.some((w) => ['is', 'are', 'was', 'were', 'be'].includes(w))) return true;
+  if (EN_DETERMINERS.has(wordsBefore[0] ?? '') && !wordsBefore.some((w) => EN_WANTING.has(w))) return true;
+  if (wordsBefore.some((w) => EN_PERSONS.has(w))) return false;
+  if (wordsBefore.some((w) => EN_BE.has(w))) return true;
   const thirdPerson = (w: string | undefined): boolean => w !== undefined && (EN_DESCRIPTION.has(w) || (/[^s]s$/u.test(w) && w.length > 3));
   if (wordsBefore.length > 0) return wordsAfter.length > 0 ? thirdPerson(wordsAfter[0]) : wordsBefore.slice(1, 3).some(thirdPerson);
   // Fronted ("By default, …"): a subject that is not a person, followed by a verb of behaviour.
   const first = wordsAfter[0];
-  if (first === undefined || ['i', 'we', 'you', "let's", 'please', 'always', 'never', 'use', 'do', "don't"].includes(first)) return false;
+  if (first === undefined || EN_WISH_STARTS.has(first)) return false;
   return wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w));
 }
 
 /** A ruling verb in a one-off task ("帮我把这个函数删掉", "can you remove this line"). */
 function oneOffTask(s: Sentence, act: Act): string | null {
   if ((s.hits(P.explicitDecision).length > 0)) return null;
-  if (act.type === 'decision' && !/改|换|迁|切|删|用|drop|remove|switch|move|migrate|use/u.test(act.hit.text)) return null;
+  if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
   if ((s.hits(P.localObjects).length > 0)) return 'a change to one place, not a project ruling';
   if (act.type === 'ruling' && (s.hits(P.requestFrames).length > 0)) return 'a request for a task, not a ruling';
   return null;
@@ -599,7 +631,7 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
 /** True when the confirmation is one bare word ("好", "行", "ok"), which needs a proposal at the end of the answer before it. */
 export function isBareConfirmation(text: string): boolean {
   const rest = text.replace(/[\s\p{P}\p{S}]/gu, '');
-  return Array.from(rest).length <= 2 || /^(?:ok|okay|k|y|yes|yep|sure|yeah)$/iu.test(rest);
+  return Array.from(rest).length <= 2 || BARE_CONFIRMATION.test(rest);
 }
 
 /**

@@ -417,3 +417,73 @@ export const ABOUT_ANSWERS = w(
   ['answer', 'answers', 'reply', 'replies', 'respond', 'response', 'responses', 'explain', 'explanation', 'you', 'tell me',
     'remind me', 'ask me', 'summarize', 'summary', 'lead with', 'show me'],
 );
+
+/**
+ * Small closed word classes the gate's grammar rules are written with. Each is used where its name says; the
+ * rules themselves (positions, scopes) live in gate.ts.
+ */
+export const GRAMMAR = {
+  /** What a Chinese descriptive marker is followed by when it describes: "总是报错", "默认会…", "一直超时". */
+  zhBehaviourAfter: ['会', '报错', '失败', '挂', '超时', '崩', '出错', '不稳定', '飘红', '爆红', '卡', '很慢', '慢', '红', '不过', '抛', '返回',
+    '是', '为', '就'],
+  /** Failures that make any subject's "总是/每次都" a description ("总是报错"). */
+  zhFailures: ['报错', '失败', '挂', '超时', '崩', '出错', '不稳定', '飘红', '爆红', '卡', '很慢', '慢', '红', '不过'],
+  /** What "每次…都会" happens when it describes ("每次调用都会新建连接"). */
+  zhEvents: ['报', '抛', '出', '失败', '超时', '挂', '打印', '输出', '提示', '弹', '新建', '创建', '重新', '触发', '生成', '返回', '多', '少'],
+  /** Verbs of spending time ("每次都要跑 40 分钟"). */
+  zhDurations: ['跑', '花', '耗', '等'],
+  /** How an imperative starts after a fronted "默认，…" ("默认，用 pnpm"). */
+  zhImperativeStarts: ['用', '走', '开', '关', '给', '加', '写', '放', '按', '先', '都', '不', '别'],
+  /** Words pointing at one thing: "这个服务默认监听 8080" describes it. */
+  zhDemonstratives: ['这个', '那个', '该', '此', '这些', '那些', '这张', '这段', '它'],
+  /** Words that put the act in the consequence of a condition ("如果 CI 挂了，就…", "if …, then …"). */
+  consequences: ['就', '那就', '都', 'then'],
+  /** Clause endings that make a clause a condition ("遇到…的时候"); "的话" makes the act itself conditional. */
+  conditionEndings: ['的时候', '之前', '之后', '以前', '以后', '时'],
+  actConditionEndings: ['的话'],
+  /** Acts that carry their own negation ("别再", "never"): a negation before them is not looked for. */
+  prohibitiveStarts: ['别', '不', '没', 'never', 'no ', "don't", 'do not', 'stop'],
+  /** Time adverbs that predict with 会 ("我们以后会有…"), unless a rule word follows. */
+  futureAdverbs: ['以后', '今后', '往后', '将来'],
+  ruleWords: ['都', '一律', '必须', '要', '别', '不要'],
+  /** What may stand before an English imperative ruling ("let's drop …", "we'll remove …"). */
+  enRulingLeads: ['ok', 'okay', 'so', 'and', 'then', 'just', "let's", 'let us', "we'll", 'we will', 'we should', 'we can', "we're going to",
+    'we are going to', 'please'],
+  /** Relative words before a modal make it part of a noun phrase ("anything that might break"). */
+  enRelatives: ['that', 'which', 'who', 'anything', 'something', 'whatever', 'what'],
+  /** Joining words of a joint act ("我们和后端组一起决定", "we and the platform team"). */
+  joints: ['和', '跟', '与', '同', 'and', 'with'],
+  /** Owners inside a group name ("我们项目组"). */
+  groupOwners: ['我们', '咱们', '本', '我', '咱'],
+  /** Words before 说/觉得 that are not a reporter ("比如说", "如果说", "我觉得"). */
+  notReporters: ['比如', '如果', '就是', '也就是', '换句话', '再', '听', '据', '可以', '应该', '怎么', '这么', '那么', '来', 'as', 'like', 'i'],
+  /** Tails that attribute a statement to someone ("…，这是老板定的"). */
+  attributionTails: ['定的', '说的', '要求的', '决定的', '的要求', '的意思', '拍板的'],
+  /** Before an A-not-A form, these make it no question ("不管要不要", "别问我要不要"). */
+  zhNotQuestionBefore: ['不管', '无论', '不论', '别问', '不用问', '不要问', '问我', '再问'],
+  /** wh-words that always ask ("为什么" is never a universal). */
+  zhWhy: ['为什么', '为啥', '如何', '怎样'],
+  /** After a wh-word, these make it a universal ("什么时候都…"); before it, these make it no question ("没什么"). */
+  zhUniversalAfter: ['都', '也'],
+  zhNotWhBefore: ['没', '为', '有'],
+  /** Sentence ends that are wh-words, not question particles ("用什么"). */
+  zhWhEnds: ['什么', '怎么', '多少'],
+  /** Words that may open an English clause before a question word ("so, what …"). */
+  enClauseOpeners: ['so', 'ok', 'okay', 'hey', 'hmm', 'also', 'and', 'but', 'btw', 'well'],
+  /** English subjects and words around always/never. */
+  enPersons: ['i', 'we', 'you', "let's", 'please', "we're", "i'm", "you're"],
+  enDeterminers: ['the', 'this', 'that', 'these', 'those', 'my', 'our', 'its', 'their', 'his', 'her', 'a', 'an'],
+  enWanting: ['should', 'must', 'need', 'needs', 'will', "we'll", 'shall'],
+  enBe: ['is', 'are', 'was', 'were', 'be'],
+  enPerfect: ['have', 'has', 'had', "i've", "we've", "they've"],
+  /** How a fronted English wish goes on ("By default, use …"). */
+  enWishStarts: ['i', 'we', 'you', "let's", 'please', 'always', 'never', 'use', 'do', "don't"],
+  /** Adverbs that may stand alone before a deciding verb ("finally decided"). */
+  enLoneAdverbs: ['just', 'really', 'finally', 'already', 'also', 'officially', 'now'],
+  /** Verbs of change: a decision made of one of them can be a one-off task. */
+  changeVerbs: ['改', '换', '迁', '切', '删', '用', 'drop', 'remove', 'switch', 'move', 'migrate', 'use'],
+  /** One-word confirmations that need a proposal at the end of the answer before them. */
+  bareConfirmations: ['ok', 'okay', 'k', 'y', 'yes', 'yep', 'sure', 'yeah'],
+  /** Group-name endings that are words, not groups ("组件", "组合"). */
+  notGroupEndings: ['件', '合', '成', '织', '装', '队'],
+} as const;
