@@ -122,6 +122,7 @@ const ZH_DEMONSTRATIVE = new RegExp(`^\\s*${anyOf(G.zhDemonstratives)}`, 'u');
 const CONSEQUENCE = new RegExp(`${anyOf(G.consequences)}\\s*$`, 'u');
 const CONDITION_END = new RegExp(`${anyOf(G.conditionEndings)}\\s*$`, 'u');
 const ACT_CONDITION_END = new RegExp(`${anyOf(G.actConditionEndings)}\\s*$`, 'u');
+const ACT_CONDITION_FOLLOWER = new RegExp(`^\\s*${anyOf(G.actConditionFollowers)}`, 'u');
 const PROHIBITIVE = new RegExp(`^${anyOf(G.prohibitiveStarts)}`, 'u');
 const FUTURE_ADVERB = setOf(G.futureAdverbs);
 const RULE_WORD = new RegExp(anyOf(G.ruleWords), 'u');
@@ -311,6 +312,7 @@ function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, ki
   // Mood: hypothetical, question, example, undecided, speculation.
   const question = questionSignal(s, act);
   if (question && !question.includes('wh-')) return problem('question', question);
+  if (ACT_CONDITION_FOLLOWER.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act is the condition of a request');
   if (ACT_CONDITION_END.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act stands inside a condition (…的话)');
   if (s.hits(P.hypothetical).some((h) => !overlaps(h, act.hit) && !masked(s, h))) return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);

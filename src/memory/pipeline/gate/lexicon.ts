@@ -50,7 +50,8 @@ export const DECISION = w(
     'the project will use', 'this project will', 'the project will', 'this repo will', 'the repo will', 'our project will',
     'this codebase will', 'this service will', 'we are going with', "we're going with", 'final decision', 'settled on', 'agreed to use',
     'we agreed', 'we will standardize', "let's stick with", 'stick with', "we're moving to", 'we are moving to',
-    'migrate to', "we'll migrate", 'we will migrate', 'going with', 'switch … to', 'move … to', 'migrate … to', 'convert … to', "we're dropping", 'we are dropping', "let's drop", "we'll drop",
+    'migrate to', "we'll migrate", 'we will migrate', 'going with', 'switch … to', 'move … to', 'migrate … to', 'convert … to', 'moved … to', 'switched to',
+    'migrated … to', 'we moved', 'we switched', "we've switched", "we've moved", 'we migrated', "we've migrated", "we're dropping", 'we are dropping', "let's drop", "we'll drop",
     "let's move to", "we're going to use", 'we are going to use', 'is deprecated', 'are deprecated', "let's standardize",
     'no longer support', 'we no longer', 'will no longer', 'our convention is', 'the convention is', 'our rule is', 'the rule is',
     'our policy is', 'the policy is', 'house rule', 'we standardized on', 'we standardised on', "we've settled on", 'we settled on',
@@ -104,7 +105,7 @@ export const THIRD_PARTIES = w(
     'people', 'the client', 'the customer', 'the vendor', 'upstream', 'the maintainers', 'the community', 'a friend',
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
     'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer', 'ops', 'the dba',
-    'the sre', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss'],
+    'the sre', 'tech lead', 'team lead', 'our tech lead', 'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss'],
 );
 
 /** Another or an earlier project, or the past: not this project's ruling. */
@@ -124,7 +125,7 @@ export const OTHER_PROJECTS = w(
 export const REPORTING = w(
   ['说', '讲', '提到', '表示', '写道', '写的', '说过', '听说', '据说', '据', '按照', '转述', '在群里说', '群里说', '发消息说', '邮件里说',
     '文档里说', '文档上说', '文档写着', '告诉我', '跟我说', '通知说', '认为', '觉得', '建议', '要求'],
-  ['said', 'says', 'wrote', 'writes', 'mentioned', 'told me', 'told us', 'suggested', 'wants', 'insists', 'decided',
+  ['said', 'says', 'saying', 'wrote', 'writes', 'mentioned', 'told me', 'told us', 'suggested', 'wants', 'insists', 'decided',
     'thinks', 'believes', 'claims', 'announced', 'posted', 'argued', 'insisted', 'the docs say', 'the readme says',
     'quote'],
 );
@@ -142,12 +143,12 @@ export const REPORTING_FRAMES = w(
 export const TEMPORARY = w(
   ['这次', '这一次', '本次', '这回', '暂时', '临时', '先这样', '这个回答', '这条回答', '仅此一次', '只这一次', '只是这次', '今天先',
     '目前先', '这一轮', '今天', '这会儿', '眼下', '先不', '这周', '本周', '这个月', '今晚', '这两天', '这个 sprint', '这个sprint',
-    '这个迭代', '本迭代', '这期', '这个版本先', '这个 pr', '这个pr', '这个 commit', '这次的', '这一版', '这一个'],
+    '这个迭代', '本迭代', '这期', '这个版本先', '休假', '请假', '出差', '一周', '两周', '几天', '两天', '三天', '一个月', '这几天', '这个 pr', '这个pr', '这个 commit', '这次的', '这一版', '这一个'],
   ['for this answer', 'just this time', 'this time', 'for now', 'just for now', 'for this one', 'just for this', 'only this once',
     'this once', 'temporarily', 'for this question', 'for this reply', 'in this answer', 'for the moment', 'for this response',
     'just here', 'for today', 'today', 'right now', 'for this pr', 'in this pr', 'for this commit', 'this one time',
     'for this task', 'for this ticket', 'for this file', 'for the demo', 'until friday', 'until the release', 'this sprint',
-    'this week', 'tonight', 'this month', 'for the hackathon', 'for the prototype', 'for the spike', 'for the poc'],
+    'this week', 'tonight', 'this month', 'for two weeks', 'for a week', 'for a few days', 'on vacation', 'on leave', 'out of office', 'for the hackathon', 'for the prototype', 'for the spike', 'for the poc'],
 );
 
 /** A hypothetical anywhere in the sentence. */
@@ -441,6 +442,8 @@ export const GRAMMAR = {
   /** Clause endings that make a clause a condition ("遇到…的时候"); "的话" makes the act itself conditional. */
   conditionEndings: ['的时候', '之前', '之后', '以前', '以后', '时'],
   actConditionEndings: ['的话'],
+  /** Right after an act, these make it a condition ("决定好了就告诉我"). */
+  actConditionFollowers: ['好了就', '了就', '完就', '好就', '了以后就', '了之后就'],
   /** Acts that carry their own negation ("别再", "never"): a negation before them is not looked for. */
   prohibitiveStarts: ['别', '不', '没', 'never', 'no ', "don't", 'do not', 'stop'],
   /** Time adverbs that predict with 会 ("我们以后会有…"), unless a rule word follows. */
