@@ -20,29 +20,31 @@ export const STANDING = w(
     '从这个版本开始', '从此', '默认情况下', '默认的情况下', '从下…开始', '从下…起', '从本…开始', '从本…起', '从这…开始', '从明天开始', '从明天起', '不管⋯都', '无论⋯都',
     '不论⋯都', '不管⋯也', '无论⋯也', '凡是⋯都', '所有⋯都', '只要⋯就', '一旦⋯就', '每次⋯都', '任何⋯都', '默认', '一律', '总是', '始终', '一直都', '永远', '每次…都', '每回…都', '每一次…都', '每个…都',
     '所有…都', '任何…都', '凡是…都', '全部…都', '无论…都', '不管…都', '不论…都', '但凡…都', '只要…就', '一旦…就', '统统',
-    '请记住', '记住', '长期', '什么时候都', '任何时候都', '无论何时', '随时都', '谁都不', '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
+    '请记住', '记住', '长期', '原则上', '一概', '无一例外', '千万别', '千万不要', '绝对不要', '绝不', '坚决不', '任何时候', '什么时候都', '任何时候都', '无论何时', '随时都', '谁都不', '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
     '今后都'],
   ['from now on', 'going forward', 'moving forward', 'by default', 'always', 'never', 'in future', 'in the future',
     'from here on', 'from here on out', 'from this point on', 'henceforth', 'from today', 'starting today',
     'starting now', 'from today on', 'every time', 'each time', 'whenever', 'please remember', 'remember that',
     'remember to', 'as a rule', 'default to', 'never … again', 'no more', 'stop using', 'stop adding', 'stop writing', 'stop putting', "don't ever", 'do not ever',
     'at all times', 'for every', 'all future', 'any time you', 'anytime you', 'every single', 'prefer … over', 'prefer … to',
-    'favor … over', 'favour … over'],
+    'favor … over', 'favour … over', 'as a general rule', 'without exception', 'no matter what', 'under no circumstances',
+    'never ever', 'starting next', 'from the next', 'make it a rule', 'as a default', "don't … again", 'do not … again'],
 );
 
 /** "I prefer / 我比较喜欢": a wish about how things are done for this user. */
 export const PREFERENCE_VERBS = w(
   ['我喜欢', '我更喜欢', '我比较喜欢', '我偏好', '我倾向于', '我倾向', '我习惯', '我希望你', '我希望', '我要求', '我的偏好', '我更倾向',
     '我偏爱', '我宁愿', '我宁可', '我更想要', '我想要你', '我一般习惯', '我一般喜欢', '我平时习惯', '我通常习惯', '我比较习惯',
-    '我个人偏好', '我个人喜欢'],
+    '我个人偏好', '我个人喜欢', '我受不了', '我讨厌'],
   ['i prefer', "i'd prefer", 'i would prefer', 'i like it when', 'i like', 'i want you to', 'my preference',
-    "i'd rather", 'i would rather', 'i much prefer', 'i really prefer', 'please always',],
+    "i'd rather", 'i would rather', 'i much prefer', 'i really prefer', 'please always', "i'd like you to", 'i would like you to',
+    'i expect you to', 'i need you to always', "i can't stand", 'i hate it when'],
 );
 
 /** "we decided / adopt / switch to …": a project choice. */
 export const DECISION = w(
   ['决定', '采用', '改为', '改用', '换成', '改成', '最终用', '最终选', '最终定', '就选', '选了', '定了', '定下来', '确定用', '确定使用', '确定采用', '统一使用', '统一用',
-    '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
+    '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '就按…来', '方案定为', '选型定了', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
     '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
     'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
@@ -56,7 +58,8 @@ export const DECISION = w(
     'no longer support', 'we no longer', 'will no longer', 'our convention is', 'the convention is', 'our rule is', 'the rule is',
     'our policy is', 'the policy is', 'house rule', 'we standardized on', 'we standardised on', "we've settled on", 'we settled on',
     "we've standardized on", 'we went with', "we've gone with", 'standardizing on', 'standardising on', "we're migrating to",
-    'we are migrating to', "we're adopting", 'we are adopting', "we're moving off", 'we are moving off'],
+    'we are migrating to', "we're adopting", 'we are adopting', "we're moving off", 'we are moving off', 'we reached consensus', 'the consensus is', 'is our standard',
+    'is the standard', 'we will be using', "we'll be using", 'the plan is to'],
 );
 
 /** "Decision: …", "结论：…": a labelled ruling at the start of a sentence. */
@@ -96,7 +99,7 @@ export const THIRD_PARTIES = w(
   ['同事', '他们', '她们', '他', '她', '后端组', '前端组', '测试组', '运维组', '架构组', '安全组', '平台组', '数据组', '后端那边',
     '前端那边', '隔壁', '别的组', '别的团队', '其他组', '其他团队', '另一个团队', '客户', '甲方', '产品经理', '老板', '领导', '组长',
     '主管', '经理', '架构师', '总监', '有人', '别人', '社区', '官方', '上游', '网友', '朋友', '室友', '那个组',
-    '他们组', '他们团队', '某些人', '同学', '运维', 'dba', '测试同学', '产品同学'],
+    '他们组', '他们团队', '某些人', '同学', '运维', 'dba', '测试同学', '产品同学', '上面', '上头', '公司要求', '甲方爸爸'],
   ['my teammate', 'my teammates', 'my colleague', 'my colleagues', 'my coworker', 'my coworkers', 'my manager', 'my boss',
     'my lead', 'my tech lead', 'my team lead', 'our cto', 'the cto', 'our architect', 'the architect', 'the platform team',
     'the backend team', 'the frontend team', 'the infra team', 'the security team', 'the data team', 'the sre team',
@@ -105,7 +108,7 @@ export const THIRD_PARTIES = w(
     'people', 'the client', 'the customer', 'the vendor', 'upstream', 'the maintainers', 'the community', 'a friend',
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
     'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer', 'ops', 'the dba',
-    'the sre', 'tech lead', 'team lead', 'our tech lead', 'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss'],
+    'the sre', 'the company', 'the business', 'stakeholders', 'compliance', 'tech lead', 'team lead', 'our tech lead', 'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss'],
 );
 
 /** Another or an earlier project, or the past: not this project's ruling. */
