@@ -44,7 +44,7 @@ export const PREFERENCE_VERBS = w(
 /** "we decided / adopt / switch to …": a project choice. */
 export const DECISION = w(
   ['决定', '采用', '改为', '改用', '换成', '改成', '最终用', '最终选', '最终定', '就选', '选了', '定了', '定下来', '确定用', '确定使用', '确定采用', '统一使用', '统一用',
-    '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '就按…来', '方案定为', '选型定了', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
+    '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '不再讨论', '不讨论了', '别再讨论了', '就按…来', '方案定为', '选型定了', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
     '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
     'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
@@ -58,7 +58,7 @@ export const DECISION = w(
     'no longer support', 'we no longer', 'will no longer', 'our convention is', 'the convention is', 'our rule is', 'the rule is',
     'our policy is', 'the policy is', 'house rule', 'we standardized on', 'we standardised on', "we've settled on", 'we settled on',
     "we've standardized on", 'we went with', "we've gone with", 'standardizing on', 'standardising on', "we're migrating to",
-    'we are migrating to', "we're adopting", 'we are adopting', "we're moving off", 'we are moving off', 'we reached consensus', 'the consensus is', 'is our standard',
+    'we are migrating to', "we're adopting", 'we are adopting', "we're moving off", 'we are moving off', 'we reached consensus', 'end of discussion', 'case closed', 'no more discussion', 'the consensus is', 'is our standard',
     'is the standard', 'we will be using', "we'll be using", 'the plan is to'],
 );
 
