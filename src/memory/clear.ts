@@ -1,5 +1,9 @@
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { randomToken } from '../shared/ids.js';
 import type { Connection } from './connection.js';
+import { SIDE_SUFFIXES, damagedName, syncDir } from './files.js';
+import { typedStorageError } from './storage-fault.js';
 
 /** What a clear carries over from the old database (M-10.3). */
 export interface ClearBasis {
@@ -62,7 +66,40 @@ export function clearInPlace(conn: Connection, input: { generation: number; crea
   });
 }
 
-/** Removes the database and its side files, for a clear of a database whose schema itself is broken. */
-export function removeDatabaseFiles(dbPath: string): void {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(dbPath + suffix, { force: true });
+/**
+ * Replaces a damaged database for a clear, never deleting it: the new database is built and synced in a
+ * temp file first (`build`), then the damaged file and its -wal/-shm/-journal are renamed to
+ * `memory.db.damaged-<timestamp>…` and the new file is renamed over `memory.db`. A failure at any step
+ * undoes the renames done so far and removes the temp file, so the old state stays. Returns where the
+ * damaged file went (null when there was no file).
+ */
+export function replaceDamagedDatabase(dbPath: string, now: number, build: (tempPath: string) => void): string | null {
+  const dir = dirname(dbPath);
+  const temp = join(dir, `.memory.db.new-${process.pid}-${randomToken(8)}`);
+  const done: [from: string, to: string][] = [];
+  try {
+    build(temp);
+    const aside = damagedName(dbPath, now);
+    const moves: [string, string][] = SIDE_SUFFIXES.map((suffix) => [dbPath + suffix, aside + suffix]);
+    // Side files first: a new memory.db must never meet the old WAL.
+    moves.push([dbPath, aside]);
+    for (const [from, to] of moves) {
+      if (!statSync(from, { throwIfNoEntry: false })) continue;
+      renameSync(from, to);
+      done.push([from, to]);
+    }
+    renameSync(temp, dbPath);
+    syncDir(dir);
+    return done.some(([from]) => from === dbPath) ? aside : null;
+  } catch (error) {
+    for (const [from, to] of done.reverse()) {
+      try {
+        renameSync(to, from);
+      } catch {
+        // Keep undoing the others; the damaged file is still on disk under its new name.
+      }
+    }
+    for (const suffix of ['', ...SIDE_SUFFIXES]) rmSync(temp + suffix, { force: true });
+    throw typedStorageError(error, 'clear could not replace the damaged database (nothing was changed)', dir);
+  }
 }
