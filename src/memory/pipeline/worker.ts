@@ -1,7 +1,7 @@
 import { rawDiagnostic } from '../../llm/diagnostics.js';
 import type { ChatMessage, LlmClient, LlmPurpose } from '../../llm/types.js';
 import type { Clock } from '../../shared/clock.js';
-import { MemoryError } from '../../shared/errors.js';
+import { MemoryError, describeError } from '../../shared/errors.js';
 import type { IdGenerator } from '../../shared/ids.js';
 import type { Connection } from '../connection.js';
 import {
@@ -217,7 +217,7 @@ export class MemoryWorker {
       return await work();
     } catch (error) {
       const raw = rawDiagnostic(error, { purpose });
-      const short = error instanceof MemoryError || error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const short = describeError(error);
       let nextRetryAt: number | null = null;
       try {
         nextRetryAt = failBatch(this.deps.conn(), batch, raw, { purpose, error: short.slice(0, 500) }, this.deps.now());
