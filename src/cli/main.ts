@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandOutput } from './commands/command-output.js';
 import { EXIT } from './commands/command-output.js';
-import { memoryClear, memoryExport, memoryForget, memoryList, memoryShow, memoryStatus } from './commands/memory-commands.js';
+import { memoryClear, memoryExport, memoryForget, memoryList, memoryRetry, memoryShow, memoryStatus } from './commands/memory-commands.js';
 import { type CliContext, StartupError, openContext } from './context.js';
 import { exitPass } from './exit-pass.js';
 import { processOutput } from './output.js';
@@ -90,13 +90,14 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
     });
 
   const memory = root.command('memory').description('the /memory commands without a session');
-  const memoryCommand = (name: string, description: string, run: (ctx: CliContext, arg: string | undefined, flags: { confirm?: boolean }) => CommandOutput, argument?: string) => {
+  const memoryCommand = (name: string, description: string, run: (ctx: CliContext, arg: string | undefined, flags: { confirm?: boolean; all?: boolean }) => CommandOutput, argument?: string) => {
     const cmd = memory.command(name).description(description).option('--repo <dir>', 'the project folder').option('--json', 'machine-readable output');
     if (argument) cmd.argument(argument);
     if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
+    if (name === 'retry') cmd.option('--all', 'every failed job');
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const opts = command.optsWithGlobals() as { repo?: string; json?: boolean; confirm?: boolean };
+      const opts = command.optsWithGlobals() as { repo?: string; json?: boolean; confirm?: boolean; all?: boolean };
       const arg = argument ? (args[0] as string) : undefined;
       process.exitCode = await withContext(opts.repo, async (ctx) => print(run(ctx, arg, opts), opts.json === true), { exitPass: false });
     });
@@ -107,6 +108,7 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
   memoryCommand('forget', 'forget one memory (the RAW turns are kept)', (ctx, id) => memoryForget(ctx, id), '<id>');
   memoryCommand('clear', 'delete all Memory (needs --confirm)', (ctx, _id, flags) => memoryClear(ctx, flags.confirm === true));
   memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/', (ctx) => memoryExport(ctx));
+  memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', (ctx, id, flags) => memoryRetry(ctx, id, flags.all === true), '[id]');
   return root;
 }
 

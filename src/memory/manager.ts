@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { LlmClient } from '../llm/types.js';
 import { type Clock, systemClock } from '../shared/clock.js';
-import { MemoryIntentError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
+import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
 import { type IdGenerator, randomIds } from '../shared/ids.js';
 import { clip } from '../shared/text.js';
 import { bootstrap, bootstrapProblem, buildFreshDatabase, dataDir, memoryDbPath } from './bootstrap.js';
@@ -15,7 +15,7 @@ import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
 import { forgetItem, listActiveItems, resolveItemId } from './store/items.js';
-import { reclaimExpiredJobs } from './store/jobs.js';
+import { reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
 import { hasExpiredLeases } from './store/leases.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
@@ -32,6 +32,7 @@ import type {
   NewThreadResult,
   OrdinaryIntent,
   ProcessResult,
+  RetryResult,
   SearchHit,
   TurnHandle,
   TurnRecord,
@@ -199,7 +200,28 @@ export class MemoryManager {
     return this.guard('cannot read Memory status', () => {
       const conn = this.anyConn();
       const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
-      return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings });
+      const tick = this.worker.lastTickError;
+      const backgroundError = tick === null ? null : describeError(tick);
+      return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings, backgroundError });
+    });
+  }
+
+  /**
+   * M-9.4a: puts failed jobs back in the queue with a fresh run of tries — one job (id or unique prefix of
+   * at least 4 characters) or, without an id, all of them.
+   */
+  retry(jobId?: string): RetryResult {
+    return this.guard('cannot retry jobs', () => {
+      const conn = this.healthyConn();
+      this.recoverIfDeferred();
+      const wanted = jobId === undefined ? null : jobId.trim();
+      if (wanted !== null && wanted.length === 0) throw new MemoryNotFoundError('', 'No job id given');
+      const jobIds = retryFailedJobs(conn, wanted, this.now());
+      if (wanted !== null && jobIds.length === 0) {
+        throw new MemoryNotFoundError(wanted, `No failed job matches '${wanted}' (memory status lists them)`);
+      }
+      if (jobIds.length > 0) this.worker.wake();
+      return { jobIds };
     });
   }
 
@@ -434,7 +456,7 @@ export class MemoryManager {
 
   /** Stops background work; with `drain`, runs the exit pass first (M-10.2). */
   async close(options: { drain?: boolean } = {}): Promise<DrainResult> {
-    let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, warnings: [] };
+    let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
     if (this.state.health === 'closed') return result;
     this.worker.stop();
     try {

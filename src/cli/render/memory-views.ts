@@ -31,7 +31,11 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
   const t = status.turns;
   lines.push(`  turns          ${t.completed} completed · ${t.failed} failed · ${t.interrupted} interrupted · ${t.open} open`);
   const j = status.jobs;
-  lines.push(`  jobs           ${j.pending} pending · ${j.leased} running · ${j.retryWait} waiting to retry · ${j.succeeded} done · ${j.succeededNoOutput} done without output`);
+  lines.push(`  jobs           ${j.pending} pending · ${j.leased} running · ${j.retryWait} waiting to retry · ${j.failed} failed · ${j.succeeded} done · ${j.succeededNoOutput} done without output`);
+  const u = status.unresolved;
+  if (u.oldestCreatedAt !== null) lines.push(`  unresolved     oldest job waiting since ${formatTime(u.oldestCreatedAt)} · most attempts ${u.maxAttempts}`);
+  for (const f of u.failed) lines.push(`  failed job     ${f.id} (${f.kind}, ${f.attempts} attempt(s)): ${literal(f.reason.split('\n')[0]!.slice(0, 160))} — memory retry ${f.id}`);
+  if (status.backgroundError !== null) lines.push(`  background     the scheduler keeps failing: ${literal(status.backgroundError.slice(0, 200))}`);
   const filtered = Object.entries(status.filteredCandidates.byReason).sort((a, b) => b[1] - a[1]);
   lines.push(`  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`);
   lines.push(`  last success   ${formatTime(status.lastSucceededAt)}`);
