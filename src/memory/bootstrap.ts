@@ -1,6 +1,6 @@
-import { closeSync, constants, copyFileSync, existsSync, fsyncSync as fsync, linkSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, existsSync, fsyncSync, linkSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describeError } from '../shared/errors.js';
+import { MemoryStorageError, describeError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { Connection } from './connection.js';
 import { createPrivateFile, ensurePrivateDir, refuseLinks, removeStaleWorkDirs } from './files.js';
@@ -204,19 +204,19 @@ function openBlank(dbPath: string, now: number, ids: IdGenerator, seed: MetaSeed
  * clear that replaces a damaged file: the file is complete and synced before anything is renamed.
  */
 export function buildFreshDatabase(path: string, now: number, ids: IdGenerator, seed: MetaSeed): void {
-  if (!createPrivateFile(path)) throw new Error(`${path} already exists`);
+  if (!createPrivateFile(path)) throw new MemoryStorageError(`${path} already exists`, { code: 'EEXIST' });
   const conn = Connection.open(path, { fileMustExist: true });
   try {
     initializeBlank(conn, now, ids, seed);
     const problem = verifyBootstrap(conn);
-    if (problem !== null) throw new Error(`the new database failed verification: ${problem}`);
+    if (problem !== null) throw new MemoryStorageError(`the new database failed verification: ${problem}`);
   } finally {
     conn.close();
   }
+  // The commit already synced (synchronous=FULL); this covers file systems that need an explicit sync.
   const fd = openSync(path, 'r+');
   try {
-    // The commit already synced (synchronous=FULL); this covers file systems that need an explicit sync.
-    fsync(fd);
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -380,13 +380,24 @@ export class MemoryManager {
       const dataOnly = conn !== null && isSoundSchema(conn);
       conn?.close();
       this.state = { health: 'degraded', reason: this.state.health === 'degraded' ? this.state.reason : 'closed', conn: null };
-      if (dataOnly && this.clearDataOnlyInPlace({ generation, createdAt, threadId, now })) {
-        this.reopen({ generation, createdAt });
-        return this.clearResult(generation, createdAt, false, null);
+      let movedAside: string | null = null;
+      let recreated = false;
+      try {
+        if (!dataOnly || !this.clearDataOnlyInPlace({ generation, createdAt, threadId, now })) {
+          movedAside = replaceDamagedDatabase(this.dbPath, now, (temp) => buildFreshDatabase(temp, now, this.ids, { generation, createdAt }));
+          recreated = true;
+        }
+      } catch (error) {
+        // The old files are unchanged: look at them again so status keeps explaining them.
+        try {
+          this.reopen();
+        } catch {
+          // Reported through the clear's own error below.
+        }
+        throw error;
       }
-      const movedAside = replaceDamagedDatabase(this.dbPath, now, (temp) => buildFreshDatabase(temp, now, this.ids, { generation, createdAt }));
       this.reopen({ generation, createdAt });
-      return this.clearResult(generation, createdAt, true, movedAside);
+      return this.clearResult(generation, createdAt, recreated, movedAside);
     });
   }
 
@@ -411,7 +422,7 @@ export class MemoryManager {
     return { generation, threadId: status.activeThreadId, recreated, createdAt, movedAside };
   }
 
-  private reopen(seed: { generation: number; createdAt: number }): void {
+  private reopen(seed?: { generation: number; createdAt: number }): void {
     const opened = this.bootstrapState(seed);
     this.state = opened.state;
     this.warnings = opened.warnings;
