@@ -35,6 +35,9 @@ export function memoryDbPath(repoRoot: string): string {
 /** Private folders where an existing database is verified read-only: `.verify-<pid>-<random>`. */
 const VERIFY_PREFIX = '.verify-';
 
+/** Replacement databases a clear builds before renaming them into place: `.memory.db.new-<pid>-<random>`. */
+export const REPLACEMENT_PREFIX = '.memory.db.new-';
+
 /** A verification is repeated when a live writer changed the files meanwhile, at most this often. */
 const VERIFY_ATTEMPTS = 3;
 
@@ -52,6 +55,7 @@ export function bootstrap(dbPath: string, now: number, ids: IdGenerator, seed?: 
   const dir = dirname(dbPath);
   ensurePrivateDir(dir);
   removeStaleWorkDirs(dir, VERIFY_PREFIX);
+  removeStaleWorkDirs(dir, REPLACEMENT_PREFIX);
   let created: boolean;
   try {
     refuseLinks(dbPath);

@@ -1,6 +1,7 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomToken } from '../shared/ids.js';
+import { REPLACEMENT_PREFIX } from './bootstrap.js';
 import type { Connection } from './connection.js';
 import { SIDE_SUFFIXES, damagedName, syncDir } from './files.js';
 import { typedStorageError } from './storage-fault.js';
@@ -75,7 +76,7 @@ export function clearInPlace(conn: Connection, input: { generation: number; crea
  */
 export function replaceDamagedDatabase(dbPath: string, now: number, build: (tempPath: string) => void): string | null {
   const dir = dirname(dbPath);
-  const temp = join(dir, `.memory.db.new-${process.pid}-${randomToken(8)}`);
+  const temp = join(dir, `${REPLACEMENT_PREFIX}${process.pid}-${randomToken(8)}`);
   const done: [from: string, to: string][] = [];
   try {
     build(temp);

@@ -94,7 +94,7 @@ export function syncDir(dir: string): void {
   }
 }
 
-/** Removes private working folders (`.verify-<pid>-…`) left by processes that no longer run. */
+/** Removes private working folders and files (`.verify-<pid>-…`, `.memory.db.new-<pid>-…`) left by processes that no longer run. */
 export function removeStaleWorkDirs(dir: string, prefix: string): void {
   let names: string[];
   try {

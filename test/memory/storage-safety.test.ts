@@ -286,12 +286,18 @@ describe('a clear that replaces the file under a live session (two processes)', 
   });
 });
 
-describe('existence checks', () => {
-  it('no stray verification folder is left after opens', async () => {
+describe('private working files', () => {
+  it('no verification folder is left after opens, and those of dead processes are removed', async () => {
     const repo = await healthyRepo(1);
+    const dir = join(repo, '.autopatch-j');
+    // Left by processes that crashed mid-verification or mid-clear (pid 4194303 is not running here).
+    mkdirSync(join(dir, '.verify-4194303-abc'));
+    writeFileSync(join(dir, '.verify-4194303-abc', 'memory.db'), 'x');
+    writeFileSync(join(dir, '.memory.db.new-4194303-xyz'), 'half built');
     const memory = MemoryManager.open({ repoRoot: repo });
+    expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
     await memory.close();
-    expect(readdirSync(join(repo, '.autopatch-j')).filter((n) => n.startsWith('.verify-'))).toEqual([]);
+    expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
     expect(existsSync(dbPathOf(repo))).toBe(true);
   });
 });
