@@ -6,7 +6,7 @@ import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, MemoryStorag
 import { type IdGenerator, randomIds } from '../shared/ids.js';
 import { clip } from '../shared/text.js';
 import { bootstrap, bootstrapProblem, buildFreshDatabase, dataDir, memoryDbPath } from './bootstrap.js';
-import { clearInPlace, readClearBasis, replaceDamagedDatabase } from './clear.js';
+import { clearInPlace, holdWriteLock, readClearBasis, replaceDamagedDatabase } from './clear.js';
 import { BUSY_TIMEOUT_MS, Connection } from './connection.js';
 import { isDamage, typedStorageError } from './storage-fault.js';
 import { streamSnapshot, streamUnreadable, writeExportFile } from './export.js';
@@ -384,7 +384,12 @@ export class MemoryManager {
       let recreated = false;
       try {
         if (!dataOnly || !this.clearDataOnlyInPlace({ generation, createdAt, threadId, now })) {
-          movedAside = replaceDamagedDatabase(this.dbPath, now, (temp) => buildFreshDatabase(temp, now, this.ids, { generation, createdAt }));
+          movedAside = replaceDamagedDatabase(
+            this.dbPath,
+            now,
+            (temp) => buildFreshDatabase(temp, now, this.ids, { generation, createdAt }),
+            () => holdWriteLock(this.dbPath, this.options.busyTimeoutMs),
+          );
           recreated = true;
         }
       } catch (error) {
