@@ -89,6 +89,18 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
       }, { exitPass: true });
     });
 
+  root
+    .command('mcp')
+    .description("serve this project's Memory to other agents over MCP (stdio)")
+    .option('--repo <dir>', 'the project folder')
+    .option('--allow-forget', 'offer the memory_forget tool')
+    .action(async (opts: { repo?: string; allowForget?: boolean }, cmd: Command) => {
+      // Loaded on demand: the MCP SDK is not needed by any other command.
+      const { runMcpServer } = await import('../mcp/server.js');
+      const repo = opts.repo ?? (cmd.optsWithGlobals() as { repo?: string }).repo;
+      process.exitCode = await runMcpServer({ ...(repo !== undefined ? { repo } : {}), allowForget: opts.allowForget === true });
+    });
+
   const memory = root.command('memory').description('the /memory commands without a session');
   const memoryCommand = (name: string, description: string, run: (ctx: CliContext, arg: string | undefined, flags: { confirm?: boolean; all?: boolean }) => CommandOutput, argument?: string) => {
     const cmd = memory.command(name).description(description).option('--repo <dir>', 'the project folder').option('--json', 'machine-readable output');

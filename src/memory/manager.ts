@@ -307,6 +307,15 @@ export class MemoryManager {
     return this.guard('cannot read the routing context', () => routingContext(this.healthyConn(), handle));
   }
 
+  /**
+   * A read-only binding to the thread active at this moment, for callers that serve requests without a turn
+   * of their own (the MCP server). Search, read and the routing context use its thread; it owns no turn.
+   */
+  bindActiveThread(): TurnHandle {
+    const conn = this.healthyConn();
+    return { turnId: '', threadId: requireActiveThread(conn).id, sequence: Number.MAX_SAFE_INTEGER };
+  }
+
   /** At most 5 hits in at most three statements (M-7.4). */
   search(handle: TurnHandle, query: string): SearchHit[] {
     return this.guard('cannot search Memory', () => searchMemory(this.healthyConn(), handle.threadId, query));
