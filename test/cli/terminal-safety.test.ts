@@ -191,6 +191,15 @@ describe('exit codes of storage failures', () => {
     expect(run.stderr).not.toMatch(/clear --confirm/);
   });
 
+  it('the MCP server too: a storage error exits 1 with the fix, nothing on stdout', async () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, '.autopatch-j'), 'a file');
+    const run = await runCli(['mcp', '--repo', repo]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/autopatch-j mcp: .*is not a folder \(fix: move/);
+    expect(run.stdout).toBe('');
+  });
+
   it('a symbolic link for .autopatch-j: exit 1, nothing written outside', async () => {
     const repo = tempRepo();
     const outside = tempRepo('autopatch-j-outside-');
