@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -108,5 +109,20 @@ describe.skipIf(unavailable !== null)('a full disk never loses an acknowledged t
     await memory.close();
     rmSync(filler);
     expect(completedTurns(repo)).toBe(30);
+  });
+
+  it('a file system mounted read-only: a storage error that says so (exit 1), never degraded; files unchanged', async () => {
+    const fs = smallFs(4096);
+    const repo = repoOn(fs);
+    await seed(repo, 3);
+    const hash = sha256(dbPathOf(repo));
+    expect(spawnSync('mount', ['-o', 'remount,ro', fs]).status).toBe(0);
+    const error = storageErrorOf(() => MemoryManager.open({ repoRoot: repo }));
+    expect(error.code).toMatch(/EROFS|SQLITE_READONLY|SQLITE_CANTOPEN/);
+    const status = await runCli(['memory', 'status', '--repo', repo]);
+    expect(status.code).toBe(1);
+    expect(status.stderr).not.toMatch(/degraded|clear --confirm/);
+    expect(sha256(dbPathOf(repo))).toBe(hash);
+    expect(spawnSync('mount', ['-o', 'remount,rw', fs]).status).toBe(0);
   });
 });
