@@ -397,7 +397,8 @@ export class MemoryManager {
             this.dbPath,
             now,
             (temp) => buildFreshDatabase(temp, now, this.ids, { generation, createdAt }),
-            () => holdWriteLock(this.dbPath, this.options.busyTimeoutMs),
+            // A live session (WAL mode) always has a -shm file; without one there is no writer to wait for.
+            () => (existsSync(`${this.dbPath}-shm`) ? holdWriteLock(this.dbPath, this.options.busyTimeoutMs) : null),
           );
           recreated = true;
         }
