@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --workload PATH] [--only open,turns,search,read,projection,mcp,pipeline] [--max-items N] [--out FILE]
+// npm run bench [-- --workload PATH] [--only open,turns,search,read,projection,mcp,pipeline,export] [--max-items N] [--export-mb MB] [--out FILE]
 // Prints a table and writes JSON. Without --workload it generates a workload of the same shape.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { MemoryManager, ScriptedLlm } from '../dist/index.js';
 import { fmt, measure, measureAsync, percentile } from './stats.mjs';
 import { freshRepo, itemId, seedItems, seedTurns } from './seed.mjs';
+import { endsComplete, measureExport, seedLargeRepo } from './export.mjs';
 import { generateWorkload, loadWorkload } from './workload.mjs';
 
 const args = process.argv.slice(2);
@@ -14,7 +15,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const only = new Set((option('only', 'open,turns,search,read,projection,mcp,pipeline')).split(','));
+const only = new Set((option('only', 'open,turns,search,read,projection,mcp,pipeline,export')).split(','));
 const maxItems = Number(option('max-items', '100000'));
 const workloadPath = option('workload', null);
 
@@ -206,10 +207,26 @@ if (only.has('pipeline')) {
   repo.remove();
 }
 
+if (only.has('export')) {
+  const mb = Number(option('export-mb', '300'));
+  log(`export: about ${mb} MB of RAW turns, streamed to a file, in a child process`);
+  const repo = await seedLargeRepo(mb);
+  const outcome = measureExport(repo.dir);
+  const complete = endsComplete(outcome.path);
+  if (!complete || outcome.turns !== repo.turns) throw new Error(`export incomplete: ${JSON.stringify(outcome)}`);
+  results.rows.push({ operation: 'export', turns: outcome.turns, bytes: outcome.bytes, ms: outcome.ms, mbPerSecond: outcome.mbPerSecond, maxRssKb: outcome.maxRssKb });
+  log(`  export: ${outcome.turns} turns, ${(outcome.bytes / 1024 / 1024).toFixed(0)} MB in ${(outcome.ms / 1000).toFixed(1)} s (${outcome.mbPerSecond.toFixed(0)} MB/s), peak RSS ${(outcome.maxRssKb / 1024).toFixed(0)} MB`);
+  repo.remove();
+}
+
 // Table beside the reference figures (µs).
 console.log('\n| operation | p50 µs | p95 µs | p99 µs | reference p50 / p95 µs | p95 ratio |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of results.rows) {
+  if (r.operation === 'export') {
+    console.log(`| export, ${r.turns} turns, ${(r.bytes / 1024 / 1024).toFixed(0)} MB | ${r.mbPerSecond.toFixed(0)} MB/s | | | peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB | |`);
+    continue;
+  }
   if (r.operation === 'pipeline') {
     console.log(`| pipeline, net of model time | ${r.turnsPerSecond.toFixed(0)} turns/s | | | 83.8 turns/s | ${(r.turnsPerSecond / 83.8).toFixed(1)}× |`);
     continue;
