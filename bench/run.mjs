@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --workload PATH] [--only open,turns,search,read,projection,mcp,pipeline,validation] [--max-items N] [--out FILE]
+// npm run bench [-- --workload PATH] [--only open,turns,search,read,projection,mcp,pipeline,export,validation] [--max-items N] [--export-mb MB] [--out FILE]
 // Prints a table and writes JSON. Without --workload it generates a workload of the same shape.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { MemoryManager, ScriptedLlm } from '../dist/index.js';
 import { fmt, measure, measureAsync, percentile } from './stats.mjs';
 import { freshRepo, itemId, seedItems, seedTurns } from './seed.mjs';
+import { endsComplete, measureExport, seedLargeRepo } from './export.mjs';
 import { validationInputs } from './validation.mjs';
 import { generateWorkload, loadWorkload } from './workload.mjs';
 
@@ -16,7 +17,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const only = new Set((option('only', 'open,turns,search,read,projection,mcp,pipeline,validation')).split(','));
+const only = new Set((option('only', 'open,turns,search,read,projection,mcp,pipeline,export,validation')).split(','));
 const maxItems = Number(option('max-items', '100000'));
 const workloadPath = option('workload', null);
 
@@ -210,6 +211,18 @@ if (only.has('pipeline')) {
   repo.remove();
 }
 
+if (only.has('export')) {
+  const mb = Number(option('export-mb', '300'));
+  log(`export: about ${mb} MB of RAW turns, streamed to a file, in a child process`);
+  const repo = await seedLargeRepo(mb);
+  const outcome = measureExport(repo.dir);
+  const complete = endsComplete(outcome.path);
+  if (!complete || outcome.turns !== repo.turns) throw new Error(`export incomplete: ${JSON.stringify(outcome)}`);
+  results.rows.push({ operation: 'export', turns: outcome.turns, bytes: outcome.bytes, ms: outcome.ms, mbPerSecond: outcome.mbPerSecond, maxRssKb: outcome.maxRssKb });
+  log(`  export: ${outcome.turns} turns, ${(outcome.bytes / 1024 / 1024).toFixed(0)} MB in ${(outcome.ms / 1000).toFixed(1)} s (${outcome.mbPerSecond.toFixed(0)} MB/s), peak RSS ${(outcome.maxRssKb / 1024).toFixed(0)} MB`);
+  repo.remove();
+}
+
 if (only.has('validation')) {
   // M-5.6 gate cost: one candidate through validateCandidate (quote location, clause analysis, speech acts,
   // content anchor), over the gate corpus repeated. The validator is internal, so it is loaded from its module.
@@ -224,6 +237,10 @@ if (only.has('validation')) {
 console.log('\n| operation | p50 µs | p95 µs | p99 µs | reference p50 / p95 µs | p95 ratio |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of results.rows) {
+  if (r.operation === 'export') {
+    console.log(`| export, ${r.turns} turns, ${(r.bytes / 1024 / 1024).toFixed(0)} MB | ${r.mbPerSecond.toFixed(0)} MB/s | | | peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB | |`);
+    continue;
+  }
   if (r.operation === 'pipeline') {
     console.log(`| pipeline, net of model time | ${r.turnsPerSecond.toFixed(0)} turns/s | | | 83.8 turns/s | ${(r.turnsPerSecond / 83.8).toFixed(1)}× |`);
     continue;

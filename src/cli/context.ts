@@ -6,6 +6,7 @@ import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
 import { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
+import { EXIT } from './commands/command-output.js';
 import type { Output } from './output.js';
 
 /** Everything a command needs: the project, its Memory, the agent (when a model is configured). */
@@ -19,8 +20,12 @@ export interface CliContext {
   output: Output;
 }
 
+/** The CLI cannot start: a usage problem (exit 2) or storage that cannot be reached (exit 1). */
 export class StartupError extends Error {
   override readonly name = 'StartupError';
+  constructor(message: string, readonly exitCode: number = EXIT.usage) {
+    super(message);
+  }
 }
 
 /** Reads the config and opens the project's Memory. A degraded Memory opens fine; status says why. */
@@ -39,7 +44,10 @@ export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; o
   try {
     memory = MemoryManager.open({ repoRoot, ...(provider ? { llm: provider } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
   } catch (error) {
-    if (error instanceof MemoryStorageError) throw new StartupError(error.message);
+    if (error instanceof MemoryStorageError) {
+      const fix = error.fix !== null && !error.message.includes(error.fix) ? `\n  fix: ${error.fix}` : '';
+      throw new StartupError(`${error.message}${fix}`, EXIT.failure);
+    }
     throw error;
   }
   const workspace = new ReviewWorkspace(repoRoot);

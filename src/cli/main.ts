@@ -7,6 +7,8 @@ import { memoryClear, memoryExport, memoryForget, memoryList, memoryRefused, mem
 import { type CliContext, StartupError, openContext } from './context.js';
 import { exitPass } from './exit-pass.js';
 import { processOutput } from './output.js';
+import { safeJson } from './render/safe-text.js';
+import { describeError } from '../shared/errors.js';
 import { runRequest } from './request.js';
 import { runSession } from './session.js';
 
@@ -21,20 +23,31 @@ async function withContext(repo: string | undefined, work: (ctx: CliContext) => 
   } catch (error) {
     if (error instanceof StartupError) {
       output.err(`autopatch-j: ${error.message}\n`);
-      return EXIT.usage;
+      return error.exitCode;
     }
     throw error;
   }
+  let code: number = EXIT.failure;
   try {
-    return await work(ctx);
+    code = await work(ctx);
   } finally {
-    if (options.exitPass) await exitPass(ctx);
-    else await ctx.memory.close();
+    // Leaving never throws to main: a failure here is reported and makes the exit code 1.
+    try {
+      if (options.exitPass) {
+        if (!(await exitPass(ctx))) code = EXIT.failure;
+      } else {
+        await ctx.memory.close();
+      }
+    } catch (error) {
+      output.err(`autopatch-j: ${describeError(error)}\n`);
+      code = EXIT.failure;
+    }
   }
+  return code;
 }
 
 function print(result: CommandOutput, json: boolean): number {
-  if (json) output.out(`${JSON.stringify(result.json ?? { message: result.text }, null, 2)}\n`);
+  if (json) output.out(`${safeJson(result.json ?? { message: result.text })}\n`);
   else if (result.exitCode === EXIT.ok) output.out(`${result.text}\n`);
   else output.err(`${result.text}\n`);
   return result.exitCode;
@@ -121,7 +134,7 @@ async function main(): Promise<void> {
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return;
     }
-    output.err(`autopatch-j: ${error instanceof Error ? error.message : String(error)}\n`);
+    output.err(`autopatch-j: ${describeError(error)}\n`);
     process.exitCode = EXIT.failure;
   }
 }

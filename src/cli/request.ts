@@ -18,7 +18,7 @@ export async function runRequest(ctx: CliContext, input: string, signal?: AbortS
     return EXIT.failure;
   }
   const debug = ctx.config.debug;
-  const spinner = new Spinner(output.err, output.interactive);
+  const spinner = new Spinner(output.control, output.interactive);
   spinner.start('thinking…');
   let streamed = false;
   try {

@@ -1,4 +1,3 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { dataDir } from '../memory/bootstrap.js';
@@ -6,6 +5,8 @@ import { PROVIDER_SETUP_HINT } from '../config/config.js';
 import { SLASH_COMMANDS, runSlash } from './commands/registry.js';
 import type { CliContext } from './context.js';
 import { exitPass } from './exit-pass.js';
+import { historyProblem, loadHistory, saveHistory } from './history.js';
+import { redactUrl } from '../shared/redact.js';
 import { degradedHelp } from './render/memory-views.js';
 import { runRequest } from './request.js';
 
@@ -22,7 +23,9 @@ export async function runSession(ctx: CliContext, input: NodeJS.ReadableStream &
   const status = ctx.memory.status();
   if (tty) {
     ctx.output.err(`autopatch-j in ${ctx.repoRoot} — /help for commands, Ctrl-D to leave.\n`);
-    ctx.output.err(ctx.provider ? `model: ${ctx.config.llm!.model} at ${ctx.config.llm!.baseUrl}\n` : `${PROVIDER_SETUP_HINT}\n`);
+    ctx.output.err(ctx.provider ? `model: ${ctx.config.llm!.model} at ${redactUrl(ctx.config.llm!.baseUrl)}\n` : `${PROVIDER_SETUP_HINT}\n`);
+    const problem = historyProblem(historyPath);
+    if (problem !== null) ctx.output.err(`${problem}\n`);
   }
   if (status.health === 'degraded') ctx.output.err(`${degradedHelp(status.degradedReason ?? 'unknown')}\n`);
   else ctx.memory.start();
@@ -31,7 +34,7 @@ export async function runSession(ctx: CliContext, input: NodeJS.ReadableStream &
     input,
     output: tty ? process.stdout : undefined,
     terminal: tty,
-    history: tty ? loadHistory(historyPath) : [],
+    history: tty ? loadHistory(historyPath, HISTORY_LINES) : [],
     historySize: HISTORY_LINES,
     removeHistoryDuplicates: true,
     completer: (line: string) => complete(line, ctx),
@@ -85,24 +88,6 @@ export async function runSession(ctx: CliContext, input: NodeJS.ReadableStream &
   if (tty) ctx.output.out('\n');
   await exitPass(ctx);
   return exitCode;
-}
-
-function loadHistory(path: string): string[] {
-  if (!existsSync(path)) return [];
-  try {
-    return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim().length > 0).slice(-HISTORY_LINES).reverse();
-  } catch {
-    return [];
-  }
-}
-
-function saveHistory(path: string, line: string): void {
-  try {
-    mkdirSync(join(path, '..'), { recursive: true });
-    appendFileSync(path, `${line.replace(/\n/g, ' ')}\n`);
-  } catch {
-    // History is a convenience; a read-only folder must not stop the session.
-  }
 }
 
 /** Completes slash commands, memory subcommands and memory ids. */

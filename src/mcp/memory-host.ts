@@ -30,7 +30,7 @@ export class MemoryHost {
     if (!this.degraded) this.manager.start();
   }
 
-  /** Opens (or creates) the project's Memory. Throws MemoryStorageError only when `.autopatch-j` cannot be created. */
+  /** Opens (or creates) the project's Memory. Throws MemoryStorageError when its files cannot be reached (permissions, full disk, locks, links). */
   static open(options: MemoryHostOptions): MemoryHost {
     return new MemoryHost(options);
   }

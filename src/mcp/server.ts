@@ -28,6 +28,7 @@ export interface McpServeOptions {
 
 /** Exit codes shared with the CLI (INTERFACES.md §4). */
 const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
 
 /** After a termination signal, how long closing Memory may take before the process ends anyway. */
@@ -95,8 +96,9 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
     });
   } catch (error) {
     if (error instanceof MemoryStorageError) {
-      log(error.message);
-      return EXIT_USAGE;
+      // Storage that cannot be reached is a failure (exit 1), like in the CLI, not a usage error.
+      log(error.fix !== null && !error.message.includes(error.fix) ? `${error.message} (fix: ${error.fix})` : error.message);
+      return EXIT_FAILURE;
     }
     throw error;
   }
