@@ -131,6 +131,7 @@ const EN_RELATIVE_BEFORE = new RegExp(`\\b${anyOf(G.enRelatives)}\\s+$`, 'u');
 const JOINT = new RegExp(`(?:我们|我|咱们|we|our team)\\s*${anyOf(G.joints)}\\s*(?:the\\s+)?$`, 'u');
 const GROUP_OWNER = new RegExp(anyOf(G.groupOwners), 'u');
 const NOT_REPORTER = new RegExp(`${anyOf(G.notReporters)}$`, 'u');
+const OWN_SUBJECT_ADVERBS = new RegExp(anyOf(G.ownSubjectAdverbs), 'gu');
 const ATTRIBUTION_TAIL = new RegExp(anyOf(G.attributionTails), 'u');
 const ZH_NOT_QUESTION_BEFORE = new RegExp(anyOf(G.zhNotQuestionBefore), 'u');
 const ZH_WHY = new RegExp(anyOf(G.zhWhy), 'u');
@@ -409,7 +410,15 @@ function thirdParty(s: Sentence, act: Act): string | null {
     if (rep.end > act.hit.index) continue;
     const c = s.clauses[s.clauseOf(rep.index)]!;
     const subject = text.slice(c.start, rep.index).trim();
-    if (subject.length === 0 || s.hits(P.own, c.start, rep.index).some((h) => h.end <= rep.index)) continue;
+    if (subject.length === 0) continue;
+    // "我觉得", "我一直说" are mine; "我舍友说", "我们组长说" name someone else behind the pronoun.
+    const owned = s.hits(P.own, c.start, rep.index).filter((h) => h.end <= rep.index);
+    if (owned.length > 0) {
+      let rest = subject;
+      for (const o of owned) rest = rest.replace(o.text, ' ');
+      rest = rest.replace(OWN_SUBJECT_ADVERBS, ' ').replace(/[\s\p{P}]/gu, '');
+      if (rest.length === 0) continue;
+    }
     if (NOT_REPORTER.test(subject)) continue;
     return 'reported speech';
   }

@@ -43,7 +43,7 @@ export const PREFERENCE_VERBS = w(
 
 /** "we decided / adopt / switch to …": a project choice. */
 export const DECISION = w(
-  ['决定', '采用', '改为', '改用', '换成', '改成', '最终用', '最终选', '最终定', '就选', '选了', '定了', '定下来', '确定用', '确定使用', '确定采用', '统一使用', '统一用',
+  ['决定', '采用', '改为', '改用', '换成', '改成', '最终用', '最终选', '最终定', '就选', '那就定', '那就用', '那就选', '那就上', '选了', '定了', '定下来', '确定用', '确定使用', '确定采用', '统一使用', '统一用',
     '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '不再讨论', '不讨论了', '别再讨论了', '就按…来', '方案定为', '选型定了', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
     '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
@@ -64,9 +64,9 @@ export const DECISION = w(
 
 /** "Decision: …", "结论：…": a labelled ruling at the start of a sentence. */
 export const RULING_LABELS = w(
-  ['结论', '决定', '决议', '规定', '规则', '约定', '最终方案', '定论', '最终决定', '拍板'],
+  ['结论', '决定', '决议', '规定', '规则', '约定', '最终方案', '定论', '最终决定', '拍板', '已决定', '定了'],
   ['decision', 'final call', 'final decision', 'rule', 'ruling', 'policy', 'convention', 'verdict', 'resolution',
-    'team decision', 'adr'],
+    'team decision', 'adr', 'decided', 'agreed', 'settled'],
 );
 
 /** An imperative ruling about this project: "不用留了，直接删", "drop support for …". Decisions only. */
@@ -156,9 +156,10 @@ export const TEMPORARY = w(
 
 /** A hypothetical anywhere in the sentence. */
 export const HYPOTHETICAL = w(
-  ['假设', '假如', '万一', '倘若', '假使', '设想', '如果说', '要是说', '想象一下', '打个比方'],
+  ['假设', '假如', '万一', '倘若', '假使', '设想', '如果说', '要是说', '想象一下', '打个比方', '理想情况下', '最好能', '要是能', '如果能'],
   ['what if', 'hypothetically', 'suppose', 'supposing', 'imagine', 'were we to', "let's say", 'lets say', 'would it be',
-    'in theory', 'in a world where', 'if we were to', 'if i were'],
+    'in theory', 'in a world where', 'if we were to', 'if i were', 'ideally', 'in an ideal world', 'would be nice',
+    'it would be great if'],
 );
 
 /** A conditional opening a clause: an act inside it is hypothetical, a condition beside a rule is not. */
@@ -175,9 +176,10 @@ export const UNDECIDED = w(
   ['还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定', '也许',
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
     '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说', '可以考虑', '或许可以', '也许可以',
-    '先别改', '先别动', '先不改', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换'],
+    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换'],
   ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'we could', 'we might', 'at some point', 'not now',
-    'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not sure', 'maybe', 'considering', 'thinking about',
+    'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not this year', 'not this quarter', 'but not yet',
+    'try it out first', "i'll try", 'let me try', 'not sure', 'maybe', 'considering', 'thinking about',
     "we'll see", 'tbd', 'to be decided', 'not yet decided', 'still deciding', 'perhaps', 'not certain', 'unsure',
     "haven't made up", 'not settled', 'open question', 'on the fence', 'torn between', 'still evaluating', 'up in the air',
     'let me think', 'need to think', 'not convinced', 'revisit later', 'to be discussed', 'tbc', 'pending discussion'],
@@ -463,6 +465,9 @@ export const GRAMMAR = {
   groupOwners: ['我们', '咱们', '本', '我', '咱'],
   /** Words before 说/觉得 that are not a reporter ("比如说", "如果说", "我觉得"). */
   notReporters: ['比如', '如果', '就是', '也就是', '换句话', '再', '听', '据', '可以', '应该', '怎么', '这么', '那么', '来', 'as', 'like', 'i'],
+  /** Adverbs and prepositions that may stand beside 我/我们/你 before 说/觉得 ("我一直觉得", "我跟你说"); anything else names someone else. */
+  ownSubjectAdverbs: ['也', '都', '之前', '以前', '刚才', '刚刚', '一直', '其实', '早就', '已经', '就', '还', '又', '确实', '个人', '自己', '本人', '也是',
+    '真的', '始终', '总', '老', '曾经', '上次', '昨天', '今天', '跟', '对', '给', '和', '同', '向'],
   /** Tails that attribute a statement to someone ("…，这是老板定的"). */
   attributionTails: ['定的', '说的', '要求的', '决定的', '的要求', '的意思', '拍板的'],
   /** Before an A-not-A form, these make it no question ("不管要不要", "别问我要不要"). */
