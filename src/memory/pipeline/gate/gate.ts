@@ -413,6 +413,7 @@ function thirdParty(s: Sentence, act: Act): string | null {
     if (subject.length === 0) continue;
     // "我觉得", "我一直说" are mine; "我舍友说", "我们组长说" name someone else behind the pronoun.
     const owned = s.hits(P.own, c.start, rep.index).filter((h) => h.end <= rep.index);
+    if (owned.length > 0 && !HAN.test(subject)) continue;
     if (owned.length > 0) {
       let rest = subject;
       for (const o of owned) rest = rest.replace(o.text, ' ');
