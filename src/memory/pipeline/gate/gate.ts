@@ -83,6 +83,7 @@ const P = {
   longNegations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length > 1), en: [] }, 'none'),
   aboutAnswers: new Phrases(L.ABOUT_ANSWERS),
   notDisqualifiers: new Phrases(L.NOT_DISQUALIFIERS, 'none'),
+  notParties: new Phrases(L.NOT_PARTIES, 'none'),
   embedding: new Phrases(L.EMBEDDING_VERBS, 'either'),
   offers: new Phrases(L.OFFERS),
 };
@@ -263,7 +264,8 @@ function rulingLabel(s: Sentence): Hit | null {
   const lead = /^[\s*#>_-]*/u.exec(s.span.text)![0].length;
   const hit = P.labels.first(s.span, lead, Math.min(s.span.text.length, lead + 24));
   if (!hit || hit.index !== lead) return null;
-  return /^[\s*_]*[:：]/u.test(s.span.text.slice(hit.end)) ? hit : null;
+  // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
+  return /^[^:：。.!?！？\n]{0,32}?[*_]*[:：]/u.test(s.span.text.slice(hit.end)) ? hit : null;
 }
 
 /** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */
@@ -393,8 +395,10 @@ function thirdParty(s: Sentence, act: Act): string | null {
   const text = s.span.text;
   if (s.hits(P.reportingFrames, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
   const owners = s.hits(P.own);
+  const things = s.hits(P.notParties);
   const parties = s.hits(P.thirdParties, 0, act.hit.index).filter(
-    (h) => h.end <= act.hit.index && !overlaps(h, act.hit) && !owners.some((o) => o.index <= h.index && o.end >= h.end),
+    (h) => h.end <= act.hit.index && !overlaps(h, act.hit) && !owners.some((o) => o.index <= h.index && o.end >= h.end)
+      && !things.some((t) => t.index <= h.index && t.end >= h.end),
   );
   const last = parties[parties.length - 1];
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
@@ -506,8 +510,11 @@ function describesBehaviour(s: Sentence, act: Act): boolean {
   if (wordsAfter[0] !== undefined && EN_MISHAPS.has(wordsAfter[0]) && wordsBefore.some((w) => w === 'i' || w === 'we')) return true;
   // "every time I run the tests, they fail": the next clause says what happens.
   if (/^(?:every time|each time|whenever)$/u.test(act.hit.text) && s.clauses[act.clause + 1]) {
-    const next = wordsOf(s.clauseText(act.clause + 1))[0];
-    if (next !== undefined && EN_RESULT_SUBJECTS.has(next)) return true;
+    const next = wordsOf(s.clauseText(act.clause + 1));
+    if (next[0] !== undefined && EN_RESULT_SUBJECTS.has(next[0])) return true;
+    // "Whenever I open this file, IntelliJ freezes": a named subject and a verb of what it does.
+    const verb = next[1];
+    if (next[0] !== undefined && !EN_WISH_STARTS.has(next[0]) && verb !== undefined && EN_DESCRIPTION.has(verb)) return true;
   }
   // "The tests never finish", "Our nightly job always fails": a thing as the subject, with no modal of wanting.
   if (EN_DETERMINERS.has(wordsBefore[0] ?? '') && !wordsBefore.some((w) => EN_WANTING.has(w))) return true;

@@ -66,7 +66,7 @@ export const DECISION = w(
 export const RULING_LABELS = w(
   ['结论', '决定', '决议', '规定', '规则', '约定', '最终方案', '定论', '最终决定', '拍板', '已决定', '定了'],
   ['decision', 'final call', 'final decision', 'rule', 'ruling', 'policy', 'convention', 'verdict', 'resolution',
-    'team decision', 'adr', 'decided', 'agreed', 'settled'],
+    'team decision', 'adr', 'decided', 'agreed', 'settled', 'rule of thumb', 'house rule', 'guideline', 'team rule', 'standard'],
 );
 
 /** An imperative ruling about this project: "不用留了，直接删", "drop support for …". Decisions only. */
@@ -282,7 +282,7 @@ export const DESCRIPTION = w(
   ['报错', '失败', '挂', '超时', '崩', '崩溃', '卡住', '卡', '出错', '不过', '爆红', '变红', '抛', '返回', '输出', '打印', '报', '飘红',
     '不稳定', '漏', '丢', '重试', '会', '是', '为', '就是', '开启了', '启用了', '关闭了', '打开了', '用了', '使用了', '走的是', '用的是',
     '指向', '生成'],
-  ['fails', 'failing', 'throws', 'returns', 'crashes', 'breaks', 'times out', 'errors', 'logs', 'prints',
+  ['fails', 'failing', 'throws', 'returns', 'crashes', 'freezes', 'hangs', 'dies', 'stalls', 'explodes', 'lags', 'spins', 'breaks', 'times out', 'errors', 'logs', 'prints',
     'is', 'are', 'was', 'were', 'uses', 'sends', 'retries', 'skips', 'ignores', 'emits', 'writes', 'reads', 'runs', 'points',
     'picks', 'resolves', 'sets', 'adds', 'includes', 'excludes', 'will', "won't", "doesn't", 'does', 'has', 'creates', 'blocks',
     'rejects', 'accepts', 'serializes', 'loads', 'caches', 'expires', 'falls back', 'defaults', 'comes with', 'ships with',
@@ -382,6 +382,9 @@ export const NOT_DISQUALIFIERS = w(
   ['默认假设', '先假设', '都假设', '就假设', '可能性', '不确定性', '临时文件', '临时目录', '临时表', '临时变量', '今天的日期'],
   ['assume that', 'temporary file', 'temporary files', 'temp file', 'temp files', 'temporary table', 'temporary directory'],
 );
+
+/** Words that hold a third party's name but name a thing ("客户端" is the client side, "上面的代码" the code above). */
+export const NOT_PARTIES = w(['客户端', '用户端', '运维平台', '运维脚本', '上面的', '上面那', '上面这', '上面说的', '产品代码', '产品环境'], ['they say', 'product code']);
 
 /** Events and completed actions: 以后/之后 right after one of them is "after X" ("升级以后", "改完以后"), not "from now on". */
 export const AFTER_EVENTS = w(
