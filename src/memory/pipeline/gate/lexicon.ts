@@ -18,14 +18,17 @@ const w = (zh: readonly string[], en: readonly string[]): Words => ({ zh, en });
 export const STANDING = w(
   ['以后', '今后', '往后', '之后都', '以后都', '从现在开始', '从现在起', '从今以后', '从今往后', '从今天开始', '从今天起', '从下周开始',
     '从这个版本开始', '从此', '默认情况下', '默认的情况下', '从下…开始', '从下…起', '从本…开始', '从本…起', '从这…开始', '从明天开始', '从明天起', '不管⋯都', '无论⋯都',
-    '不论⋯都', '不管⋯也', '无论⋯也', '凡是⋯都', '所有⋯都', '只要⋯就', '一旦⋯就', '每次⋯都', '任何⋯都', '默认', '一律', '总是', '始终', '一直都', '永远', '每次…都', '每回…都', '每一次…都', '每个…都',
+    '不论⋯都', '不管⋯也', '无论⋯也', '凡是⋯都', '所有⋯都', '只要⋯就', '一旦⋯就', '每次⋯都', '任何⋯都', '默认', '一律', '总是', '始终', '一直都', '永远', '每次…都',
+    '每回…都', '每一次…都', '每个…都',
     '所有…都', '任何…都', '凡是…都', '全部…都', '无论…都', '不管…都', '不论…都', '但凡…都', '只要…就', '一旦…就', '统统',
-    '请记住', '记住', '长期', '原则上', '一概', '无一例外', '千万别', '千万不要', '绝对不要', '绝不', '坚决不', '任何时候', '什么时候都', '任何时候都', '无论何时', '随时都', '谁都不', '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
+    '请记住', '记住', '长期', '原则上', '一概', '无一例外', '千万别', '千万不要', '绝对不要', '绝不', '坚决不', '任何时候', '什么时候都', '任何时候都', '无论何时', '随时都', '谁都不',
+    '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
     '今后都'],
   ['from now on', 'going forward', 'moving forward', 'by default', 'always', 'never', 'in future', 'in the future',
     'from here on', 'from here on out', 'from this point on', 'henceforth', 'from today', 'starting today',
     'starting now', 'from today on', 'every time', 'each time', 'whenever', 'please remember', 'remember that',
-    'remember to', 'as a rule', 'default to', 'never … again', 'no more', 'stop using', 'stop adding', 'stop writing', 'stop putting', "don't ever", 'do not ever',
+    'remember to', 'as a rule', 'default to', 'never … again', 'no more', 'stop using', 'stop adding', 'stop writing',
+    'stop putting', "don't ever", 'do not ever',
     'at all times', 'for every', 'all future', 'any time you', 'anytime you', 'every single', 'prefer … over', 'prefer … to',
     'favor … over', 'favour … over', 'as a general rule', 'without exception', 'no matter what', 'under no circumstances',
     'never ever', 'starting next', 'from the next', 'make it a rule', 'as a default', "don't … again", 'do not … again'],
@@ -43,22 +46,29 @@ export const PREFERENCE_VERBS = w(
 
 /** "we decided / adopt / switch to …": a project choice. */
 export const DECISION = w(
-  ['决定', '采用', '改为', '改用', '换成', '改成', '最终用', '最终选', '最终定', '就选', '那就定', '那就用', '那就选', '那就上', '选了', '定了', '定下来', '确定用', '确定使用', '确定采用', '统一使用', '统一用',
-    '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '不再讨论', '不讨论了', '别再讨论了', '就按…来', '方案定为', '选型定了', '统一改成', '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
+  ['决定', '采用', '改为', '改用', '换成', '改成', '最终用', '最终选', '最终定', '就选', '那就定', '那就用', '那就选', '那就上', '选了', '定了', '定下来', '确定用', '确定使用',
+    '确定采用', '统一使用', '统一用',
+    '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '不再讨论', '不讨论了', '别再讨论了', '就按…来', '方案定为', '选型定了', '统一改成',
+    '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
     '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
     'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
     'adopting', 'switch to', 'switching to', "we're switching", 'we are switching', 'standardize on', 'standardise on',
     'the project will use', 'this project will', 'the project will', 'this repo will', 'the repo will', 'our project will',
-    'this codebase will', 'this service will', 'we are going with', "we're going with", 'final decision', 'settled on', 'agreed to use',
+    'this codebase will', 'this service will', 'we are going with', "we're going with", 'final decision', 'settled on',
+    'agreed to use',
     'we agreed', 'we will standardize', "let's stick with", 'stick with', "we're moving to", 'we are moving to',
-    'migrate to', "we'll migrate", 'we will migrate', 'going with', 'switch … to', 'move … to', 'migrate … to', 'convert … to', 'moved … to', 'switched to',
-    'migrated … to', 'we moved', 'we switched', "we've switched", "we've moved", 'we migrated', "we've migrated", "we're dropping", 'we are dropping', "let's drop", "we'll drop",
+    'migrate to', "we'll migrate", 'we will migrate', 'going with', 'switch … to', 'move … to', 'migrate … to', 'convert … to',
+    'moved … to', 'switched to',
+    'migrated … to', 'we moved', 'we switched', "we've switched", "we've moved", 'we migrated', "we've migrated",
+    "we're dropping", 'we are dropping', "let's drop", "we'll drop",
     "let's move to", "we're going to use", 'we are going to use', 'is deprecated', 'are deprecated', "let's standardize",
     'no longer support', 'we no longer', 'will no longer', 'our convention is', 'the convention is', 'our rule is', 'the rule is',
-    'our policy is', 'the policy is', 'house rule', 'we standardized on', 'we standardised on', "we've settled on", 'we settled on',
+    'our policy is', 'the policy is', 'house rule', 'we standardized on', 'we standardised on', "we've settled on",
+    'we settled on',
     "we've standardized on", 'we went with', "we've gone with", 'standardizing on', 'standardising on', "we're migrating to",
-    'we are migrating to', "we're adopting", 'we are adopting', "we're moving off", 'we are moving off', 'we reached consensus', 'end of discussion', 'case closed', 'no more discussion', 'the consensus is', 'is our standard',
+    'we are migrating to', "we're adopting", 'we are adopting', "we're moving off", 'we are moving off',
+    'we reached consensus', 'end of discussion', 'case closed', 'no more discussion', 'the consensus is', 'is our standard',
     'is the standard', 'we will be using', "we'll be using", 'the plan is to'],
 );
 
@@ -108,7 +118,8 @@ export const THIRD_PARTIES = w(
     'people', 'the client', 'the customer', 'the vendor', 'upstream', 'the maintainers', 'the community', 'a friend',
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
     'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer', 'ops', 'the dba',
-    'the sre', 'the company', 'the business', 'stakeholders', 'compliance', 'tech lead', 'team lead', 'our tech lead', 'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss'],
+    'the sre', 'the company', 'the business', 'stakeholders', 'compliance', 'tech lead', 'team lead', 'our tech lead',
+    'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss'],
 );
 
 /** Another or an earlier project, or the past: not this project's ruling. */
@@ -146,12 +157,14 @@ export const REPORTING_FRAMES = w(
 export const TEMPORARY = w(
   ['这次', '这一次', '本次', '这回', '暂时', '临时', '先这样', '这个回答', '这条回答', '仅此一次', '只这一次', '只是这次', '今天先',
     '目前先', '这一轮', '今天', '这会儿', '眼下', '先不', '这周', '本周', '这个月', '今晚', '这两天', '这个 sprint', '这个sprint',
-    '这个迭代', '本迭代', '这期', '这个版本先', '休假', '请假', '出差', '一周', '两周', '几天', '两天', '三天', '一个月', '这几天', '这个 pr', '这个pr', '这个 commit', '这次的', '这一版', '这一个'],
+    '这个迭代', '本迭代', '这期', '这个版本先', '休假', '请假', '出差', '一周', '两周', '几天', '两天', '三天', '一个月', '这几天', '这个 pr', '这个pr', '这个 commit',
+    '这次的', '这一版', '这一个'],
   ['for this answer', 'just this time', 'this time', 'for now', 'just for now', 'for this one', 'just for this', 'only this once',
     'this once', 'temporarily', 'for this question', 'for this reply', 'in this answer', 'for the moment', 'for this response',
     'just here', 'for today', 'today', 'right now', 'for this pr', 'in this pr', 'for this commit', 'this one time',
     'for this task', 'for this ticket', 'for this file', 'for the demo', 'until friday', 'until the release', 'this sprint',
-    'this week', 'tonight', 'this month', 'for two weeks', 'for a week', 'for a few days', 'on vacation', 'on leave', 'out of office', 'for the hackathon', 'for the prototype', 'for the spike', 'for the poc'],
+    'this week', 'tonight', 'this month', 'for two weeks', 'for a week', 'for a few days', 'on vacation', 'on leave',
+    'out of office', 'for the hackathon', 'for the prototype', 'for the spike', 'for the poc'],
 );
 
 /** A hypothetical anywhere in the sentence. */
@@ -175,10 +188,12 @@ export const EXAMPLE_OPENINGS = w(
 export const UNDECIDED = w(
   ['还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定', '也许',
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
-    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说', '可以考虑', '或许可以', '也许可以',
+    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说', '可以考虑', '或许可以',
+    '也许可以',
     '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换'],
   ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'we could', 'we might', 'at some point', 'not now',
-    'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not this year', 'not this quarter', 'but not yet',
+    'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not this year', 'not this quarter',
+    'but not yet',
     'try it out first', "i'll try", 'let me try', 'not sure', 'maybe', 'considering', 'thinking about',
     "we'll see", 'tbd', 'to be decided', 'not yet decided', 'still deciding', 'perhaps', 'not certain', 'unsure',
     "haven't made up", 'not settled', 'open question', 'on the fence', 'torn between', 'still evaluating', 'up in the air',
@@ -196,7 +211,8 @@ export const SPECULATION = w(
 export const RETRACTIONS = w(
   ['算了', '当我没说', '不对', '撤回', '收回', '忘了吧', '别管了', '刚才说错了', '说错了', '不用了', '还是算了', '不要了', '作罢',
     '我收回', '划掉', '没事了', '当没说'],
-  ['scratch that', 'never mind', 'nevermind', 'forget it', 'forget that', 'forget what i said', 'ignore that', 'ignore what i said',
+  ['scratch that', 'never mind', 'nevermind', 'forget it', 'forget that', 'forget what i said', 'ignore that',
+    'ignore what i said',
     'disregard that', 'i take that back', 'take that back', 'on second thought', 'actually no', 'actually, no', 'wait no',
     'nah', 'not anymore', 'strike that', 'cancel that', 'my bad'],
 );
@@ -226,9 +242,11 @@ export const ZH_QUESTION = {
 /** English question signals besides the question mark. */
 export const EN_QUESTION = {
   /** An auxiliary opening a sentence is a question when a subject follows it ("should we …", not "do use …"). */
-  auxiliaries: ['should', 'shall', 'could', 'would', 'can', 'do', 'does', 'did', 'is', 'are', 'will', 'may', 'might', 'have', 'has',
+  auxiliaries: ['should', 'shall', 'could', 'would', 'can', 'do', 'does', 'did', 'is', 'are', 'will', 'may', 'might', 'have',
+    'has',
     'was', 'were', "isn't", "aren't", "don't", "doesn't", "shouldn't", "wouldn't", "can't", "won't"],
-  subjects: ['we', 'you', 'i', 'it', 'they', 'this', 'that', 'these', 'those', 'the', 'our', 'there', 'he', 'she', 'anyone', 'anybody',
+  subjects: ['we', 'you', 'i', 'it', 'they', 'this', 'that', 'these', 'those', 'the', 'our', 'there', 'he', 'she', 'anyone',
+    'anybody',
     'someone', 'everyone', 'all', 'a', 'an', 'my', 'your'],
   wh: ['what', "what's", 'whats', 'why', "why's", 'how', "how's", 'which', 'who', 'whose', 'whom', 'wanna', 'any'],
   /** "when/where" open a question only with an auxiliary after them; otherwise they open a condition. */
@@ -282,7 +300,8 @@ export const DESCRIPTION = w(
   ['报错', '失败', '挂', '超时', '崩', '崩溃', '卡住', '卡', '出错', '不过', '爆红', '变红', '抛', '返回', '输出', '打印', '报', '飘红',
     '不稳定', '漏', '丢', '重试', '会', '是', '为', '就是', '开启了', '启用了', '关闭了', '打开了', '用了', '使用了', '走的是', '用的是',
     '指向', '生成'],
-  ['fails', 'failing', 'throws', 'returns', 'crashes', 'freezes', 'hangs', 'dies', 'stalls', 'explodes', 'lags', 'spins', 'breaks', 'times out', 'errors', 'logs', 'prints',
+  ['fails', 'failing', 'throws', 'returns', 'crashes', 'freezes', 'hangs', 'dies', 'stalls', 'explodes', 'lags', 'spins',
+    'breaks', 'times out', 'errors', 'logs', 'prints',
     'is', 'are', 'was', 'were', 'uses', 'sends', 'retries', 'skips', 'ignores', 'emits', 'writes', 'reads', 'runs', 'points',
     'picks', 'resolves', 'sets', 'adds', 'includes', 'excludes', 'will', "won't", "doesn't", 'does', 'has', 'creates', 'blocks',
     'rejects', 'accepts', 'serializes', 'loads', 'caches', 'expires', 'falls back', 'defaults', 'comes with', 'ships with',
@@ -300,15 +319,18 @@ export const NOUN_COMPOUNDS = w(
   ['以后端', '以后台', '以后续', '以后面', '以后再', '之后再', '以后有空', '以后有时间', '的默认', '默认值', '默认分支', '默认参数', '默认配置', '默认端口', '默认的', '默认是', '最终一致',
     '最终用户', '最终产物', '决定性', '决定因素', '约定俗成', '以后再说', '以后再看', '以后再议', '之后再说'],
   ['default branch', 'default value', 'default values', 'default port', 'default config', 'default configuration',
-    'default settings', 'the default', 'a default', 'defaults to', 'always-on', 'never-ending', 'never mind', 'as always', 'as usual', 'final call to',
+    'default settings', 'the default', 'a default', 'defaults to', 'always-on', 'never-ending', 'never mind', 'as always',
+    'as usual', 'final call to',
     'adopt a', 'dropdown', 'rule out', 'ruled out'],
 );
 
 /** Past-time or state words that make a sentence a fact about the code, not discussion. */
 export const CODE_FACT = w(
-  ['里有个', '里面有个', '中有个', '有个 bug', '有个bug', '我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是', '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
+  ['里有个', '里面有个', '中有个', '有个 bug', '有个bug', '我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是',
+    '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
     '写在', '定义在', '返回的是', '返回', '版本是', '配置的是', '位于', '放在', '继承自', '调用了', '里面有', '一共有', '目前有', '现在有'],
-  ['currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in', 'is implemented in', 'runs on', 'depends on', 'returns',
+  ['currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in',
+    'is implemented in', 'runs on', 'depends on', 'returns',
     'is defined in', 'lives in', 'is located in', 'extends', 'calls', 'there are', 'there is', 'has', 'contains', 'is set to',
     'is configured', 'points to', 'version is', 'is on version', 'is pinned to'],
 );
@@ -333,7 +355,8 @@ export const CONFIRMATIONS = w(
     'yeah', 'ok', 'okay', 'k', 'sure', 'lgtm', 'approved', 'makes sense', 'that works', 'deal', 'fine', 'go ahead', 'ship it',
     'yes please', 'that one', 'perfect', 'great', 'please do', 'sounds great', 'works for me', 'go for it', 'y', '+1',
     'do that', "let's go", 'absolutely', 'sgtm', 'fine by me', 'alright', 'all right', 'good call', 'sold', 'exactly',
-    "that's right", 'correct', 'right', '👍', '👌', '✅', '💯', '🙆', 'option a', 'option b', 'the first one', 'the second one', 'first one', 'second one'],
+    "that's right", 'correct', 'right', '👍', '👌', '✅', '💯', '🙆', 'option a', 'option b', 'the first one', 'the second one',
+    'first one', 'second one'],
 );
 
 /** Fillers a short confirmation may carry besides its confirmation words. */
@@ -374,7 +397,8 @@ export const NOT_NEGATIONS = ['不同', '不错', '不少', '不断', '不仅', 
 export const GROUP_SUFFIXES = ['组', '团队', '部门', '小组', '那帮人', '那伙人', '那边'];
 
 /** Past-tense verbs after "always/never": a habit in the past is a description, not a wish. */
-export const EN_PAST = ['got', 'had', 'was', 'were', 'did', 'went', 'made', 'saw', 'knew', 'thought', 'said', 'took', 'ran', 'wrote',
+export const EN_PAST = ['got', 'had', 'was', 'were', 'did', 'went', 'made', 'saw', 'knew', 'thought', 'said', 'took', 'ran',
+'wrote',
   'found', 'felt', 'came', 'gave', 'kept', 'left', 'built', 'broke', 'chose', 'understood', 'liked'];
 
 /** Words that hold a disqualifier word but mean something else ("默认假设" = assume by default, "临时文件" = temp file). */
@@ -384,7 +408,8 @@ export const NOT_DISQUALIFIERS = w(
 );
 
 /** Words that hold a third party's name but name a thing ("客户端" is the client side, "上面的代码" the code above). */
-export const NOT_PARTIES = w(['客户端', '用户端', '运维平台', '运维脚本', '上面的', '上面那', '上面这', '上面说的', '产品代码', '产品环境'], ['they say', 'product code']);
+export const NOT_PARTIES = w(['客户端', '用户端', '运维平台', '运维脚本', '上面的', '上面那', '上面这', '上面说的', '产品代码', '产品环境'], ['they say',
+'product code']);
 
 /** Events and completed actions: 以后/之后 right after one of them is "after X" ("升级以后", "改完以后"), not "from now on". */
 export const AFTER_EVENTS = w(
@@ -394,21 +419,27 @@ export const AFTER_EVENTS = w(
 );
 
 /** Verbs of one's own mishaps: "I always forget …" describes a habit, it asks for nothing. */
-export const EN_MISHAPS = ['forget', 'forgot', 'mix', 'confuse', 'struggle', 'miss', 'lose', 'mess', 'screw', 'end', 'wonder', 'fall',
+export const EN_MISHAPS = ['forget', 'forgot', 'mix', 'confuse', 'struggle', 'miss', 'lose', 'mess', 'screw', 'end', 'wonder',
+'fall',
   'trip', 'seem', 'get'];
 
 /** Pronouns that open the result clause of "every time I …, they fail": what follows is behaviour. */
-export const EN_RESULT_SUBJECTS = ['they', 'it', 'this', 'that', 'the', 'there', 'he', 'she', 'everything', 'nothing', 'something', 'things'];
+export const EN_RESULT_SUBJECTS = ['they', 'it', 'this', 'that', 'the', 'there', 'he', 'she', 'everything', 'nothing',
+'something', 'things'];
 
-/** Offers of the assistant's own work ("want me to …", "要我…吗"): a confirmation of one is a task, unless it names a project choice. */
-export const OFFERS = w(['要我', '要不要我', '需要我', '我来'], ['want me to', 'should i', 'shall i', 'do you want me to', 'would you like me to', 'i can']);
+/** Offers of the assistant's own work ("want me to …",
+"要我…吗"): a confirmation of one is a task, unless it names a project choice. */
+export const OFFERS = w(['要我', '要不要我', '需要我', '我来'], ['want me to', 'should i', 'shall i', 'do you want me to',
+'would you like me to', 'i can']);
 
 /** English verbs of deciding or wanting: a sentence with one of them needs us (or no one) as its subject. */
-export const EN_DECIDING = ['decided', 'decides', 'agreed', 'agrees', 'settled', 'chose', 'picked', 'going with', 'switching', 'switched',
+export const EN_DECIDING = ['decided', 'decides', 'agreed', 'agrees', 'settled', 'chose', 'picked', 'going with', 'switching',
+'switched',
   'adopt', 'adopted', 'adopting', 'moving to', 'standardiz', 'standardis', 'migrat', 'wants', 'prefers', 'use', 'using'];
 
 /** Adverbs and fillers that may open an English clause before its subject. */
-export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and', 'but', 'well', 'anyway', 'basically', 'honestly', 'yeah',
+export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and', 'but', 'well', 'anyway', 'basically',
+'honestly', 'yeah',
   'right', 'now', 'today', 'recently', 'eventually', 'ultimately', 'in the end', 'after all'];
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
@@ -458,7 +489,8 @@ export const GRAMMAR = {
   futureAdverbs: ['以后', '今后', '往后', '将来'],
   ruleWords: ['都', '一律', '必须', '要', '别', '不要'],
   /** What may stand before an English imperative ruling ("let's drop …", "we'll remove …"). */
-  enRulingLeads: ['ok', 'okay', 'so', 'and', 'then', 'just', "let's", 'let us', "we'll", 'we will', 'we should', 'we can', "we're going to",
+  enRulingLeads: ['ok', 'okay', 'so', 'and', 'then', 'just', "let's", 'let us', "we'll", 'we will', 'we should', 'we can',
+    "we're going to",
     'we are going to', 'please'],
   /** Relative words before a modal make it part of a noun phrase ("anything that might break"). */
   enRelatives: ['that', 'which', 'who', 'anything', 'something', 'whatever', 'what'],

@@ -1,0 +1,178 @@
+import { describesBehaviour, oneOffTask } from './description.js';
+import { findActsOverlap, isAttributive, isBareClause, masked, questionSignal } from './mood.js';
+import { ACT_CONDITION_END, ACT_CONDITION_FOLLOWER, AFTER_EVENT, CONSEQUENCE, EN_RULING_LEAD, FUTURE_ADVERB, HAN, NOT_NEGATION, P, PROHIBITIVE, RULE_WORD } from './phrases.js';
+import { type Act, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
+import { thirdParty } from './speaker.js';
+import { insideRanges } from './text-types.js';
+import { type GateProblem, problem, type StatementKind } from './verdict.js';
+import { type Hit, Span } from './words.js';
+
+/** The speech acts of a sentence and why each does or does not stand (M-5.3, M-5.6). */
+
+export function findActs(s: Sentence, kind: StatementKind): Act[] {
+  const compounds = s.hits(P.compounds);
+  // "升级以后", "改完以后": 以后 after a verb or noun is "after X", not "from now on".
+  const afterX = (hit: Hit): boolean => {
+    if (!/^(?:以后|之后|往后)$/u.test(hit.text)) return false;
+    const before = s.span.text.slice(s.clauses[s.clauseOf(hit.index)]!.start, hit.index).trimEnd();
+    return AFTER_EVENT.test(before);
+  };
+  const acts: Act[] = [];
+  const add = (type: Act['type'], hits: Hit[]): void => {
+    for (const hit of hits) {
+      if (compounds.some((c) => hit.index >= c.index && hit.end <= c.end && c.text !== hit.text)) continue;
+      if (type === 'standing' && afterX(hit)) continue;
+      if (acts.some((a) => a.hit.index === hit.index && a.hit.end === hit.end)) continue;
+      const clause = s.clauseOf(hit.index);
+      acts.push({ type, hit, clause, negated: isNegated(s, hit, clause), quoted: insideRanges(s.quoted, hit.index, hit.end) });
+    }
+  };
+  const label = rulingLabel(s);
+  if (label) add('label', [label]);
+  if (kind === 'user_preference') {
+    add('standing', s.hits(P.standing));
+    add('preference', s.hits(P.preferenceVerbs));
+  } else {
+    add('decision', s.hits(P.decision));
+    add('ruling', s.hits(P.rulings));
+    // A standing pattern about answers or the assistant is a preference, never a project decision.
+    if (!(s.hits(P.aboutAnswers).length > 0)) add('standing', s.hits(P.standing));
+  }
+  return acts;
+}
+
+/** "Decision: …", "**结论**：…" at the start of the sentence. */
+export function rulingLabel(s: Sentence): Hit | null {
+  const lead = /^[\s*#>_-]*/u.exec(s.span.text)![0].length;
+  const hit = P.labels.first(s.span, lead, Math.min(s.span.text.length, lead + 24));
+  if (!hit || hit.index !== lead) return null;
+  // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
+  return /^[^:：。.!?！？\n]{0,32}?[*_]*[:：]/u.test(s.span.text.slice(hit.end)) ? hit : null;
+}
+
+/** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */
+export function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
+  if (PROHIBITIVE.test(hit.text)) return false;
+  const from = Math.max(s.clauses[clause]!.start, hit.index - 24);
+  for (const neg of [...s.hits(P.negations, from, hit.index), ...s.hits(P.longNegations, from, hit.index)]) {
+    if (neg.end > hit.index) continue;
+    if (NOT_NEGATION.has(s.span.text.slice(neg.index, neg.index + 2))) continue;
+    const between = s.span.text.slice(neg.end, hit.index);
+    if (HAN.test(neg.text)) {
+      if (Array.from(between.trim()).length <= 4) return true;
+    } else if (wordsOf(between).length <= 3 && !/[,.;:!?，。；：！？]/u.test(between)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Why one act does not stand as the user's own standing wish or ruling, or null when it does. */
+export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<number>, kind: StatementKind): GateProblem | null {
+  const text = s.span.text;
+  const clause = s.clauses[act.clause]!;
+  if (act.quoted) return problem('quoted_speech', 'the speech act stands inside quotation marks');
+
+  // Who speaks, about which project.
+  for (const other of s.hits(P.otherProjects, 0, clause.end)) {
+    if (other.index >= act.hit.index && s.clauseOf(other.index) !== act.clause) continue;
+    const lead = text.slice(Math.max(0, other.index - 4), other.index);
+    if (P.comparisons.find(new Span(lead)).some((c) => c.end >= lead.trimEnd().length - 1)) continue;
+    return problem('other_project', 'the statement is about another or an earlier project');
+  }
+  const speaker = thirdParty(s, act);
+  if (speaker) return problem('third_party', speaker);
+
+  // Time scope: a request for this answer only.
+  const actHits = [act.hit];
+  for (const t of s.hits(P.temporary)) {
+    if (actHits.some((h) => overlaps(h, t)) || masked(s, t)) continue;
+    if (findActsOverlap(s, t)) continue;
+    const tc = s.clauseOf(t.index);
+    if (tc === act.clause) return problem('temporary', 'a request for this answer only');
+    if (!quoteClauses.has(act.clause) && quoteClauses.has(tc)) return problem('temporary', 'the quoted clause is for this answer only');
+    if (tc < act.clause && isBareClause(s, tc)) return problem('temporary', 'the sentence is scoped to this answer only');
+  }
+
+  // Mood: hypothetical, question, example, undecided, speculation.
+  const question = questionSignal(s, act);
+  if (question && !question.includes('wh-')) return problem('question', question);
+  if (ACT_CONDITION_FOLLOWER.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act is the condition of a request');
+  if (ACT_CONDITION_END.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act stands inside a condition (…的话)');
+  if (s.hits(P.hypothetical).some((h) => !overlaps(h, act.hit) && !masked(s, h))) return problem('hypothetical', 'the statement is hypothetical');
+  const clauseText = text.slice(clause.start, clause.end);
+  const lead = clauseText.length - clauseText.trimStart().length;
+  const conditional = P.conditional.first(s.span, clause.start + lead, clause.end);
+  if (conditional && conditional.index === clause.start + lead && conditional.end <= act.hit.index) {
+    if (!CONSEQUENCE.test(text.slice(conditional.end, act.hit.index))) return problem('hypothetical', 'the act stands inside a condition');
+  }
+  if (question) return problem('question', question);
+  for (const ex of s.hits(P.example, 0, act.hit.index)) {
+    if (opensClause(s, ex.index)) return problem('example', 'the statement is an example');
+  }
+  for (const u of s.hits(P.undecided)) {
+    if (overlaps(u, act.hit) || masked(s, u) || s.isCondition(s.clauseOf(u.index))) continue;
+    return problem('undecided', 'the statement is undecided');
+  }
+  // A hedge tagged on after the act (", I guess", "，估计吧") covers the whole sentence.
+  for (const sp of s.hits(P.speculation, clause.end)) {
+    const c = s.clauses[s.clauseOf(sp.index)]!;
+    const rest = P.speculation.strip(new Span(text.slice(c.start, c.end)));
+    if (wordsOf(rest).length <= 2 && Array.from(rest.replace(/[\s\p{P}]/gu, '')).length <= 6) return problem('speculation', 'the statement is hedged');
+  }
+  for (const sp of s.hits(P.speculation, 0, clause.end)) {
+    if (overlaps(sp, act.hit) || masked(s, sp) || s.isCondition(s.clauseOf(sp.index))) continue;
+    if (isAttributive(text, sp)) continue;
+    return problem('speculation', 'the statement is speculation');
+  }
+
+  // "我们以后会有一个新的数据平台": 以后 with 会 and no ruling is a prediction.
+  if (act.type === 'standing' && FUTURE_ADVERB.has(act.hit.text)
+    && /会(?!议|话)/u.test(text.slice(act.hit.end, clause.end)) && !s.hits(P.decision).length && !s.hits(P.rulings).length
+    && !RULE_WORD.test(text.slice(act.hit.end, clause.end))) {
+    return problem('speculation', 'a prediction, not a wish');
+  }
+  // What the act is: a description of behaviour, a one-off task.
+  if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && describesBehaviour(s, act)) {
+    return problem('description', 'the sentence describes how software behaves, not a wish');
+  }
+  if (act.type === 'ruling' || act.type === 'decision') {
+    const task = oneOffTask(s, act);
+    if (task) return problem('one_off_request', task);
+  }
+  if (kind === 'project_decision' && act.type === 'ruling' && P.imperativeRulings.has(new Span(act.hit.text))) {
+    const before = text.slice(clause.start, act.hit.index);
+    if (!EN_RULING_LEAD.test(before)) {
+      return problem('no_speech_act', 'the verb is not an imperative ruling');
+    }
+  }
+  return null;
+}
+
+/** The acts of one sentence judged; null when one of them stands. */
+export function judgeSentence(s: Sentence, quote: { begin: number; end: number }, kind: StatementKind, framed: boolean): GateProblem | null {
+  const acts = findActs(s, kind);
+  if (acts.length === 0) return problem('no_speech_act', 'no explicit speech act in the quoted sentence');
+  const live = acts.filter((a) => !a.negated);
+  if (live.length === 0) {
+    if ((s.hits(P.undecided).length > 0)) return problem('undecided', 'the statement is undecided');
+    return problem('negated', 'the speech act is negated');
+  }
+  if (framed) return problem('third_party', 'the sentence reports what someone else said');
+  const quoteClauses = new Set<number>();
+  for (let i = 0; i < s.clauses.length; i += 1) {
+    const c = s.clauses[i]!;
+    if (c.start < quote.end && quote.begin < c.end) quoteClauses.add(i);
+  }
+  live.sort((a, b) => Number(!quoteClauses.has(a.clause)) - Number(!quoteClauses.has(b.clause)) || a.hit.index - b.hit.index);
+  let first: GateProblem | null = null;
+  for (const act of live) {
+    const p = actProblem(s, act, quoteClauses, kind);
+    if (p === null) {
+      if (s.hits(P.retractions, act.hit.end).some((r) => !overlaps(r, act.hit))) return problem('retracted', 'the statement is taken back');
+      return null;
+    }
+    first ??= p;
+  }
+  return first;
+}

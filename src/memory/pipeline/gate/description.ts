@@ -1,0 +1,64 @@
+import * as L from './lexicon.js';
+import { CHANGE_VERB, DESCRIPTIVE, EN_BE, EN_DESCRIPTION, EN_DETERMINERS, EN_MISHAPS, EN_PAST, EN_PERFECT, EN_PERSONS, EN_RESULT_SUBJECTS, EN_WANTING, EN_WISH_STARTS, HAN, P, ZH_BEHAVIOUR, ZH_DEMONSTRATIVE, ZH_DURATION, ZH_EVENT, ZH_FAILURE, ZH_IMPERATIVE_START } from './phrases.js';
+import { type Act, Sentence, wordsOf } from './sentence.js';
+
+/** What kind of statement an act stands in: a description of behaviour, a one-off task. */
+
+/** "这个测试在 CI 上总是报错", "By default, Jackson fails on …": behaviour, not a wish. */
+export function describesBehaviour(s: Sentence, act: Act): boolean {
+  const text = s.span.text;
+  const clause = s.clauses[act.clause]!;
+  const before = text.slice(clause.start, act.hit.index);
+  let after = text.slice(act.hit.end, clause.end);
+  // A fronted marker ("By default, …", "默认，…") describes the next clause.
+  if (/^[\s\p{P}]*$/u.test(after) && s.clauses[act.clause + 1]) after = s.clauseText(act.clause + 1);
+  // "咱们的 CI" is a thing of ours, not a person wishing.
+  const ownBefore = s.hits(P.own, clause.start, act.hit.index).some((h) => h.end <= act.hit.index && !/^\s*的/u.test(text.slice(h.end)));
+  if (HAN.test(act.hit.text)) {
+    if (ownBefore) return false;
+    if (ZH_FAILURE.test(after)) return true;
+    // "每次调用都会新建连接", "每次 npm install 都会报警告": what happens, not what should.
+    if (ZH_EVENT.test(after) || ZH_DURATION.test(after)) return true;
+    // "默认情况下，Spring 的事务只对…回滚": a fronted default followed by a named product or "X 的 Y" describes it.
+    if (before.trim().length === 0 && after !== text.slice(act.hit.end, clause.end) && /^\s*(?:[a-z][\w.-]*|[^，,。\s]{1,8}的)/u.test(after) && !ZH_IMPERATIVE_START.test(after)) return true;
+    // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
+    if (ZH_DEMONSTRATIVE.test(before)) return true;
+    // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
+    if (/^[\sa-z0-9._/@-]*[a-z][\sa-z0-9._/@-]*$/u.test(before) && before.trim().length > 0) return true;
+    return before.trim().length > 0 && /\p{L}/u.test(before) && ZH_BEHAVIOUR.test(after) && !s.hits(P.standing).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text));
+  }
+  const wordsBefore = wordsOf(before);
+  const wordsAfter = wordsOf(after);
+  // A habit in the past ("I never got …", "we have always used …") is a description, whoever the subject.
+  const past = (w: string | undefined): boolean => w !== undefined && (EN_PAST.has(w) || (/ed$/u.test(w) && w.length > 4));
+  if (past(wordsAfter[0]) || wordsBefore.some((w) => EN_PERFECT.has(w))) return true;
+  // "I always forget the flag": one's own mishap is a habit described, not a wish.
+  if (wordsAfter[0] !== undefined && EN_MISHAPS.has(wordsAfter[0]) && wordsBefore.some((w) => w === 'i' || w === 'we')) return true;
+  // "every time I run the tests, they fail": the next clause says what happens.
+  if (/^(?:every time|each time|whenever)$/u.test(act.hit.text) && s.clauses[act.clause + 1]) {
+    const next = wordsOf(s.clauseText(act.clause + 1));
+    if (next[0] !== undefined && EN_RESULT_SUBJECTS.has(next[0])) return true;
+    // "Whenever I open this file, IntelliJ freezes": a named subject and a verb of what it does.
+    const verb = next[1];
+    if (next[0] !== undefined && !EN_WISH_STARTS.has(next[0]) && verb !== undefined && EN_DESCRIPTION.has(verb)) return true;
+  }
+  // "The tests never finish", "Our nightly job always fails": a thing as the subject, with no modal of wanting.
+  if (EN_DETERMINERS.has(wordsBefore[0] ?? '') && !wordsBefore.some((w) => EN_WANTING.has(w))) return true;
+  if (wordsBefore.some((w) => EN_PERSONS.has(w))) return false;
+  if (wordsBefore.some((w) => EN_BE.has(w))) return true;
+  const thirdPerson = (w: string | undefined): boolean => w !== undefined && (EN_DESCRIPTION.has(w) || (/[^s]s$/u.test(w) && w.length > 3));
+  if (wordsBefore.length > 0) return wordsAfter.length > 0 ? thirdPerson(wordsAfter[0]) : wordsBefore.slice(1, 3).some(thirdPerson);
+  // Fronted ("By default, …"): a subject that is not a person, followed by a verb of behaviour.
+  const first = wordsAfter[0];
+  if (first === undefined || EN_WISH_STARTS.has(first)) return false;
+  return wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w));
+}
+
+/** A ruling verb in a one-off task ("帮我把这个函数删掉", "can you remove this line"). */
+export function oneOffTask(s: Sentence, act: Act): string | null {
+  if ((s.hits(P.explicitDecision).length > 0)) return null;
+  if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
+  if ((s.hits(P.localObjects).length > 0)) return 'a change to one place, not a project ruling';
+  if (act.type === 'ruling' && (s.hits(P.requestFrames).length > 0)) return 'a request for a task, not a ruling';
+  return null;
+}

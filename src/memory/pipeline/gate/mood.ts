@@ -1,0 +1,68 @@
+import { EN_AUX, EN_CLAUSE_OPENER, EN_CONDITIONAL_WH, EN_RELATIVE_BEFORE, EN_SUBJECTS, EN_WH, HAN, P, QUESTION_MARK, ZH_FINAL, ZH_NOT_QUESTION_BEFORE, ZH_NOT_WH_BEFORE, ZH_UNIVERSAL_AFTER, ZH_WH_END, ZH_WHY } from './phrases.js';
+import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
+import { insideRanges } from './text-types.js';
+import { type Hit, Span } from './words.js';
+
+/** Mood and scope: questions, time scopes, hedges that are part of a noun phrase. */
+
+/** True when a disqualifier word is part of a word that means something else ("默认假设", "临时文件"). */
+export function masked(s: Sentence, hit: Hit): boolean {
+  return s.hits(P.notDisqualifiers).some((m) => hit.index >= m.index && hit.end <= m.end);
+}
+
+/** True when the hit lies inside another act of any kind (a temporary word inside "从今天开始"). */
+export function findActsOverlap(s: Sentence, hit: Hit): boolean {
+  return [...s.hits(P.standing), ...s.hits(P.decision)].some((a) => a.index <= hit.index && a.end >= hit.end && a.text !== hit.text);
+}
+
+/** A clause that holds nothing but its time scope ("just this time,", "这次，"). */
+export function isBareClause(s: Sentence, i: number): boolean {
+  const rest = P.temporary.strip(new Span(s.clauseText(i))).replace(/\b(?:only|just|but|and|so|ok|okay)\b|[只就先仅]/gu, '');
+  const han = (rest.match(/\p{Script=Han}/gu) ?? []).length;
+  return han <= 2 && wordsOf(rest.replace(/\p{Script=Han}/gu, ' ')).length <= 1;
+}
+
+/** "可能出错的地方", "anything that might break": a modal inside a noun phrase, not speculation. */
+export function isAttributive(text: string, hit: Hit): boolean {
+  if (HAN.test(hit.text)) return /^[^，,。；;\s]{0,6}的/u.test(text.slice(hit.end));
+  return EN_RELATIVE_BEFORE.test(text.slice(Math.max(0, hit.index - 16), hit.index));
+}
+
+/** A question signal in the sentence, or null. */
+export function questionSignal(s: Sentence, act: Act): string | null {
+  const text = s.span.text;
+  for (const m of text.matchAll(/[?？]/gu)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
+  if (ZH_FINAL.test(text) && !ZH_WH_END.test(text.slice(-4))) return 'the statement is a question';
+  for (const h of s.hits(P.aNotA)) {
+    if (overlaps(h, act.hit)) continue;
+    const before = text.slice(Math.max(s.clauses[s.clauseOf(h.index)]!.start, h.index - 4), h.index);
+    if (ZH_NOT_QUESTION_BEFORE.test(before)) continue;
+    // An embedded question is the object of telling or checking ("说一下索引有没有用上").
+    if (s.hits(P.embedding, s.clauses[s.clauseOf(h.index)]!.start, h.index).length > 0) continue;
+    return 'the statement is a question';
+  }
+  for (const h of s.hits(P.zhWh)) {
+    const c = s.clauses[s.clauseOf(h.index)]!;
+    const before = text.slice(c.start, h.index);
+    const after = text.slice(h.end, c.end);
+    const why = ZH_WHY.test(h.text);
+    if (!why && (P.universals.has(new Span(before)) || ZH_UNIVERSAL_AFTER.test(after) || ZH_NOT_WH_BEFORE.test(before))) continue;
+    if (s.hits(P.embedding, c.start, h.index).length > 0) continue;
+    return 'the statement is a wh-question';
+  }
+  if ((s.hits(P.zhIndirect).length > 0) || (s.hits(P.enIndirect).length > 0)) return 'the statement is an indirect question';
+  for (const i of new Set([0, act.clause])) {
+    const words = wordsOf(s.clauseText(i).replace(EN_CLAUSE_OPENER, ''));
+    const [first, second, third] = [words[0] ?? '', words[1] ?? '', words[2] ?? ''];
+    if (EN_WH.has(first) && !(first === 'how' && second === 'about')) return 'the statement is a wh-question';
+    if (EN_CONDITIONAL_WH.has(first) && EN_AUX.has(second)) return 'the statement is a wh-question';
+    if (EN_AUX.has(first) && (EN_SUBJECTS.has(second) || (second === 'not' && EN_SUBJECTS.has(third)))) return 'the statement is a question';
+  }
+  return null;
+}
+
+export function isTagQuestion(span: Span): boolean {
+  if (!QUESTION_MARK.test(span.text)) return false;
+  const rest = P.tagQuestions.strip(span).replace(/[\s\p{P}\p{S}]|你|呢|吧|啊|so|then|and/gu, '');
+  return P.tagQuestions.has(span) && Array.from(rest).length <= 4;
+}

@@ -1,0 +1,114 @@
+import * as L from './lexicon.js';
+import { Phrases } from './words.js';
+
+/** The lexicon compiled once: phrase matchers and the grammar patterns built from the word classes of lexicon.ts. */
+
+export const P = {
+  standing: new Phrases(L.STANDING),
+  preferenceVerbs: new Phrases(L.PREFERENCE_VERBS),
+  decision: new Phrases(L.DECISION),
+  labels: new Phrases(L.RULING_LABELS),
+  rulings: new Phrases(L.RULING_VERBS),
+  imperativeRulings: new Phrases(L.IMPERATIVE_RULINGS),
+  requestFrames: new Phrases(L.REQUEST_FRAMES),
+  localObjects: new Phrases(L.LOCAL_OBJECTS),
+  explicitDecision: new Phrases(L.EXPLICIT_DECISION),
+  own: new Phrases(L.OWN_SUBJECTS),
+  thirdParties: new Phrases(L.THIRD_PARTIES),
+  otherProjects: new Phrases(L.OTHER_PROJECTS),
+  comparisons: new Phrases(L.COMPARISONS),
+  reporting: new Phrases(L.REPORTING),
+  reportingFrames: new Phrases(L.REPORTING_FRAMES),
+  temporary: new Phrases(L.TEMPORARY, 'either'),
+  hypothetical: new Phrases(L.HYPOTHETICAL, 'either'),
+  conditional: new Phrases(L.CONDITIONAL_OPENINGS),
+  conditions: new Phrases(L.CONDITION_OPENINGS),
+  example: new Phrases(L.EXAMPLE_OPENINGS),
+  undecided: new Phrases(L.UNDECIDED, 'either'),
+  speculation: new Phrases(L.SPECULATION, 'either'),
+  retractions: new Phrases(L.RETRACTIONS, 'either'),
+  tagQuestions: new Phrases(L.TAG_QUESTIONS),
+  aNotA: new Phrases({ zh: L.ZH_QUESTION.aNotA, en: [] }, 'either'),
+  zhWh: new Phrases({ zh: L.ZH_QUESTION.wh, en: [] }, 'either'),
+  universals: new Phrases({ zh: L.ZH_QUESTION.universals, en: [] }),
+  zhIndirect: new Phrases({ zh: L.ZH_QUESTION.indirect, en: [] }, 'either'),
+  enIndirect: new Phrases({ zh: [], en: L.EN_QUESTION.indirect }),
+  descriptiveMarkers: new Phrases(L.DESCRIPTIVE_MARKERS),
+  compounds: new Phrases(L.NOUN_COMPOUNDS, 'none'),
+  codeFacts: new Phrases(L.CODE_FACT),
+  discussion: new Phrases(L.DISCUSSION),
+  confirmations: new Phrases(L.CONFIRMATIONS),
+  fillers: new Phrases(L.CONFIRMATION_FILLERS),
+  proposals: new Phrases(L.PROPOSALS),
+  // The segmenter may glue a negation to its pronoun ("我不|建议"): one boundary is enough, minus the words in NOT_NEGATIONS.
+  negations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length === 1), en: L.NEGATIONS.en }, 'either'),
+  // Two-character negations are never part of another word, and the segmenter may glue them to a pronoun ("我不是").
+  longNegations: new Phrases({ zh: L.NEGATIONS.zh.filter((n) => n.length > 1), en: [] }, 'none'),
+  aboutAnswers: new Phrases(L.ABOUT_ANSWERS),
+  notDisqualifiers: new Phrases(L.NOT_DISQUALIFIERS, 'none'),
+  notParties: new Phrases(L.NOT_PARTIES, 'none'),
+  embedding: new Phrases(L.EMBEDDING_VERBS, 'either'),
+  offers: new Phrases(L.OFFERS),
+};
+
+export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
+// "组件", "组合", "组成" are words, not groups.
+export const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!${L.GRAMMAR.notGroupEndings.join('|')})`, 'u');
+export const EN_PAST = new Set(L.EN_PAST);
+export const EN_MISHAPS = new Set(L.EN_MISHAPS);
+export const EN_RESULT_SUBJECTS = new Set(L.EN_RESULT_SUBJECTS);
+export const EN_DECIDING = L.EN_DECIDING;
+export const EN_OPENERS = new Set(L.EN_OPENERS);
+export const ZH_FACT = new RegExp(L.FACT_SHAPES.zh, 'u');
+export const EN_FACT = new RegExp(L.FACT_SHAPES.en, 'u');
+export const AFTER_EVENT = new RegExp(`(?:${L.AFTER_EVENTS.zh.join('|')})$`, 'u');
+export const EN_AUX = new Set(L.EN_QUESTION.auxiliaries);
+export const EN_SUBJECTS = new Set(L.EN_QUESTION.subjects);
+export const EN_WH = new Set(L.EN_QUESTION.wh);
+export const EN_CONDITIONAL_WH = new Set(L.EN_QUESTION.conditionalWh);
+export const EN_DESCRIPTION = new Set(L.DESCRIPTION.en);
+export const DESCRIPTIVE = new Set([...L.DESCRIPTIVE_MARKERS.zh, ...L.DESCRIPTIVE_MARKERS.en]);
+export const G = L.GRAMMAR;
+/** An alternation of words, escaped, for the grammar patterns below. */
+export const anyOf = (words: readonly string[]): string => `(?:${words.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
+export const setOf = (words: readonly string[]): ReadonlySet<string> => new Set(words);
+export const HAN = /\p{Script=Han}/u;
+export const WORD = /[\p{L}\p{N}'_-]+/gu;
+export const QUESTION_MARK = /[?？]/u;
+export const ZH_FINAL = new RegExp(`(?:${L.ZH_QUESTION.finals.join('|')})[\\s。.!！~～…]*$`, 'u');
+// A Chinese failure or state right after a descriptive marker: "总是报错", "一直超时".
+export const ZH_BEHAVIOUR = new RegExp(`^\\s*(?:都|也)?\\s*${anyOf(G.zhBehaviourAfter)}`, 'u');
+export const ZH_FAILURE = new RegExp(`^\\s*(?:都|会|也)?\\s*${anyOf(G.zhFailures)}`, 'u');
+export const ZH_EVENT = new RegExp(`^\\s*(?:都|也)?\\s*会\\s*${anyOf(G.zhEvents)}`, 'u');
+export const ZH_DURATION = new RegExp(`^\\s*(?:都|也)?\\s*(?:要|得)?\\s*${anyOf(G.zhDurations)}\\s*[\\d一二两三四五六七八九十几半]+`, 'u');
+export const ZH_IMPERATIVE_START = new RegExp(`^\\s*${anyOf(G.zhImperativeStarts)}`, 'u');
+export const ZH_DEMONSTRATIVE = new RegExp(`^\\s*${anyOf(G.zhDemonstratives)}`, 'u');
+export const CONSEQUENCE = new RegExp(`${anyOf(G.consequences)}\\s*$`, 'u');
+export const CONDITION_END = new RegExp(`${anyOf(G.conditionEndings)}\\s*$`, 'u');
+export const ACT_CONDITION_END = new RegExp(`${anyOf(G.actConditionEndings)}\\s*$`, 'u');
+export const ACT_CONDITION_FOLLOWER = new RegExp(`^\\s*${anyOf(G.actConditionFollowers)}`, 'u');
+export const PROHIBITIVE = new RegExp(`^${anyOf(G.prohibitiveStarts)}`, 'u');
+export const FUTURE_ADVERB = setOf(G.futureAdverbs);
+export const RULE_WORD = new RegExp(anyOf(G.ruleWords), 'u');
+export const EN_RULING_LEAD = new RegExp(`^[\\s\\p{P}]*(?:${anyOf(G.enRulingLeads)}\\s*)*$`, 'u');
+export const EN_RELATIVE_BEFORE = new RegExp(`\\b${anyOf(G.enRelatives)}\\s+$`, 'u');
+export const JOINT = new RegExp(`(?:我们|我|咱们|we|our team)\\s*${anyOf(G.joints)}\\s*(?:the\\s+)?$`, 'u');
+export const GROUP_OWNER = new RegExp(anyOf(G.groupOwners), 'u');
+export const NOT_REPORTER = new RegExp(`${anyOf(G.notReporters)}$`, 'u');
+export const OWN_SUBJECT_ADVERBS = new RegExp(anyOf(G.ownSubjectAdverbs), 'gu');
+export const ATTRIBUTION_TAIL = new RegExp(anyOf(G.attributionTails), 'u');
+export const ZH_NOT_QUESTION_BEFORE = new RegExp(anyOf(G.zhNotQuestionBefore), 'u');
+export const ZH_WHY = new RegExp(anyOf(G.zhWhy), 'u');
+export const ZH_UNIVERSAL_AFTER = new RegExp(`^[^，,。]{0,8}?${anyOf(G.zhUniversalAfter)}`, 'u');
+export const ZH_NOT_WH_BEFORE = new RegExp(`${anyOf(G.zhNotWhBefore)}$`, 'u');
+export const ZH_WH_END = new RegExp(anyOf(G.zhWhEnds), 'u');
+export const EN_CLAUSE_OPENER = new RegExp(`^\\s*${anyOf(G.enClauseOpeners)}\\b[\\s,]*`, 'u');
+export const EN_PERSONS = setOf(G.enPersons);
+export const EN_DETERMINERS = setOf(G.enDeterminers);
+export const EN_WANTING = setOf(G.enWanting);
+export const EN_BE = setOf(G.enBe);
+export const EN_PERFECT = setOf(G.enPerfect);
+export const EN_WISH_STARTS = setOf(G.enWishStarts);
+export const EN_LONE_ADVERB = new RegExp(`^${anyOf(G.enLoneAdverbs)}$`, 'u');
+export const CHANGE_VERB = new RegExp(anyOf(G.changeVerbs), 'u');
+export const BARE_CONFIRMATION = new RegExp(`^${anyOf(G.bareConfirmations)}$`, 'iu');

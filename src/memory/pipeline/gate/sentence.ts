@@ -1,0 +1,83 @@
+import { clausesOf, type Piece } from './clauses.js';
+import { CONDITION_END, P, WORD } from './phrases.js';
+import { quotedRanges } from './text-types.js';
+import { fold, type Hit, Phrases, Span } from './words.js';
+
+/** A sentence prepared for judging, and the act found in it. */
+
+export interface Act {
+  type: 'standing' | 'preference' | 'decision' | 'label' | 'ruling';
+  hit: Hit;
+  clause: number;
+  negated: boolean;
+  quoted: boolean;
+}
+
+/** A sentence prepared for judging: folded text, clauses and quoted ranges in folded offsets. */
+export class Sentence {
+  readonly span: Span;
+  readonly clauses: Piece[];
+  private quotedCache: [number, number][] | null = null;
+
+  constructor(readonly text: string, readonly piece: Piece) {
+    const folded = fold(text.slice(piece.start, piece.end));
+    this.span = new Span(folded);
+    this.clauses = clausesOf(folded, { start: 0, end: folded.length });
+    if (this.clauses.length === 0) this.clauses.push({ start: 0, end: folded.length });
+  }
+
+  private readonly memo = new Map<Phrases, Hit[]>();
+
+  /** Hits of a lexicon in [from, to) of this sentence; the whole-sentence scan runs once per lexicon. */
+  hits(phrases: Phrases, from = 0, to = this.span.text.length): Hit[] {
+    let all = this.memo.get(phrases);
+    if (!all) {
+      all = phrases.find(this.span);
+      this.memo.set(phrases, all);
+    }
+    return from === 0 && to >= this.span.text.length ? all : all.filter((h) => h.index >= from && h.end <= to);
+  }
+
+  get quoted(): [number, number][] {
+    this.quotedCache ??= quotedRanges(this.span.text);
+    return this.quotedCache;
+  }
+
+  /** A raw offset of the turn text, in this sentence's folded offsets. */
+  at(offset: number): number {
+    const clamped = Math.min(Math.max(offset, this.piece.start), this.piece.end);
+    return fold(this.text.slice(this.piece.start, clamped)).length;
+  }
+
+  clauseOf(index: number): number {
+    for (let i = 0; i < this.clauses.length; i += 1) if (index < this.clauses[i]!.end) return i;
+    return this.clauses.length - 1;
+  }
+
+  clauseText(i: number): string {
+    const c = this.clauses[i]!;
+    return this.span.text.slice(c.start, c.end);
+  }
+
+  /** Clauses that state a condition of a rule ("when you're unsure …", "遇到…的时候"). */
+  isCondition(i: number): boolean {
+    const text = this.clauseText(i).trim();
+    const opening = P.conditions.first(new Span(text));
+    if (opening && opening.index === 0) return true;
+    return CONDITION_END.test(text);
+  }
+}
+
+export function overlaps(a: Hit, b: Hit): boolean {
+  return a.index < b.end && b.index < a.end;
+}
+
+export function wordsOf(text: string): string[] {
+  return text.match(WORD) ?? [];
+}
+
+/** True when only spaces and punctuation stand between the start of the clause and the offset. */
+export function opensClause(s: Sentence, index: number): boolean {
+  const c = s.clauses[s.clauseOf(index)]!;
+  return /^[\s\p{P}\p{S}]*$/u.test(s.span.text.slice(c.start, index));
+}

@@ -1,0 +1,71 @@
+import type { Piece } from './clauses.js';
+import { ATTRIBUTION_TAIL, EN_DECIDING, EN_LONE_ADVERB, EN_OPENERS, GROUP, GROUP_OWNER, HAN, JOINT, NOT_REPORTER, OWN_SUBJECT_ADVERBS, P } from './phrases.js';
+import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
+import { fold, Span } from './words.js';
+
+/** Who speaks (M-5.6): the user, we, this project — or someone else. */
+
+/** The reason the act belongs to someone else (a third party, reported speech), or null. */
+export function thirdParty(s: Sentence, act: Act): string | null {
+  const text = s.span.text;
+  if (s.hits(P.reportingFrames, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
+  const owners = s.hits(P.own);
+  const things = s.hits(P.notParties);
+  const parties = s.hits(P.thirdParties, 0, act.hit.index).filter(
+    (h) => h.end <= act.hit.index && !overlaps(h, act.hit) && !owners.some((o) => o.index <= h.index && o.end >= h.end)
+      && !things.some((t) => t.index <= h.index && t.end >= h.end),
+  );
+  const last = parties[parties.length - 1];
+  // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
+  const joint = last !== undefined && JOINT.test(text.slice(0, last.index));
+  if (last && !joint) {
+    if (s.hits(P.reporting, last.end, act.hit.index).length > 0) return 'someone else said it';
+    if (s.hits(P.own, last.end, act.hit.index).length === 0) return 'someone else decided or wants it';
+  }
+  // "移动端团队决定…", "客户那边要求…": a named group that is not ours.
+  const group = GROUP.exec(text.slice(0, act.hit.index));
+  if (group && !GROUP_OWNER.test(group[1]!)) return 'another group decided or wants it';
+  for (const rep of s.hits(P.reporting, 0, act.hit.index)) {
+    if (rep.end > act.hit.index) continue;
+    const c = s.clauses[s.clauseOf(rep.index)]!;
+    const subject = text.slice(c.start, rep.index).trim();
+    if (subject.length === 0) continue;
+    // "我觉得", "我一直说" are mine; "我舍友说", "我们组长说" name someone else behind the pronoun.
+    const owned = s.hits(P.own, c.start, rep.index).filter((h) => h.end <= rep.index);
+    if (owned.length > 0 && !HAN.test(subject)) continue;
+    if (owned.length > 0) {
+      let rest = subject;
+      for (const o of owned) rest = rest.replace(o.text, ' ');
+      rest = rest.replace(OWN_SUBJECT_ADVERBS, ' ').replace(/[\s\p{P}]/gu, '');
+      if (rest.length === 0) continue;
+    }
+    if (NOT_REPORTER.test(subject)) continue;
+    return 'reported speech';
+  }
+  // English verbs of deciding need us as their subject: "Netflix decided …", "Alice agreed …" are someone else.
+  if (!HAN.test(act.hit.text) && EN_DECIDING.some((v) => act.hit.text.includes(v))) {
+    const clause = s.clauses[act.clause]!;
+    const subject = wordsOf(text.slice(clause.start, act.hit.index)).filter((w) => !EN_OPENERS.has(w));
+    const ownSubject = owners.some((o) => o.index >= clause.start && o.end <= act.hit.index) || owners.some((o) => o.index === act.hit.index);
+    if (subject.length > 0 && !ownSubject && !EN_LONE_ADVERB.test(subject.join(' '))) {
+      return 'someone else decided it';
+    }
+  }
+  // "…, says my manager", "…，这是老板定的"
+  const after = s.hits(P.thirdParties, act.hit.end).filter((h) => s.clauseOf(h.index) !== act.clause || h.index > act.hit.end);
+  if (after.length > 0) {
+    const tail = text.slice(act.hit.end);
+    if (P.reporting.has(new Span(tail)) || ATTRIBUTION_TAIL.test(tail)) return 'attributed to someone else';
+  }
+  return null;
+}
+
+/** A previous line that introduces someone else's words ("同事在群里说：", "My manager wrote:"). */
+export function isReportingFrame(text: string, piece: Piece): boolean {
+  const raw = text.slice(piece.start, piece.end).trimEnd();
+  if (!/[:：]$/u.test(raw)) return false;
+  const span = new Span(fold(raw));
+  if (P.reportingFrames.has(span)) return true;
+  if (!P.reporting.has(span)) return false;
+  return P.thirdParties.has(span) || !P.own.has(span);
+}
