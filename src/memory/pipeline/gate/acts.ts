@@ -132,6 +132,10 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     && !RULE_WORD.test(text.slice(act.hit.end, clause.end))) {
     return problem('speculation', 'a prediction, not a wish');
   }
+  // "每次部署都要手动改配置，太麻烦了": a habit followed by a complaint is the pain described, not a rule.
+  if (act.type === 'standing' && s.hits(P.complaints, clause.end).length > 0) {
+    return problem('description', 'a complaint about how things are, not a wish');
+  }
   // What the act is: a description of behaviour, a one-off task.
   if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && describesBehaviour(s, act)) {
     return problem('description', 'the sentence describes how software behaves, not a wish');

@@ -146,10 +146,10 @@ export const REPORTING = w(
 
 /** A frame that reports someone else's words on its own ("听说", "according to"). */
 export const REPORTING_FRAMES = w(
-  ['听说', '据说', '据…说', '按照…的说法', '按…的说法', '文档里说', '文档上说', '文档写着', '官方说', '传闻', '网上说', '有人说', '都说',
+  ['我在网上看到', '网上看到', '看到有人说', '有文章说', '我看到一篇', '听说', '据说', '据…说', '按照…的说法', '按…的说法', '文档里说', '文档上说', '文档写着', '官方说', '传闻', '网上说', '有人说', '都说',
     '大家都说', '人家说', '网上都说', '很多人说', '好多人说'],
   ['according to', 'as per', 'per my', 'per the', 'the docs say', 'the readme says', 'the docs said', 'it says', 'rumor has it',
-    'apparently', 'i heard', 'i read that', 'word is', 'the … says', 'the … said', 'the … recommends', 'the … states',
+    'apparently', 'i heard', 'i read that', 'i read … that', 'i read somewhere', 'i saw somewhere', 'i heard somewhere', 'word is', 'the … says', 'the … said', 'the … recommends', 'the … states',
     'the … requires'],
 );
 
@@ -405,6 +405,13 @@ export const EN_PAST = ['got', 'had', 'was', 'were', 'did', 'went', 'made', 'saw
 export const NOT_DISQUALIFIERS = w(
   ['默认假设', '先假设', '都假设', '就假设', '可能性', '不确定性', '临时文件', '临时目录', '临时表', '临时变量', '今天的日期'],
   ['assume that', 'temporary file', 'temporary files', 'temp file', 'temp files', 'temporary table', 'temporary directory'],
+);
+
+/** A complaint beside a habit ("每次部署都要手动改配置，太麻烦了"): the habit is the pain described, not a rule asked for. */
+export const COMPLAINTS = w(
+  ['太麻烦', '好麻烦', '真麻烦', '很麻烦', '太慢', '好慢', '好烦', '很烦', '烦死', '受不了', '太难', '好累', '太蠢', '太坑', '好坑', '真坑', '头疼',
+    '崩溃了', '心累', '无语'],
+  ['annoying', 'painful', 'a pain', 'sucks', 'so slow', 'too slow', 'drives me crazy', 'frustrating', 'such a hassle', 'ugh'],
 );
 
 /** Words that hold a third party's name but name a thing ("客户端" is the client side, "上面的代码" the code above). */

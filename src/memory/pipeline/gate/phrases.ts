@@ -47,6 +47,7 @@ export const P = {
   aboutAnswers: new Phrases(L.ABOUT_ANSWERS),
   notDisqualifiers: new Phrases(L.NOT_DISQUALIFIERS, 'none'),
   notParties: new Phrases(L.NOT_PARTIES, 'none'),
+  complaints: new Phrases(L.COMPLAINTS, 'either'),
   embedding: new Phrases(L.EMBEDDING_VERBS, 'either'),
   offers: new Phrases(L.OFFERS),
 };
