@@ -1,6 +1,6 @@
 import { describesBehaviour, oneOffTask } from './description.js';
 import { findActsOverlap, isAttributive, isBareClause, masked, questionSignal } from './mood.js';
-import { ACT_CONDITION_END, ACT_CONDITION_FOLLOWER, AFTER_EVENT, CONSEQUENCE, EN_RULING_LEAD, FUTURE_ADVERB, HAN, NOT_NEGATION, P, PROHIBITIVE, RULE_WORD } from './phrases.js';
+import { HEDGE_NEGATION, LABEL_LEAD, ACT_CONDITION_END, ACT_CONDITION_FOLLOWER, AFTER_EVENT, CONSEQUENCE, EN_RULING_LEAD, FUTURE_ADVERB, HAN, NOT_NEGATION, P, PROHIBITIVE, RULE_WORD } from './phrases.js';
 import { type Act, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
 import { thirdParty } from './speaker.js';
 import { insideRanges } from './text-types.js';
@@ -43,7 +43,7 @@ export function findActs(s: Sentence, kind: StatementKind): Act[] {
 
 /** "Decision: …", "**结论**：…" at the start of the sentence. */
 export function rulingLabel(s: Sentence): Hit | null {
-  const lead = /^[\s*#>_-]*/u.exec(s.span.text)![0].length;
+  const lead = LABEL_LEAD.exec(s.span.text)![0].length;
   const hit = P.labels.first(s.span, lead, Math.min(s.span.text.length, lead + 24));
   if (!hit || hit.index !== lead) return null;
   // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
@@ -112,6 +112,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
   for (const u of s.hits(P.undecided)) {
     if (overlaps(u, act.hit) || masked(s, u) || s.isCondition(s.clauseOf(u.index))) continue;
+    if (HEDGE_NEGATION.test(text.slice(Math.max(0, u.index - 10), u.index))) continue;
     return problem('undecided', 'the statement is undecided');
   }
   // A hedge tagged on after the act (", I guess", "，估计吧") covers the whole sentence.

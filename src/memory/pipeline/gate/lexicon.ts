@@ -76,7 +76,7 @@ export const DECISION = w(
 export const RULING_LABELS = w(
   ['结论', '决定', '决议', '规定', '规则', '约定', '最终方案', '定论', '最终决定', '拍板', '已决定', '定了'],
   ['decision', 'final call', 'final decision', 'rule', 'ruling', 'policy', 'convention', 'verdict', 'resolution',
-    'team decision', 'adr', 'decided', 'agreed', 'settled', 'rule of thumb', 'house rule', 'guideline', 'team rule', 'standard'],
+    'team decision', 'adr', 'decided', 'agreed', 'settled', 'final answer', 'rule of thumb', 'house rule', 'guideline', 'team rule', 'standard'],
 );
 
 /** An imperative ruling about this project: "不用留了，直接删", "drop support for …". Decisions only. */
@@ -118,7 +118,7 @@ export const THIRD_PARTIES = w(
     'people', 'the client', 'the customer', 'the vendor', 'upstream', 'the maintainers', 'the community', 'a friend',
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
     'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer', 'ops', 'the dba',
-    'the sre', 'the company', 'the business', 'stakeholders', 'compliance', 'tech lead', 'team lead', 'our tech lead',
+    'the sre', 'folks', 'the … folks', 'the … guys', 'the company', 'the business', 'stakeholders', 'compliance', 'tech lead', 'team lead', 'our tech lead',
     'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss'],
 );
 
@@ -190,14 +190,14 @@ export const UNDECIDED = w(
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
     '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说', '可以考虑', '或许可以',
     '也许可以',
-    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换'],
+    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换', '本来打算', '原本想', '原来想', '本想', '要等', '等下个月', '等下周', '下个月再', '等发版'],
   ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'we could', 'we might', 'at some point', 'not now',
     'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not this year', 'not this quarter',
     'but not yet',
     'try it out first', "i'll try", 'let me try', 'not sure', 'maybe', 'considering', 'thinking about',
     "we'll see", 'tbd', 'to be decided', 'not yet decided', 'still deciding', 'perhaps', 'not certain', 'unsure',
     "haven't made up", 'not settled', 'open question', 'on the fence', 'torn between', 'still evaluating', 'up in the air',
-    'let me think', 'need to think', 'not convinced', 'revisit later', 'to be discussed', 'tbc', 'pending discussion'],
+    'let me think', 'need to think', 'not convinced', 'revisit later', 'to be discussed', 'tbc', 'pending discussion', 'were going to', 'was going to', 'pushed back', 'fell through', 'got rejected', 'was rejected'],
 );
 
 /** Speculation about what may happen. */
@@ -233,7 +233,7 @@ export const ZH_QUESTION = {
     '应不应该', '值不值得', '合不合适', '算不算', '是否'],
   /** wh-words; a wh-word after 不管/无论 or before 都 is a universal, not a question. */
   wh: ['为什么', '为啥', '怎么', '怎样', '如何', '哪个', '哪些', '哪种', '哪里', '什么', '什么时候', '啥时候', '多少', '多久', '谁', '啥',
-    '几个'],
+  ],
   universals: ['不管', '无论', '不论', '任何', '都'],
   /** Indirect questions. */
   indirect: ['我想知道', '我想问', '我在想', '想问一下', '不知道', '好奇', '请教', '想确认', '确认一下', '有没有必要', '是否需要'],
@@ -398,7 +398,7 @@ export const GROUP_SUFFIXES = ['组', '团队', '部门', '小组', '那帮人',
 
 /** Past-tense verbs after "always/never": a habit in the past is a description, not a wish. */
 export const EN_PAST = ['got', 'had', 'was', 'were', 'did', 'went', 'made', 'saw', 'knew', 'thought', 'said', 'took', 'ran',
-'wrote',
+  'wrote',
   'found', 'felt', 'came', 'gave', 'kept', 'left', 'built', 'broke', 'chose', 'understood', 'liked'];
 
 /** Words that hold a disqualifier word but mean something else ("默认假设" = assume by default, "临时文件" = temp file). */
@@ -416,7 +416,7 @@ export const COMPLAINTS = w(
 
 /** Words that hold a third party's name but name a thing ("客户端" is the client side, "上面的代码" the code above). */
 export const NOT_PARTIES = w(['客户端', '用户端', '运维平台', '运维脚本', '上面的', '上面那', '上面这', '上面说的', '产品代码', '产品环境'], ['they say',
-'product code']);
+  'product code']);
 
 /** Events and completed actions: 以后/之后 right after one of them is "after X" ("升级以后", "改完以后"), not "from now on". */
 export const AFTER_EVENTS = w(
@@ -427,31 +427,31 @@ export const AFTER_EVENTS = w(
 
 /** Verbs of one's own mishaps: "I always forget …" describes a habit, it asks for nothing. */
 export const EN_MISHAPS = ['forget', 'forgot', 'mix', 'confuse', 'struggle', 'miss', 'lose', 'mess', 'screw', 'end', 'wonder',
-'fall',
+  'fall',
   'trip', 'seem', 'get'];
 
 /** Pronouns that open the result clause of "every time I …, they fail": what follows is behaviour. */
 export const EN_RESULT_SUBJECTS = ['they', 'it', 'this', 'that', 'the', 'there', 'he', 'she', 'everything', 'nothing',
-'something', 'things'];
+  'something', 'things'];
 
 /** Offers of the assistant's own work ("want me to …",
-"要我…吗"): a confirmation of one is a task, unless it names a project choice. */
+  "要我…吗"): a confirmation of one is a task, unless it names a project choice. */
 export const OFFERS = w(['要我', '要不要我', '需要我', '我来'], ['want me to', 'should i', 'shall i', 'do you want me to',
-'would you like me to', 'i can']);
+  'would you like me to', 'i can']);
 
 /** English verbs of deciding or wanting: a sentence with one of them needs us (or no one) as its subject. */
 export const EN_DECIDING = ['decided', 'decides', 'agreed', 'agrees', 'settled', 'chose', 'picked', 'going with', 'switching',
-'switched',
+  'switched', 'moved',
   'adopt', 'adopted', 'adopting', 'moving to', 'standardiz', 'standardis', 'migrat', 'wants', 'prefers', 'use', 'using'];
 
 /** Adverbs and fillers that may open an English clause before its subject. */
 export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and', 'but', 'well', 'anyway', 'basically',
-'honestly', 'yeah',
+  'honestly', 'yeah',
   'right', 'now', 'today', 'recently', 'eventually', 'ultimately', 'in the end', 'after all'];
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
 export const FACT_SHAPES = {
-  zh: '^(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?(?:有|是|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在)',
+  zh: '^(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)的[^，,。]{1,12}?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在)',
   en: "^(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends)\\b",
 };
 
@@ -521,6 +521,10 @@ export const GRAMMAR = {
   zhNotWhBefore: ['没', '为', '有'],
   /** Sentence ends that are wh-words, not question particles ("用什么"). */
   zhWhEnds: ['什么', '怎么', '多少'],
+  /** A negation right before a hedge cancels the hedge ("别纠结格式", "don't worry about"). */
+  hedgeNegations: ['别', '不要', '不用', '不必', '无需', "don't", 'do not', 'no need to', 'never'],
+  /** Interjections that may stand before a ruling label ("OK, final answer: …", "好，结论：…"). */
+  labelLeads: ['ok', 'okay', 'so', 'alright', 'well', 'right', '好的', '好', '那', '那么', '行'],
   /** Words that may open an English clause before a question word ("so, what …"). */
   enClauseOpeners: ['so', 'ok', 'okay', 'hey', 'hmm', 'also', 'and', 'but', 'btw', 'well'],
   /** English subjects and words around always/never. */
