@@ -88,3 +88,14 @@ describe('the gate figures can fail', () => {
     expect(figuresOf([{ ...accept, accepted: false, reason: 'temporary' }]).byTier[accept.tier]).toMatchObject({ falseRefusals: 1 });
   });
 });
+
+describe('M-5.6 generalization set (written after the rules) stays right', () => {
+  it('clear-cut tier: no false accept and at least 97 % right; hard tier at least 80 %', async () => {
+    const check = loadGateCorpus(path('gate.check.v1.json'));
+    expect(check.items.length).toBeGreaterThanOrEqual(500);
+    const { figures: f } = await runGateCorpus(check);
+    expect(f.byTier['clear']!.falseAccepts).toBe(0);
+    expect(f.byTier['clear']!.accuracy).toBeGreaterThanOrEqual(0.97);
+    expect(f.byTier['hard']!.accuracy).toBeGreaterThanOrEqual(0.8);
+  });
+});
