@@ -95,6 +95,14 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
 
   // Mood: hypothetical, question, example, undecided, speculation.
+  // "If the benchmark looks good, we'll adopt it": a decision under a condition is not made yet (a rule under one is).
+  if (act.type === 'decision') {
+    for (let i = 0; i < act.clause; i += 1) {
+      const c = s.clauses[i]!;
+      const opening = P.conditional.first(s.span, c.start, c.end);
+      if (opening && /^[\s\p{P}]*$/u.test(text.slice(c.start, opening.index))) return problem('hypothetical', 'the decision waits on a condition');
+    }
+  }
   const question = questionSignal(s, act);
   if (question && !question.includes('wh-')) return problem('question', question);
   if (ACT_CONDITION_FOLLOWER.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act is the condition of a request');

@@ -127,12 +127,12 @@ export const OTHER_PROJECTS = w(
   ['上个项目', '上一个项目', '之前的项目', '以前的项目', '老项目', '另一个项目', '别的项目', '其他项目', '另一个仓库', '另一个 repo',
     '别的 repo', '别的仓库', '老东家', '上家公司', '前公司', '以前公司', '之前公司', '上一家', '去年', '前年', '当时', '那时候', '那时',
     '那会儿', '那会', '以前我们', '之前我们', '以前在', '之前在', '原来的项目', '老系统', '之前那个', '以前的…公司', '以前的…项目',
-    '之前的…公司', '之前的…项目', '以前的…团队', '之前的…团队', '上家', '老公司', '前东家'],
+    '之前的…公司', '之前的…项目', '以前的…团队', '之前的…团队', '上家', '老公司', '前东家', '那个…项目', '那个…仓库', '那个…公司', '那个…团队', '人家的…项目', '别人的…项目'],
   ['my last project', 'my previous project', 'my old project', 'previous project', 'last project', 'another project',
     'other project', 'another repo', 'other repo', 'another codebase', 'my last job', 'my previous job', 'my old job',
     'my old company', 'my previous company', 'at my last', 'at my old', 'at my previous', 'last year', 'years ago',
     'back then', 'back when', 'at the time', 'in the old', 'used to', 'at google', 'at amazon', 'at meta',
-    'in a previous', 'in my previous', 'in my last', 'the legacy project'],
+    'in a previous', 'in my previous', 'in my last', 'the legacy project', 'that … project', 'that … repo', 'other … project', 'their … project'],
 );
 
 /** "X 说 / according to / X wrote:": reported speech. */
@@ -451,7 +451,7 @@ export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and',
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
 export const FACT_SHAPES = {
-  zh: '^(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)的[^，,。]{1,12}?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在)',
+  zh: '^(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在)',
   en: "^(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends)\\b",
 };
 
