@@ -50,7 +50,7 @@ export const DECISION = w(
     '确定采用', '统一使用', '统一用',
     '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '不再讨论', '不讨论了', '别再讨论了', '就按…来', '方案定为', '选型定了', '统一改成',
     '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
-    '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉'],
+    '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉', '就这么着', '那就这么着', '就这么办'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
     'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
     'adopting', 'switch to', 'switching to', "we're switching", 'we are switching', 'standardize on', 'standardise on',
@@ -69,7 +69,7 @@ export const DECISION = w(
     "we've standardized on", 'we went with', "we've gone with", 'standardizing on', 'standardising on', "we're migrating to",
     'we are migrating to', "we're adopting", 'we are adopting', "we're moving off", 'we are moving off',
     'we reached consensus', 'end of discussion', 'case closed', 'no more discussion', 'the consensus is', 'is our standard',
-    'is the standard', 'we will be using', "we'll be using", 'the plan is to'],
+    'is the standard', 'we will be using', "we'll be using", 'the plan is to', "we've agreed", 'we have agreed', 'agreed to'],
 );
 
 /** "Decision: …", "结论：…": a labelled ruling at the start of a sentence. */
@@ -350,7 +350,7 @@ export const CONFIRMATIONS = w(
   ['同意', '好的', '好滴', '好嘞', '好', '行', '可以', '没问题', '就这么办', '就这样', '就这么定', '就这么定了', '按你说的', '照你说的',
     '听你的', '就按这个', '就用这个', '就这个', '对', '是的', '嗯', '嗯嗯', '确认', '赞成', '那就这样', '就这么做', '定了', '就它了',
     '成', '妥', '可', '要', '对的', '没错', '就这么搞', '搞吧', '整吧', '冲', '上吧', '来吧', '行吧', '好吧', '也行', '安排',
-    '按这个来', '就按你说的来', '那就这么办', '就按这个方案', '赞'],
+    '按这个来', '就按你说的来', '那就这么办', '就按这个方案', '赞', '就这么着', '那就这么着'],
   ['agreed', 'agree', 'sounds good', 'go with that', 'go with it', "let's do that", "let's do it", 'do it', 'yes', 'yep', 'yup',
     'yeah', 'ok', 'okay', 'k', 'sure', 'lgtm', 'approved', 'makes sense', 'that works', 'deal', 'fine', 'go ahead', 'ship it',
     'yes please', 'that one', 'perfect', 'great', 'please do', 'sounds great', 'works for me', 'go for it', 'y', '+1',
