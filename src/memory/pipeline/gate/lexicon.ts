@@ -328,7 +328,7 @@ export const NOUN_COMPOUNDS = w(
 export const CODE_FACT = w(
   ['里有个', '里面有个', '中有个', '有个 bug', '有个bug', '我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是',
     '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
-    '写在', '定义在', '返回的是', '返回', '版本是', '配置的是', '位于', '放在', '继承自', '调用了', '里面有', '一共有', '目前有', '现在有'],
+    '写在', '定义在', '返回的是', '返回', '版本是', '配置的是', '位于', '放在', '继承自', '调用了', '里面有', '一共有', '目前有', '现在有', '读取的是', '调用的是', '依赖的是', '返回的是', '读的是', '写的是', '指向的是', '继承的是', '实现的是', '连的是'],
   ['currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in',
     'is implemented in', 'runs on', 'depends on', 'returns',
     'is defined in', 'lives in', 'is located in', 'extends', 'calls', 'there are', 'there is', 'has', 'contains', 'is set to',
@@ -410,7 +410,7 @@ export const NOT_DISQUALIFIERS = w(
 /** A complaint beside a habit ("每次部署都要手动改配置，太麻烦了"): the habit is the pain described, not a rule asked for. */
 export const COMPLAINTS = w(
   ['太麻烦', '好麻烦', '真麻烦', '很麻烦', '太慢', '好慢', '好烦', '很烦', '烦死', '受不了', '太难', '好累', '太蠢', '太坑', '好坑', '真坑', '头疼',
-    '崩溃了', '心累', '无语'],
+    '崩溃了', '心累', '无语', '太久', '好久', '太长了', '太费时', '太耗时', '等太久'],
   ['annoying', 'painful', 'a pain', 'sucks', 'so slow', 'too slow', 'drives me crazy', 'frustrating', 'such a hassle', 'ugh'],
 );
 
@@ -479,6 +479,8 @@ export const GRAMMAR = {
   zhEvents: ['报', '抛', '出', '失败', '超时', '挂', '打印', '输出', '提示', '弹', '新建', '创建', '重新', '触发', '生成', '返回', '多', '少'],
   /** Verbs of spending time ("每次都要跑 40 分钟"). */
   zhDurations: ['跑', '花', '耗', '等'],
+  /** Units of a duration ("每次都要 10 分钟"). */
+  zhTimeUnits: ['分钟', '秒', '小时', '天', '个小时'],
   /** How an imperative starts after a fronted "默认，…" ("默认，用 pnpm"). */
   zhImperativeStarts: ['用', '走', '开', '关', '给', '加', '写', '放', '按', '先', '都', '不', '别'],
   /** Words pointing at one thing: "这个服务默认监听 8080" describes it. */
