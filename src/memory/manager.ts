@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../shared/clock.js';
 import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
 import { type IdGenerator, randomIds } from '../shared/ids.js';
 import { clip } from '../shared/text.js';
+import { recordCleanClose } from './clean-close.js';
 import { bootstrap, bootstrapProblem, buildFreshDatabase, dataDir, memoryDbPath } from './bootstrap.js';
 import { clearInPlace, holdWriteLock, readClearBasis, replaceDamagedDatabase } from './clear.js';
 import { BUSY_TIMEOUT_MS, Connection } from './connection.js';
@@ -497,6 +498,8 @@ export class MemoryManager {
       const state = this.state as State;
       this.state = { health: 'closed' };
       if (state.health !== 'closed') state.conn?.close();
+      // A verified session that closed its last connection: the next start may skip the physical checks.
+      if (state.health === 'healthy') recordCleanClose(this.dbPath);
     }
     return result;
   }
