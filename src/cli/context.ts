@@ -1,21 +1,26 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { Agent } from '../agent/agent.js';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
-import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
+import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
+import { LazyProvider } from '../llm/lazy-provider.js';
+import { dataDir, memoryDbPath } from '../memory/bootstrap.js';
 import { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
+import { projectRoot } from '../workspace/project-root.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
 import type { Output } from './output.js';
 
-/** Everything a command needs: the project, its Memory, the agent (when a model is configured). */
+/** Everything a command needs: the project, its Memory, the model (when one is configured). */
 export interface CliContext {
   repoRoot: string;
   config: AppConfig;
   memory: MemoryManager;
   workspace: ReviewWorkspace;
-  provider: OpenAiCompatibleProvider | null;
-  agent: Agent | null;
+  /** The configured model, guarded (timeouts, retries, remembered trouble); null without a provider. */
+  llm: GuardedLlm | null;
+  /** The agent, loaded on first use; null without a provider. */
+  agent(): Promise<Agent | null>;
   output: Output;
 }
 
@@ -23,8 +28,26 @@ export class StartupError extends Error {
   override readonly name = 'StartupError';
 }
 
-/** Reads the config and opens the project's Memory. A degraded Memory opens fine; status says why. */
-export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; output: Output }): CliContext {
+/** A read-only command in a project that has no Memory yet: nothing is created. */
+export class NoMemoryYet extends Error {
+  override readonly name = 'NoMemoryYet';
+  constructor(readonly repoRoot: string) {
+    super(`No Memory in this project yet (${repoRoot}); it is created by the first request.`);
+  }
+}
+
+export interface OpenOptions {
+  repo?: string;
+  env?: NodeJS.ProcessEnv;
+  output: Output;
+  /** `--model`: overrides AUTOPATCH_LLM_MODEL for this run. */
+  model?: string;
+  /** Read-only commands never create a database. */
+  readOnly?: boolean;
+}
+
+/** Reads and validates the settings (with `--model` applied). */
+export function readConfig(options: { env?: NodeJS.ProcessEnv; model?: string }): AppConfig {
   let config: AppConfig;
   try {
     config = loadConfig(options.env ?? process.env);
@@ -32,17 +55,56 @@ export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; o
     if (error instanceof ConfigError) throw new StartupError(`invalid setting ${error.message}`);
     throw error;
   }
-  const repoRoot = resolve(options.repo ?? process.cwd());
-  if (!existsSync(repoRoot) || !statSync(repoRoot).isDirectory()) throw new StartupError(`--repo ${repoRoot} is not a folder`);
-  const provider = config.llm ? new OpenAiCompatibleProvider(config.llm) : null;
+  if (options.model !== undefined && config.llm) config = { ...config, llm: { ...config.llm, model: options.model } };
+  return config;
+}
+
+/** The project folder: `--repo` as given, else the git top level of the current folder. */
+export function resolveRepo(repo: string | undefined): string {
+  const root = repo !== undefined ? resolve(repo) : projectRoot(process.cwd());
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new StartupError(`--repo ${root} is not a folder`);
+  return root;
+}
+
+/** Reads the config and opens the project's Memory. A degraded Memory opens fine; status says why. */
+export function openContext(options: OpenOptions): CliContext {
+  const config = readConfig(options);
+  if (config.noColor) options.output.color = false;
+  const repoRoot = resolveRepo(options.repo);
+  if (options.readOnly && !existsSync(memoryDbPath(repoRoot))) throw new NoMemoryYet(repoRoot);
+  const llm = config.llm
+    ? new GuardedLlm(new LazyProvider(config.llm), { classifierTimeoutMs: Math.min(CLASSIFIER_TIMEOUT_MS, config.llm.timeoutMs) })
+    : null;
   let memory: MemoryManager;
   try {
-    memory = MemoryManager.open({ repoRoot, ...(provider ? { llm: provider } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
+    memory = MemoryManager.open({ repoRoot, ...(llm ? { llm } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
   } catch (error) {
     if (error instanceof MemoryStorageError) throw new StartupError(error.message);
     throw error;
   }
-  const workspace = new ReviewWorkspace(repoRoot);
-  const agent = provider ? new Agent({ llm: provider, memory, repoRoot, workspace }) : null;
-  return { repoRoot, config, memory, workspace, provider, agent, output: options.output };
+  ensureGitignore(dataDir(repoRoot));
+  const workspace = new ReviewWorkspace(repoRoot, { patchFile: pendingPatchPath(repoRoot) });
+  let agent: Promise<Agent | null> | null = null;
+  const loadAgent = (): Promise<Agent | null> => {
+    if (!llm) return Promise.resolve(null);
+    agent ??= import('../agent/agent.js').then(({ Agent }) => new Agent({ llm, memory, repoRoot, workspace }));
+    return agent;
+  };
+  return { repoRoot, config, memory, workspace, llm, agent: loadAgent, output: options.output };
+}
+
+/** Where a proposed patch waits for /apply between processes. */
+export function pendingPatchPath(repoRoot: string): string {
+  return join(dataDir(repoRoot), 'pending-patch.json');
+}
+
+/** `.autopatch-j/` holds the RAW conversation: it ignores itself so it is never committed by accident. */
+export function ensureGitignore(dir: string): void {
+  const path = join(dir, '.gitignore');
+  if (existsSync(path) || !existsSync(dir)) return;
+  try {
+    writeFileSync(path, '# autopatch-j data (RAW conversations): never commit\n*\n');
+  } catch {
+    // A read-only folder already keeps the data out of commits made from here; nothing to protect.
+  }
 }

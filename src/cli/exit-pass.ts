@@ -1,18 +1,103 @@
+import type { DrainResult } from '../memory/types.js';
 import type { CliContext } from './context.js';
+import { literal } from './output.js';
 import { renderDrainWarnings } from './render/memory-views.js';
+import { styleFor } from './render/style.js';
+
+const EXPLAINS = 'autopatch-j memory status explains';
+
+/** What the exit pass did, for `ask --json`. */
+export interface ExitPassSummary {
+  processed: number;
+  queued: number;
+  failed: number;
+  skipped: string | null;
+  line: string | null;
+}
 
 /**
- * M-10.2 on the way out: the Memory jobs pending now get one try (60 s per request at most), with a
- * visible progress line; jobs that fail stay queued for later and are named in a warning.
+ * M-10.2 on the way out: the Memory jobs pending now get one try, ending with ONE line on stderr (what
+ * was processed, what stays queued or failed and why, and where to look). A provider that already timed
+ * out, was unreachable or refused the key in this process is not waited on again; Ctrl-C skips the pass.
  */
-export async function exitPass(ctx: CliContext): Promise<void> {
-  const status = ctx.memory.status();
-  const drain = status.health === 'healthy' && ctx.provider !== null;
-  const pending = status.jobs.pending;
-  if (drain && pending > 0) ctx.output.err(`processing ${pending} memory job${pending === 1 ? '' : 's'}…\n`);
-  const result = await ctx.memory.close({ drain });
-  for (const line of renderDrainWarnings(result)) ctx.output.err(`${line}\n`);
-  if (!drain && status.health === 'healthy' && status.jobs.pending > 0) {
-    ctx.output.err(`${status.jobs.pending} memory job(s) stay queued until a model is configured.\n`);
+export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {}): Promise<ExitPassSummary> {
+  const style = styleFor(ctx.output);
+  let status: ReturnType<CliContext['memory']['status']> | null = null;
+  try {
+    status = ctx.memory.status();
+  } catch {
+    status = null;
   }
+  const pending = status?.jobs.pending ?? 0;
+  const failedBefore = failedJobs(status);
+  const healthy = status?.health === 'healthy';
+  const trouble = ctx.llm?.trouble ?? null;
+  let skipped: string | null = null;
+  if (!healthy) skipped = status ? 'Memory is degraded' : 'Memory could not be read';
+  else if (!ctx.llm) skipped = 'no model is configured';
+  else if (trouble) skipped = troubleWords(trouble.kind);
+  const drain = skipped === null && pending > 0;
+  let interrupted = false;
+  const onInterrupt = (): void => {
+    interrupted = true;
+    ctx.llm?.cancelAll();
+  };
+  if (drain) {
+    process.once('SIGINT', onInterrupt);
+    if (ctx.output.interactive && !options.quiet) ctx.output.err(style.dim(`processing ${pending} memory job${pending === 1 ? '' : 's'}… (Ctrl-C skips)`));
+  }
+  let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, warnings: [] };
+  try {
+    result = await ctx.memory.close({ drain });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    if (drain && ctx.output.interactive && !options.quiet) ctx.output.err('\r\u001b[2K');
+  }
+  if (interrupted) skipped = 'skipped with Ctrl-C';
+  if (ctx.config.debug) for (const line of renderDrainWarnings(result)) ctx.output.err(`${line}\n`);
+  const failedNow = (result as DrainResult & { failed?: number }).failed ?? 0;
+  const queued = drain ? result.retried - failedNow : pending;
+  const summary: ExitPassSummary = { processed: result.succeeded, queued: Math.max(0, queued), failed: failedBefore + failedNow, skipped, line: null };
+  const parts: string[] = [];
+  if (summary.processed > 0) parts.push(`${summary.processed} job${summary.processed === 1 ? '' : 's'} processed`);
+  if (summary.queued > 0) {
+    const why = skipped ?? reasonWords(result.warnings[0]?.message ?? '');
+    parts.push(`${summary.queued} still queued (${why})`);
+  }
+  if (summary.failed > 0) parts.push(`${summary.failed} failed`);
+  if (parts.length === 0) return summary;
+  const needsLook = summary.queued > 0 || summary.failed > 0;
+  summary.line = `memory: ${parts.join(' · ')}${needsLook ? ` — ${EXPLAINS}` : ''}`;
+  if (!options.quiet) ctx.output.err(`${needsLook ? style.yellow(summary.line) : style.dim(summary.line)}\n`);
+  return summary;
+}
+
+/** Jobs in the terminal `failed` state, on a Memory that counts them (older ones do not). */
+export function failedJobs(status: { jobs: object } | null): number {
+  return (status?.jobs as { failed?: number } | undefined)?.failed ?? 0;
+}
+
+function troubleWords(kind: 'timeout' | 'unreachable' | 'auth' | 'model_not_found'): string {
+  switch (kind) {
+    case 'timeout':
+      return 'the provider timed out earlier, not waiting again';
+    case 'unreachable':
+      return 'the provider was unreachable earlier, not waiting again';
+    case 'auth':
+      return 'the provider refused the API key';
+    case 'model_not_found':
+      return 'the model was not found';
+  }
+}
+
+/** A few words on why a job did not finish, from its short error. */
+export function reasonWords(message: string): string {
+  const m = message.toLowerCase();
+  if (m.includes('cancel')) return 'cancelled';
+  if (m.includes('timed out') || m.includes('did not answer') || m.includes('timeout')) return 'the provider timed out';
+  if (m.includes('connection failed') || m.includes('could not be reached')) return 'the provider was unreachable';
+  const http = /\b([45]\d\d)\b/.exec(m);
+  if (http) return `the provider answered HTTP ${http[1]}`;
+  if (m.includes('contract')) return 'the answer broke the Memory contract';
+  return literal(message.split('\n')[0]!.slice(0, 60)) || 'failed';
 }

@@ -6,13 +6,48 @@ export interface Output {
   err(text: string): void;
   /** True when stderr is a terminal (spinners and progress lines only then). */
   readonly interactive: boolean;
+  /** True when stdout is a terminal: answers are rendered (markdown, colour) only then. */
+  readonly outTerminal: boolean;
+  /** Colour allowed (a terminal, and NO_COLOR unset); the context turns it off when NO_COLOR is set. */
+  color: boolean;
+  /** Width to wrap to. */
+  columns(): number;
+  /** True once stdout was closed by its reader (`| head`). */
+  readonly closed: boolean;
+  /** Called once when stdout is closed by its reader. */
+  onClosed(listener: () => void): void;
 }
 
+/** The process's own streams. A closed stdout (EPIPE) is noted, never thrown. */
 export function processOutput(): Output {
+  let closed = false;
+  const listeners: (() => void)[] = [];
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    if (closed) return;
+    closed = true;
+    for (const listener of listeners.splice(0)) listener();
+  });
+  const outTerminal = process.stdout.isTTY === true;
+  const interactive = process.stderr.isTTY === true;
   return {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
-    interactive: process.stderr.isTTY === true,
+    out: (text) => {
+      if (!closed) process.stdout.write(text);
+    },
+    err: (text) => {
+      process.stderr.write(text);
+    },
+    interactive,
+    outTerminal,
+    color: outTerminal || interactive,
+    columns: () => process.stdout.columns || process.stderr.columns || 80,
+    get closed() {
+      return closed;
+    },
+    onClosed: (listener) => {
+      if (closed) listener();
+      else listeners.push(listener);
+    },
   };
 }
 

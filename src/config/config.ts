@@ -14,6 +14,8 @@ export interface AppConfig {
   /** Null when no provider is configured: the CLI still starts and Memory commands work. */
   llm: LlmConfig | null;
   debug: boolean;
+  /** NO_COLOR is set (https://no-color.org): no colour anywhere. */
+  noColor: boolean;
 }
 
 /** A setting that cannot be used, with the variable to fix. */
@@ -82,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const configured = apiKey !== null || baseUrlSetting !== undefined;
   return {
     debug,
+    noColor: env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '',
     llm: configured
       ? {
           baseUrl,

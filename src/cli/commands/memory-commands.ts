@@ -13,7 +13,7 @@ export function memoryStatus(ctx: CliContext): CommandOutput {
 export function memoryList(ctx: CliContext): CommandOutput {
   return guarded(() => {
     const items = ctx.memory.list();
-    return ok(renderList(items), items);
+    return ok(renderList(items, ctx.output.outTerminal ? ctx.output.columns() : undefined), items);
   });
 }
 
@@ -44,7 +44,7 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
     const s = ctx.memory.status();
     const turns = s.turns.completed + s.turns.failed + s.turns.interrupted + s.turns.open;
     const items = s.items.user_preference + s.items.project_decision + s.items.discussion_context;
-    const jobs = s.jobs.pending + s.jobs.leased + s.jobs.retryWait + s.jobs.succeeded + s.jobs.succeededNoOutput;
+    const jobs = Object.values(s.jobs as unknown as Record<string, number>).reduce((a, b) => a + (typeof b === 'number' ? b : 0), 0);
     const text = [
       'This would delete all of Memory for this project:',
       `  ${turns} RAW turn(s), ${items} usable memor${items === 1 ? 'y' : 'ies'} (and their history), ${jobs} background job(s), all threads.`,

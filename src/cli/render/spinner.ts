@@ -1,18 +1,43 @@
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-/** A one-line spinner on stderr, drawn only on a terminal. `stop` clears the line. */
+/**
+ * A one-line spinner on stderr, drawn only on a terminal: `⠹ thinking… 4s · Ctrl-C to cancel`. The
+ * elapsed time counts from `start`; `update` changes the label without resetting it; `stop` clears the line.
+ */
 export class Spinner {
   private timer: NodeJS.Timeout | undefined;
   private frame = 0;
+  private label = '';
+  private started = 0;
 
-  constructor(private readonly write: (text: string) => void, private readonly enabled: boolean) {}
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly enabled: boolean,
+    private readonly hint = 'Ctrl-C to cancel',
+    private readonly now: () => number = Date.now,
+  ) {}
 
   start(label: string): void {
+    this.label = label;
     if (!this.enabled || this.timer) return;
-    this.timer = setInterval(() => {
-      this.write(`\r${FRAMES[this.frame++ % FRAMES.length]} ${label}`);
-    }, 80);
+    if (this.started === 0) this.started = this.now();
+    this.timer = setInterval(() => this.draw(), 80);
     this.timer.unref();
+  }
+
+  update(label: string): void {
+    this.label = label;
+  }
+
+  /** The line drawn now (without the carriage return); for tests. */
+  line(): string {
+    const seconds = Math.floor((this.now() - this.started) / 1000);
+    return `${FRAMES[this.frame % FRAMES.length]} ${this.label} ${seconds}s · ${this.hint}`;
+  }
+
+  private draw(): void {
+    this.frame += 1;
+    this.write(`\r\u001b[2K${this.line()}`);
   }
 
   stop(): void {

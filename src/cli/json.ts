@@ -1,0 +1,17 @@
+/**
+ * `--json` output: timestamps (fields named `…At` holding epoch milliseconds) become ISO-8601 strings,
+ * so scripts never guess the unit or the zone.
+ */
+export function toJsonOutput(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toJsonOutput);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = /At$/.test(key) && typeof v === 'number' && Number.isFinite(v) ? new Date(v).toISOString() : toJsonOutput(v);
+  }
+  return out;
+}
+
+export function jsonText(value: unknown): string {
+  return `${JSON.stringify(toJsonOutput(value), null, 2)}\n`;
+}
