@@ -12,6 +12,8 @@ export interface Output {
   color: boolean;
   /** Width to wrap to. */
   columns(): number;
+  /** Height of the terminal (for redrawing a streamed answer). */
+  rows(): number;
   /** True once stdout was closed by its reader (`| head`). */
   readonly closed: boolean;
   /** Called once when stdout is closed by its reader. */
@@ -41,6 +43,7 @@ export function processOutput(): Output {
     outTerminal,
     color: outTerminal || interactive,
     columns: () => process.stdout.columns || process.stderr.columns || 80,
+    rows: () => process.stdout.rows || 24,
     get closed() {
       return closed;
     },

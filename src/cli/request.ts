@@ -55,7 +55,7 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
   const style = styleFor(output);
   const spinner = new Spinner(output.err, output.interactive);
   const render = !options.json && output.outTerminal && output.color ? await loadMarkdown(output.columns()) : null;
-  const markdown = render ? new MarkdownStream(render, output.out) : null;
+  const markdown = render ? new MarkdownStream(render, output.out, output) : null;
   let streamed = false;
   let lineOpen = false;
   let retries = 0;

@@ -51,19 +51,21 @@ export function wrapText(text: string, width: number): string {
 
 /**
  * Two columns (a name and its description) that fit the terminal: the description wraps under itself.
- * On a very narrow terminal the description goes below the name.
+ * A name too long for the first column gets a line of its own, its description on the next line.
  */
 export function renderColumns(rows: string[][], width: number, indent = ''): string {
-  const first = Math.max(...rows.map((r) => stringWidth(r[0] ?? '')));
-  const rest = width - stringWidth(indent) - first - 2;
+  const pad = stringWidth(indent);
+  const fitting = rows.map((r) => stringWidth(r[0] ?? '')).filter((w) => w <= Math.floor(width * 0.4));
+  const first = fitting.length > 0 ? Math.max(...fitting) : Math.min(16, Math.floor(width / 3));
+  const rest = Math.max(12, width - pad - first - 2);
   const out: string[] = [];
   for (const [name = '', description = ''] of rows) {
-    if (rest < 24) {
-      out.push(`${indent}${name}`);
-      for (const line of wrapLine(description, width - stringWidth(indent) - 4)) out.push(`${indent}    ${line}`);
+    const lines = wrapLine(description, rest);
+    if (stringWidth(name) > first) {
+      for (const line of wrapLine(name, width - pad)) out.push(`${indent}${line}`);
+      for (const line of lines) out.push(`${indent}${' '.repeat(first)}  ${line}`);
       continue;
     }
-    const lines = wrapLine(description, rest);
     out.push(`${indent}${padDisplay(name, first)}  ${lines[0] ?? ''}`);
     for (const line of lines.slice(1)) out.push(`${indent}${' '.repeat(first)}  ${line}`);
   }
