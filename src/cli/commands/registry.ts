@@ -149,7 +149,8 @@ export async function runSlash(line: string, ctx: CliContext): Promise<CommandOu
   const name = (head ?? '').toLowerCase();
   const command = SLASH_COMMANDS.find((c) => c.name === name) ?? (name === 'quit' ? SLASH_COMMANDS.find((c) => c.name === 'exit') : undefined);
   if (!command) {
-    const hint = SLASH_HINTS[name] ?? (closest(name, SLASH_COMMANDS.map((c) => c.name)) ? `/${closest(name, SLASH_COMMANDS.map((c) => c.name))}` : null);
+    const guess = SLASH_HINTS[name] !== undefined ? name : closest(name, [...SLASH_COMMANDS.map((c) => c.name), ...Object.keys(SLASH_HINTS)]);
+    const hint = guess === null ? null : (SLASH_HINTS[guess] ?? `/${guess}`);
     return failure(`Unknown command /${literal(name)}.${hint ? ` Did you mean ${hint}?` : ''} /help lists the commands.`, EXIT.usage);
   }
   return command.run(args, ctx);

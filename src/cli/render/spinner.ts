@@ -19,8 +19,8 @@ export class Spinner {
 
   start(label: string): void {
     this.label = label;
-    if (!this.enabled || this.timer) return;
     if (this.started === 0) this.started = this.now();
+    if (!this.enabled || this.timer) return;
     this.timer = setInterval(() => this.draw(), 80);
     this.timer.unref();
   }
