@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rawDiagnostic, shortFailure } from '../llm/diagnostics.js';
 import type { LlmClient } from '../llm/types.js';
+import { readModelJson, snakeCase } from '../shared/model-json.js';
 import { INTENTS, type Intent } from '../memory/types.js';
 
 export const CLASSIFIER_SYSTEM_PROMPT = `Classify the user's message for a coding assistant into exactly one intent:
@@ -11,7 +12,7 @@ export const CLASSIFIER_SYSTEM_PROMPT = `Classify the user's message for a codin
 - patch_revise: change or revise the pending patch.
 Answer with exactly one JSON object and nothing else: {"intent": "<one of the five>"}.`;
 
-const ClassifierAnswer = z.strictObject({ intent: z.enum(INTENTS as unknown as [Intent, ...Intent[]]) });
+const ClassifierAnswer = z.object({ intent: z.enum(INTENTS as unknown as [Intent, ...Intent[]]) });
 
 /** The route of one input, with why a fallback was taken (kept even when the fallback succeeds, M-9.8). */
 export interface RouteDecision {
@@ -39,10 +40,9 @@ export async function classifyIntent(llm: LlmClient, input: string, signal?: Abo
     if (signal?.aborted) throw error;
     return { intent: 'general_chat', fallback: { reason: `classifier call failed: ${shortFailure(error)}`, raw: rawDiagnostic(error, { purpose: 'classifier' }) } };
   }
-  const body = content.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/u, '$1').trim();
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = normalizeClassifierAnswer(readModelJson(content, { keys: ['intent'] }).value);
   } catch {
     return { intent: 'general_chat', fallback: { reason: 'classifier answer is not JSON', raw: `answer: ${content.slice(0, 2000)}` } };
   }
@@ -51,4 +51,17 @@ export async function classifyIntent(llm: LlmClient, input: string, signal?: Abo
     return { intent: 'general_chat', fallback: { reason: 'classifier answer is outside the contract', raw: `answer: ${content.slice(0, 2000)}` } };
   }
   return { intent: parsed.data.intent, fallback: null };
+}
+
+/** Form repairs of a classifier answer: a wrapper, key and value case ("Code_Explain", "code-explain"). */
+function normalizeClassifierAnswer(value: unknown): unknown {
+  let object = value;
+  if (object !== null && typeof object === 'object' && !Array.isArray(object) && !('intent' in object)) {
+    object = Object.values(object).find((v) => v !== null && typeof v === 'object' && 'intent' in v) ?? object;
+  }
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) return object;
+  for (const [key, raw] of Object.entries(object)) {
+    if (snakeCase(key) === 'intent' && typeof raw === 'string') return { intent: snakeCase(raw.trim()) };
+  }
+  return object;
 }

@@ -46,7 +46,7 @@ export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {
     process.once('SIGINT', onInterrupt);
     if (ctx.output.interactive && !options.quiet) ctx.output.err(style.dim(`processing ${pending} memory job${pending === 1 ? '' : 's'}… (Ctrl-C skips)`));
   }
-  let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, warnings: [] };
+  let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
   try {
     result = await ctx.memory.close({ drain });
   } finally {
@@ -55,8 +55,8 @@ export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {
   }
   if (interrupted) skipped = 'skipped with Ctrl-C';
   if (ctx.config.debug) for (const line of renderDrainWarnings(result)) ctx.output.err(`${line}\n`);
-  const failedNow = (result as DrainResult & { failed?: number }).failed ?? 0;
-  const queued = drain ? result.retried - failedNow : pending;
+  const failedNow = (result as { failed?: number }).failed ?? 0;
+  const queued = drain ? result.retried : pending;
   const summary: ExitPassSummary = { processed: result.succeeded, queued: Math.max(0, queued), failed: failedBefore + failedNow, skipped, line: null };
   const parts: string[] = [];
   if (summary.processed > 0) parts.push(`${summary.processed} job${summary.processed === 1 ? '' : 's'} processed`);
@@ -64,7 +64,7 @@ export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {
     const why = skipped ?? reasonWords(result.warnings[0]?.message ?? '');
     parts.push(`${summary.queued} still queued (${why})`);
   }
-  if (summary.failed > 0) parts.push(`${summary.failed} failed`);
+  if (summary.failed > 0) parts.push(`${summary.failed} failed (the model's answers were unusable; memory retry puts them back)`);
   if (parts.length === 0) return summary;
   const needsLook = summary.queued > 0 || summary.failed > 0;
   summary.line = `memory: ${parts.join(' · ')}${needsLook ? ` — ${EXPLAINS}` : ''}`;

@@ -109,7 +109,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
 }
 
 /** The memory commands that only read: without a database they say so and create nothing. */
-const READ_ONLY = new Set(['status', 'list', 'show', 'forget', 'clear', 'export']);
+const READ_ONLY = new Set(['status', 'list', 'show', 'forget', 'clear', 'export', 'retry']);
 
 function program(): Command {
   const root = new Command('autopatch-j')
@@ -127,7 +127,7 @@ Commands:
   autopatch-j                       the interactive session (a pipe is one request; --lines: one per line)
   autopatch-j "text" | ask "text"   one request; ask - (or no text) reads stdin; --json for scripts
   autopatch-j patch|apply|discard   the pending patch a repair request left
-  autopatch-j memory status|list|show ID|forget ID|clear --confirm|export [--json]
+  autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all] [--json]
   autopatch-j doctor [--json]       check the settings, the provider and the Memory database
   autopatch-j help | version
 
@@ -222,9 +222,10 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
     const cmd = memory.command(name).description(description).option('--repo <dir>', 'the project folder').option('--json', 'machine-readable output');
     if (argument) cmd.argument(argument);
     if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
+    if (name === 'retry') cmd.option('--all', 'every failed job');
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const opts = command.optsWithGlobals() as GlobalOptions & { confirm?: boolean };
+      const opts = command.optsWithGlobals() as GlobalOptions & { confirm?: boolean; all?: boolean };
       const arg = argument ? (args[0] as string) : undefined;
       const commands = await import('./commands/memory-commands.js');
       const { NoMemoryYet } = await import('./context.js');
@@ -237,12 +238,13 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
             forget: () => commands.memoryForget(ctx, arg),
             clear: () => commands.memoryClear(ctx, opts.confirm === true),
             export: () => commands.memoryExport(ctx),
+            retry: () => commands.memoryRetry(ctx, arg, opts.all === true),
           };
           return print(run[name]!(), opts.json === true);
         }, { exitPass: false });
       } catch (error) {
         if (!(error instanceof NoMemoryYet)) throw error;
-        const notFound = name === 'show' || name === 'forget';
+        const notFound = name === 'show' || name === 'forget' || name === 'retry';
         const json = name === 'list' ? [] : { memory: null, message: error.message };
         process.exitCode = await print({ text: error.message, json, exitCode: notFound ? EXIT.failure : EXIT.ok }, opts.json === true);
       }
@@ -254,6 +256,7 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
   memoryCommand('forget', 'forget one memory (the RAW turns are kept)', '<id>');
   memoryCommand('clear', 'delete all Memory (needs --confirm)');
   memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/');
+  memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', '[id]');
   memory.showSuggestionAfterError(true);
   return root;
 }

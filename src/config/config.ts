@@ -7,6 +7,10 @@ export interface LlmConfig {
   model: string;
   reasoningEffort: string | null;
   extraBody: Record<string, unknown>;
+  /** Merged into the short calls only: the classifier and the two Memory stages (INTERFACES.md §3). */
+  shortExtraBody?: Record<string, unknown>;
+  /** Model of the Memory stages; null means the main model. */
+  memoryModel?: string | null;
   timeoutMs: number;
 }
 
@@ -50,21 +54,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const debug = parseBoolean('AUTOPATCH_DEBUG', value('AUTOPATCH_DEBUG'));
   const apiKey = value('AUTOPATCH_LLM_API_KEY') ?? null;
   const baseUrlSetting = value('AUTOPATCH_LLM_BASE_URL');
-  let extraBody: Record<string, unknown> = {};
-  const extra = value('AUTOPATCH_LLM_EXTRA_BODY');
-  if (extra !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(extra);
-    } catch (error) {
-      throw new ConfigError('AUTOPATCH_LLM_EXTRA_BODY', `is not valid JSON (${(error as Error).message}); expected an object such as {"temperature": 0.2}`);
-    }
-    const object = ExtraBody.safeParse(parsed);
-    if (!object.success || Array.isArray(parsed)) {
-      throw new ConfigError('AUTOPATCH_LLM_EXTRA_BODY', 'must be a JSON object such as {"temperature": 0.2}');
-    }
-    extraBody = object.data;
-  }
+  const extraBody = parseExtraBody('AUTOPATCH_LLM_EXTRA_BODY', value('AUTOPATCH_LLM_EXTRA_BODY'), '{"temperature": 0.2}');
+  const shortExtraBody = parseExtraBody('AUTOPATCH_LLM_SHORT_EXTRA_BODY', value('AUTOPATCH_LLM_SHORT_EXTRA_BODY'), '{"enable_thinking": false}');
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   const timeout = value('AUTOPATCH_LLM_TIMEOUT_MS');
   if (timeout !== undefined) {
@@ -92,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
           model: value('AUTOPATCH_LLM_MODEL') ?? DEFAULT_MODEL,
           reasoningEffort: value('AUTOPATCH_LLM_REASONING_EFFORT') ?? null,
           extraBody,
+          shortExtraBody,
+          memoryModel: value('AUTOPATCH_LLM_MEMORY_MODEL') ?? null,
           timeoutMs,
         }
       : null,
@@ -104,4 +97,18 @@ function parseBoolean(name: string, raw: string | undefined): boolean {
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   throw new ConfigError(name, `must be true or false, got '${raw}'`);
+}
+
+/** A JSON-object setting merged into request bodies; anything else is a clear startup message. */
+function parseExtraBody(name: string, raw: string | undefined, example: string): Record<string, unknown> {
+  if (raw === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    throw new ConfigError(name, `is not valid JSON (${(error as Error).message}); expected an object such as ${example}`);
+  }
+  const object = ExtraBody.safeParse(parsed);
+  if (!object.success || Array.isArray(parsed)) throw new ConfigError(name, `must be a JSON object such as ${example}`);
+  return object.data;
 }

@@ -1,10 +1,23 @@
 import OpenAI from 'openai';
 import type { LlmConfig } from '../config/config.js';
 import { type CallPolicy, type CallRecord, LlmCallError, policyFor, rawDiagnostic } from './diagnostics.js';
-import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, ToolCall } from './types.js';
+import { SHORT_CALL_PURPOSES } from './types.js';
+import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall } from './types.js';
 
 /** Calls kept for `AUTOPATCH_DEBUG` output and tests. */
 const CALL_HISTORY = 50;
+
+/**
+ * Output bounds of the short calls. A Memory answer holds a compaction of up to 4,000 characters and up to
+ * 32 candidates or operations; 8,192 tokens is the largest output most chat endpoints allow (DeepSeek's
+ * default) and fits a full answer. A longer answer is cut off and reported as truncated, never repaired.
+ */
+const SHORT_MAX_TOKENS: Partial<Record<LlmPurpose, number>> = { classifier: 256, memory_extraction: 8192, memory_consolidation: 8192 };
+const SHORT_TEMPERATURE = 0;
+const MEMORY_PURPOSES: readonly LlmPurpose[] = ['memory_extraction', 'memory_consolidation'];
+/** Optional request parameters of the short calls that some providers refuse (HTTP 400 naming them). */
+const OPTIONAL_PARAMETERS = ['response_format', 'max_tokens', 'temperature'] as const;
+type OptionalParameter = (typeof OPTIONAL_PARAMETERS)[number];
 
 /**
  * An OpenAI-compatible chat-completions client (DeepSeek, Qwen/DashScope compatible mode, OpenAI, Ollama,
@@ -16,6 +29,10 @@ const CALL_HISTORY = 50;
 export class OpenAiCompatibleProvider implements LlmClient {
   readonly calls: CallRecord[] = [];
   private readonly client: OpenAI;
+  /** Parameters this provider refused once: not sent again for the rest of the process. */
+  private readonly refused = new Set<OptionalParameter>();
+  /** Set when a Qwen3-style endpoint said non-streaming calls need thinking off. */
+  private thinkingOff = false;
 
   constructor(
     private readonly config: LlmConfig,
@@ -53,11 +70,25 @@ export class OpenAiCompatibleProvider implements LlmClient {
 
   private body(request: ChatRequest, policy: CallPolicy): Record<string, unknown> {
     const body: Record<string, unknown> = {};
-    if (policy.stream || policy.reasoning) Object.assign(body, this.config.extraBody);
+    const short = !policy.stream && !policy.reasoning && SHORT_CALL_PURPOSES.includes(request.purpose);
+    if (short) Object.assign(body, this.config.shortExtraBody ?? {});
+    else if (policy.stream || policy.reasoning) Object.assign(body, this.config.extraBody);
+    const memory = MEMORY_PURPOSES.includes(request.purpose);
     Object.assign(body, {
-      model: this.config.model,
+      model: memory ? (this.config.memoryModel ?? this.config.model) : this.config.model,
       messages: request.messages.map(toWireMessage),
     });
+    if (short) {
+      const optional: Record<OptionalParameter, unknown> = {
+        response_format: memory ? { type: 'json_object' } : undefined,
+        max_tokens: SHORT_MAX_TOKENS[request.purpose],
+        temperature: SHORT_TEMPERATURE,
+      };
+      for (const name of OPTIONAL_PARAMETERS) {
+        if (optional[name] !== undefined && !this.refused.has(name) && !(name in body)) body[name] = optional[name];
+      }
+      if (this.thinkingOff && !('enable_thinking' in body)) body['enable_thinking'] = false;
+    }
     if (request.tools && request.tools.length > 0) {
       body['tools'] = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     }
@@ -65,7 +96,39 @@ export class OpenAiCompatibleProvider implements LlmClient {
     return body;
   }
 
+  /**
+   * A short call. When the provider refuses an optional parameter (HTTP 400 naming `response_format`,
+   * `max_tokens` or `temperature`), or says a non-streaming call needs thinking off (Qwen3), the call is
+   * made again at once without it (or with `enable_thinking: false`), and that is remembered for the process.
+   */
   private async single(request: ChatRequest, policy: CallPolicy): Promise<ChatResponse> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.singleOnce(request, policy);
+      } catch (error) {
+        if (attempt >= OPTIONAL_PARAMETERS.length + 1 || !this.adaptTo(error, this.body(request, policy))) throw error;
+      }
+    }
+  }
+
+  /** Learns from a 400 that names a parameter we sent; true when the request should be made again. */
+  private adaptTo(error: unknown, sent: Record<string, unknown>): boolean {
+    if (!(error instanceof OpenAI.APIError) || error.status !== 400) return false;
+    const said = `${error.message} ${JSON.stringify(error.error ?? '')}`.toLowerCase();
+    for (const name of OPTIONAL_PARAMETERS) {
+      if (name in sent && !this.refused.has(name) && said.includes(name)) {
+        this.refused.add(name);
+        return true;
+      }
+    }
+    if (!this.thinkingOff && !('enable_thinking' in sent) && said.includes('enable_thinking')) {
+      this.thinkingOff = true;
+      return true;
+    }
+    return false;
+  }
+
+  private async singleOnce(request: ChatRequest, policy: CallPolicy): Promise<ChatResponse> {
     const body = this.body(request, policy);
     const completion = (await this.client.chat.completions.create(
       body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
@@ -76,7 +139,11 @@ export class OpenAiCompatibleProvider implements LlmClient {
     const toolCalls = (choice.message.tool_calls ?? [])
       .filter((c): c is OpenAI.Chat.ChatCompletionMessageFunctionToolCall => c.type === 'function')
       .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }));
-    return { content: choice.message.content ?? '', ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+    return {
+      content: choice.message.content ?? '',
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+      finishReason: choice.finish_reason ?? null,
+    };
   }
 
   private async streamed(request: ChatRequest, policy: CallPolicy): Promise<ChatResponse> {
@@ -86,8 +153,10 @@ export class OpenAiCompatibleProvider implements LlmClient {
       { signal: request.signal },
     );
     let content = '';
+    let finishReason: string | null = null;
     const calls = new Map<number, ToolCall>();
     for await (const chunk of stream) {
+      finishReason = chunk?.choices?.[0]?.finish_reason ?? finishReason;
       const delta = chunk?.choices?.[0]?.delta;
       if (!delta) continue;
       if (typeof delta.content === 'string' && delta.content.length > 0) {
@@ -103,7 +172,7 @@ export class OpenAiCompatibleProvider implements LlmClient {
       }
     }
     const toolCalls = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
-    return { content, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+    return { content, ...(toolCalls.length > 0 ? { toolCalls } : {}), finishReason };
   }
 }
 

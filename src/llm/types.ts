@@ -36,6 +36,8 @@ export interface ChatRequest {
 export interface ChatResponse {
   content: string;
   toolCalls?: ToolCall[];
+  /** The provider's finish reason when it gave one; "length" means the answer was cut off. */
+  finishReason?: string | null;
 }
 
 /** The one thing the rest of the program knows about a model. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LlmClient } from '../llm/types.js';
 import { type Clock, systemClock } from '../shared/clock.js';
-import { MemoryIntentError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
+import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
 import { type IdGenerator, randomIds } from '../shared/ids.js';
 import { clip } from '../shared/text.js';
 import { bootstrap, bootstrapProblem, dataDir, memoryDbPath } from './bootstrap.js';
@@ -14,7 +14,7 @@ import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
 import { forgetItem, listActiveItems, resolveItemId } from './store/items.js';
-import { reclaimExpiredJobs } from './store/jobs.js';
+import { reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
 import { readStatus } from './status.js';
@@ -30,6 +30,7 @@ import type {
   NewThreadResult,
   OrdinaryIntent,
   ProcessResult,
+  RetryResult,
   SearchHit,
   TurnHandle,
   TurnRecord,
@@ -153,7 +154,25 @@ export class MemoryManager {
   status(): MemoryStatus {
     const conn = this.anyConn();
     const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
-    return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings });
+    const tick = this.worker.lastTickError;
+    const backgroundError = tick === null ? null : describeError(tick);
+    return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings, backgroundError });
+  }
+
+  /**
+   * M-9.4a: puts failed jobs back in the queue with a fresh run of tries — one job (id or unique prefix of
+   * at least 4 characters) or, without an id, all of them.
+   */
+  retry(jobId?: string): RetryResult {
+    const conn = this.healthyConn();
+    const wanted = jobId === undefined ? null : jobId.trim();
+    if (wanted !== null && wanted.length === 0) throw new MemoryNotFoundError('', 'No job id given');
+    const jobIds = retryFailedJobs(conn, wanted, this.now());
+    if (wanted !== null && jobIds.length === 0) {
+      throw new MemoryNotFoundError(wanted, `No failed job matches '${wanted}' (memory status lists them)`);
+    }
+    if (jobIds.length > 0) this.worker.wake();
+    return { jobIds };
   }
 
   /** M-3.2: stores the RAW user text and the owner lease before any model call; binds the request to the active thread. */
@@ -348,7 +367,7 @@ export class MemoryManager {
 
   /** Stops background work; with `drain`, runs the exit pass first (M-10.2). */
   async close(options: { drain?: boolean } = {}): Promise<DrainResult> {
-    let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, warnings: [] };
+    let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
     if (this.state.health === 'closed') return result;
     this.worker.stop();
     if (options.drain && this.state.health === 'healthy') result = await this.worker.drain({ threadId: null });

@@ -1,6 +1,6 @@
 import type { Connection } from './connection.js';
 import { readMeta } from './store/meta.js';
-import { countJobs } from './store/jobs.js';
+import { countJobs, unresolvedJobs } from './store/jobs.js';
 import { countTurns } from './store/turns.js';
 import type { FilteredCounts, MemoryKind, MemoryStatus } from './types.js';
 
@@ -10,7 +10,7 @@ import type { FilteredCounts, MemoryKind, MemoryStatus } from './types.js';
  */
 export function readStatus(
   conn: Connection | null,
-  context: { dbPath: string; degradedReason: string | null; warnings: string[] },
+  context: { dbPath: string; degradedReason: string | null; warnings: string[]; backgroundError?: string | null },
 ): MemoryStatus {
   const status: MemoryStatus = {
     health: context.degradedReason === null ? 'healthy' : 'degraded',
@@ -20,9 +20,11 @@ export function readStatus(
     generation: null,
     activeThreadId: null,
     turns: { open: 0, completed: 0, failed: 0, interrupted: 0 },
-    jobs: { pending: 0, leased: 0, retryWait: 0, succeeded: 0, succeededNoOutput: 0 },
+    jobs: { pending: 0, leased: 0, retryWait: 0, failed: 0, succeeded: 0, succeededNoOutput: 0 },
     items: { user_preference: 0, project_decision: 0, discussion_context: 0 },
     filteredCandidates: { total: 0, byReason: {} },
+    unresolved: { failed: [], oldestCreatedAt: null, maxAttempts: 0 },
+    backgroundError: context.backgroundError ?? null,
     lastError: null,
     lastSucceededAt: null,
     createdAt: null,
@@ -58,6 +60,9 @@ export function readStatus(
       status.jobs = countJobs(conn);
     });
     attempt(() => {
+      status.unresolved = unresolvedJobs(conn);
+    });
+    attempt(() => {
       status.items = countUsableItems(conn, status.activeThreadId);
     });
     attempt(() => {
@@ -85,13 +90,13 @@ function countUsableItems(conn: Connection, activeThreadId: string | null): Reco
   return out;
 }
 
-/** Sums the refusals the extraction validator recorded in job diagnostics (M-5.4). */
+/** Sums the refusals recorded in job diagnostics: the extraction validator's (M-5.4) and consolidation's (M-6.4). */
 function countFiltered(conn: Connection): FilteredCounts {
   const rows = conn
     .stmt<{ reason: string; n: number }>(
       `SELECT f.key AS reason, sum(f.value) AS n
          FROM memory_jobs j, json_each(j.diagnostics, '$.filtered') f
-        WHERE j.diagnostics IS NOT NULL AND j.kind = 'extraction'
+        WHERE j.diagnostics IS NOT NULL AND j.finished_at IS NOT NULL
         GROUP BY f.key`,
     )
     .all();

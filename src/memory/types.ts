@@ -157,8 +157,23 @@ export interface JobCounts {
   pending: number;
   leased: number;
   retryWait: number;
+  /** Terminal until `retry`: the model's answers were unusable 6 times in a row (M-9.4a). */
+  failed: number;
   succeeded: number;
   succeededNoOutput: number;
+}
+
+/** A failed job, with what went wrong in a few words. */
+export interface FailedJob {
+  id: string;
+  kind: JobKind;
+  attempts: number;
+  reason: string;
+}
+
+/** What `retry` put back in the queue (M-9.4a). */
+export interface RetryResult {
+  jobIds: string[];
 }
 
 export interface FilteredCounts {
@@ -179,6 +194,10 @@ export interface MemoryStatus {
   jobs: JobCounts;
   items: Record<MemoryKind, number>;
   filteredCandidates: FilteredCounts;
+  /** Failed jobs (newest first, at most 10), the oldest unfinished job and the most attempts any has taken. */
+  unresolved: { failed: FailedJob[]; oldestCreatedAt: number | null; maxAttempts: number };
+  /** The last error of the background scheduler itself (not of a job), while it keeps failing; null when fine. */
+  backgroundError: string | null;
   lastError: string | null;
   lastSucceededAt: number | null;
   createdAt: number | null;
@@ -222,9 +241,11 @@ export interface ExportResult {
 export interface JobOutcome {
   jobIds: string[];
   kind: JobKind;
-  outcome: 'succeeded' | 'succeeded_no_output' | 'retry' | 'fenced';
+  outcome: 'succeeded' | 'succeeded_no_output' | 'retry' | 'failed' | 'fenced';
   error?: string;
   nextRetryAt?: number;
+  /** The batch was split after an unusable answer; its first half is due again at once (M-9.4a). */
+  split?: boolean;
 }
 
 export interface ProcessResult {
@@ -242,6 +263,8 @@ export interface DrainResult {
   attempted: number;
   succeeded: number;
   retried: number;
+  /** Jobs that became failed in this pass (terminal until `retry`, M-9.4a). */
+  failed: number;
   warnings: DrainWarning[];
 }
 

@@ -172,7 +172,7 @@ describe('intent routing (M-9.8)', () => {
     ['an HTTP error', { status: 500, body: '{"error":"x"}' }],
     ['prose', { text: 'I think this is an audit.' }],
     ['an unknown intent', { text: '{"intent":"delete_everything"}' }],
-    ['extra keys', { text: '{"intent":"code_audit","confidence":1}' }],
+    ['two different intents', { text: '{"intent":"code_audit"} or maybe {"intent":"patch_revise"}' }],
   ] as [string, Reply][]) {
     it(`falls back to general_chat (never a repair flow) on ${name}, keeping the reason`, async () => {
       const { memory, agent } = await setup();

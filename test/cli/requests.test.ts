@@ -249,7 +249,7 @@ describe('surface', () => {
     const status = JSON.parse(ok(await runCli(['memory', 'status', '--repo', repo, '--json'])).stdout) as { createdAt: string; jobs: Record<string, number> };
     expect(status.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const text = ok(await runCli(['memory', 'status', '--repo', repo])).stdout;
-    for (const [state, count] of Object.entries(status.jobs)) expect(text).toContain(`${state} ${count}`);
+    for (const [state, count] of Object.entries(status.jobs)) expect(text).toContain(`${count} ${state}`);
     expect(status.jobs['retryWait']).toBe(1);
   });
 });

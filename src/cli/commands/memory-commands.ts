@@ -44,7 +44,7 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
     const s = ctx.memory.status();
     const turns = s.turns.completed + s.turns.failed + s.turns.interrupted + s.turns.open;
     const items = s.items.user_preference + s.items.project_decision + s.items.discussion_context;
-    const jobs = Object.values(s.jobs as unknown as Record<string, number>).reduce((a, b) => a + (typeof b === 'number' ? b : 0), 0);
+    const jobs = s.jobs.pending + s.jobs.leased + s.jobs.retryWait + s.jobs.failed + s.jobs.succeeded + s.jobs.succeededNoOutput;
     const text = [
       'This would delete all of Memory for this project:',
       `  ${turns} RAW turn(s), ${items} usable memor${items === 1 ? 'y' : 'ies'} (and their history), ${jobs} background job(s), all threads.`,
@@ -77,12 +77,30 @@ export function memoryExport(ctx: CliContext): CommandOutput {
   }
 }
 
+/** `/memory retry [ID|--all]` (M-9.4a): failed jobs back in the queue. */
+export function memoryRetry(ctx: CliContext, id: string | undefined, all: boolean): CommandOutput {
+  if (id === undefined && !all) {
+    const failed = ctx.memory.status().unresolved.failed;
+    const list = failed.map((f) => `  ${f.id}  ${f.kind}  ${f.attempts} attempt(s): ${literal(f.reason.slice(0, 120))}`);
+    return failure(
+      [`usage: /memory retry <job-id> | --all   (${failed.length} failed job(s))`, ...list].join('\n'),
+      EXIT.usage,
+      { error: 'usage', failed },
+    );
+  }
+  return guarded(() => {
+    const result = ctx.memory.retry(all ? undefined : id);
+    if (result.jobIds.length === 0) return ok('No failed jobs: nothing to retry.', result);
+    return ok(`Put ${result.jobIds.length} failed job(s) back in the queue: ${result.jobIds.join(', ')}. They run with the next background pass (or at exit).`, result);
+  });
+}
+
 function guarded(work: () => CommandOutput): CommandOutput {
   try {
     return work();
   } catch (error) {
     if (error instanceof MemorySchemaError) return failure(degradedHelp(error.reason), EXIT.degraded, { error: 'degraded', reason: error.reason });
-    if (error instanceof MemoryNotFoundError) return failure(error.message, EXIT.failure, { error: 'not_found', id: error.memoryId });
+    if (error instanceof MemoryNotFoundError) return failure(literal(error.message), EXIT.failure, { error: 'not_found', id: error.memoryId });
     return failure(literal(describeError(error)));
   }
 }

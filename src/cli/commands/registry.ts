@@ -5,7 +5,7 @@ import { renderColumns, wrapText } from '../render/wrap.js';
 import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
 import { applyPatch, discardPatch, showPatch } from './patch-commands.js';
 import { closest } from './suggest.js';
-import { memoryClear, memoryExport, memoryForget, memoryList, memoryShow, memoryStatus } from './memory-commands.js';
+import { memoryClear, memoryExport, memoryForget, memoryList, memoryRetry, memoryShow, memoryStatus } from './memory-commands.js';
 
 /** A slash command: data the session dispatches to; actions return what to print. */
 export interface SlashCommand {
@@ -16,7 +16,7 @@ export interface SlashCommand {
   run(args: string[], ctx: CliContext): Promise<CommandOutput | 'exit'>;
 }
 
-const MEMORY_SUBCOMMANDS = ['status', 'list', 'show', 'forget', 'clear', 'export'];
+const MEMORY_SUBCOMMANDS = ['status', 'list', 'show', 'forget', 'clear', 'export', 'retry'];
 
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
@@ -50,7 +50,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'memory',
-    usage: '/memory status|list|show <id>|forget <id>|clear [--confirm]|export',
+    usage: '/memory status|list|show <id>|forget <id>|clear [--confirm]|export|retry [id|--all]',
     description: 'inspect, export, forget or clear what is remembered',
     subcommands: MEMORY_SUBCOMMANDS,
     run: async (args, ctx) => {
@@ -68,6 +68,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
           return memoryClear(ctx, rest.includes('--confirm'));
         case 'export':
           return memoryExport(ctx);
+        case 'retry':
+          return memoryRetry(ctx, rest.find((a) => !a.startsWith('--')), rest.includes('--all'));
         default: {
           const guess = closest(sub!, MEMORY_SUBCOMMANDS);
           return failure(`Unknown memory command '${literal(sub)}'.${guess ? ` Did you mean /memory ${guess}?` : ''} Usage: /memory ${MEMORY_SUBCOMMANDS.join('|')}`, EXIT.usage);

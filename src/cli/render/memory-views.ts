@@ -30,7 +30,11 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
   lines.push(`  memories       ${items.user_preference} preference(s) · ${items.project_decision} decision(s) · ${items.discussion_context} discussion item(s) in this thread`);
   const t = status.turns;
   lines.push(`  turns          ${t.completed} completed · ${t.failed} failed · ${t.interrupted} interrupted · ${t.open} open`);
-  lines.push(`  jobs           ${jobStates(status.jobs).map(([state, n]) => `${state} ${n}`).join(' · ')}`);
+  lines.push(`  jobs           ${jobStates(status.jobs).map(([state, n]) => `${n} ${state}`).join(' · ')}`);
+  const u = status.unresolved;
+  if (u.oldestCreatedAt !== null) lines.push(`  unresolved     oldest job waiting since ${formatTime(u.oldestCreatedAt)} · most attempts ${u.maxAttempts}`);
+  for (const f of u.failed) lines.push(`  failed job     ${f.id} (${f.kind}, ${f.attempts} attempt(s)): ${literal(f.reason.split('\n')[0]!.slice(0, 160))} — memory retry ${f.id}`);
+  if (status.backgroundError !== null) lines.push(`  background     the scheduler keeps failing: ${literal(status.backgroundError.slice(0, 200))}`);
   const filtered = Object.entries(status.filteredCandidates.byReason).sort((a, b) => b[1] - a[1]);
   lines.push(`  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`);
   lines.push(`  last success   ${formatTime(status.lastSucceededAt)}`);

@@ -1,12 +1,13 @@
 import { MemoryContractError, MemoryStorageError } from '../../shared/errors.js';
-import { clip } from '../../shared/text.js';
+import { clip, normalizeText } from '../../shared/text.js';
 import type { Connection } from '../connection.js';
 import { searchMemory } from '../retrieval/search.js';
 import { candidatesOfJob, setCandidateStatus } from '../store/candidates.js';
-import { ITEM_COLUMNS, type ItemRow, findCurrentItem, insertRevision, markSuperseded, retireRevision } from '../store/items.js';
+import { ITEM_COLUMNS, type ItemRow, addEvidence, findCurrentItem, insertRevision, itemEvidenceQuotes, markSuperseded, retireRevision } from '../store/items.js';
 import { type ClaimedBatch, batchStillOwned, finishBatch } from '../store/jobs.js';
 import type { CandidateRecord, MemoryKind } from '../types.js';
-import type { ConsolidationAnswer, ConsolidationPayload, OperationAnswer } from './contracts.js';
+import type { ConsolidationPayload, ConsolidationRead, OperationAnswer } from './contracts.js';
+import { replacesChoice, sameText, sharesSubject, unsupportedText } from './evidence.js';
 
 export const CONSOLIDATION_SYSTEM_PROMPT = `You consolidate candidate memories of a coding assistant for one project.
 You receive one JSON document: new candidates (already checked against the user's exact words) and the
@@ -24,6 +25,10 @@ Answer with exactly one JSON object and nothing else:
 - supersede: a new preference or decision explicitly replaces an old one (target_id = the old item).
   Never resolve a conflict by recency alone: only when the user's new words replace the old choice.
 - Never merge different kinds. A discussion_context item only ever takes candidates of its own thread.
+- revise and supersede only an item about the same subject as the candidates. A candidate that repeats an
+  existing item revises it (same title and content is fine) instead of creating a second one.
+- title and content: in the words and the language of the candidates' quotes; add nothing the quotes do
+  not say (the program checks every operation against the quotes and refuses unsupported text).
 - title: short and specific. synopsis: one sentence. aliases and keywords: other words people would search
   with, in Chinese and English where useful (at most 16 aliases and 24 keywords).`;
 
@@ -87,16 +92,38 @@ export function loadConsolidationInput(conn: Connection, batch: ClaimedBatch): C
   });
 }
 
+/** An operation refused on its own (M-6.4 / contract): its candidates are rejected with this reason. */
+export interface OperationRefusal {
+  candidateIds: string[];
+  title: string;
+  kind: string;
+  reason: 'contract' | 'unsupported_text' | 'unrelated_target' | 'no_replacement';
+  detail: string;
+}
+
+/** What a consolidation answer will do, once checked: nothing of it is written yet. */
+export interface ConsolidationPlan {
+  operations: OperationAnswer[];
+  refusals: OperationRefusal[];
+  /** Index into `operations` of a create that repeats an active item → that item (extra evidence, M-6.4). */
+  duplicates: Map<number, string>;
+  repairs: string[];
+}
+
 /**
- * M-6.1 / M-6.2: every candidate handled by exactly one operation; ids, kinds, threads and targets checked.
- * Any violation makes the whole answer invalid (MemoryContractError), so nothing of it is applied.
+ * Checks a read consolidation answer against its input. Breaking atomicity — a candidate handled twice or
+ * not at all, an unknown candidate, merged kinds, an invalid target — makes the whole answer invalid
+ * (MemoryContractError, M-6.1). An operation that breaks a rule is refused alone (M-6.4): text not backed
+ * by its candidates' quotes, a revise/supersede of an item about something else, a supersede whose quotes
+ * replace nothing. A create that repeats an active item becomes extra evidence of it.
  */
-export function checkOperations(answer: ConsolidationAnswer, input: ConsolidationInput, threadId: string): void {
+export function planConsolidation(conn: Connection, read: ConsolidationRead, input: ConsolidationInput, threadId: string): ConsolidationPlan {
   const problems: string[] = [];
   const byId = new Map(input.candidates.map((c) => [c.id, c]));
   const handled = new Map<string, number>();
   const targets = new Set<string>();
-  answer.operations.forEach((op, index) => {
+  for (const refused of read.refused) for (const id of refused.candidateIds ?? []) handled.set(id, (handled.get(id) ?? 0) + 1);
+  read.operations.forEach((op, index) => {
     const at = `operations.${index} (${op.operation})`;
     const kinds = new Set<MemoryKind>();
     for (const id of op.candidate_ids) {
@@ -109,23 +136,20 @@ export function checkOperations(answer: ConsolidationAnswer, input: Consolidatio
     const kind = [...kinds][0];
     if (op.operation === 'create' || op.operation === 'reject') {
       if (op.target_id !== null) problems.push(`${at}: target_id must be null`);
-    } else {
-      const target = op.target_id === null ? undefined : input.activeItems.get(op.target_id);
-      if (!target) problems.push(`${at}: target ${op.target_id ?? 'null'} is not one of the active items given`);
-      else {
-        if (kind && target.kind !== kind) problems.push(`${at}: target is a ${target.kind}, candidates are ${kind}`);
-        if (target.kind === 'discussion_context' && target.thread_id !== threadId) problems.push(`${at}: discussion of another thread`);
-        if (targets.has(target.id)) problems.push(`${at}: target ${target.id} used twice`);
-        targets.add(target.id);
-      }
-      if (op.operation === 'supersede') {
-        if (kind === 'discussion_context') problems.push(`${at}: only a preference or decision can supersede`);
-        const ownUserEvidence = op.candidate_ids.every((id) => byId.get(id)?.sources.some((s) => s.role === 'user'));
-        if (!ownUserEvidence) problems.push(`${at}: a supersede needs the new candidates' own user evidence`);
-      }
+      return;
     }
-    if (op.operation !== 'reject' && (op.title.trim().length === 0 || op.content.trim().length === 0)) {
-      problems.push(`${at}: title and content are required`);
+    const target = op.target_id === null ? undefined : input.activeItems.get(op.target_id);
+    if (!target) problems.push(`${at}: target ${op.target_id ?? 'null'} is not one of the active items given`);
+    else {
+      if (kind && target.kind !== kind) problems.push(`${at}: target is a ${target.kind}, candidates are ${kind}`);
+      if (target.kind === 'discussion_context' && target.thread_id !== threadId) problems.push(`${at}: discussion of another thread`);
+      if (targets.has(target.id)) problems.push(`${at}: target ${target.id} used twice`);
+      targets.add(target.id);
+    }
+    if (op.operation === 'supersede') {
+      if (kind === 'discussion_context') problems.push(`${at}: only a preference or decision can supersede`);
+      const ownUserEvidence = op.candidate_ids.every((id) => byId.get(id)?.sources.some((s) => s.role === 'user'));
+      if (!ownUserEvidence) problems.push(`${at}: a supersede needs the new candidates' own user evidence`);
     }
   });
   for (const candidate of input.candidates) {
@@ -135,6 +159,67 @@ export function checkOperations(answer: ConsolidationAnswer, input: Consolidatio
   if (problems.length > 0) {
     throw new MemoryContractError(`consolidation answer rejected: ${problems.slice(0, 3).join('; ')}`, problems);
   }
+
+  const plan: ConsolidationPlan = { operations: [], refusals: [], duplicates: new Map(), repairs: read.repairs };
+  for (const refused of read.refused) {
+    plan.refusals.push({ candidateIds: refused.candidateIds ?? [], title: refused.title, kind: refused.kind, reason: 'contract', detail: refused.detail });
+  }
+  for (const op of read.operations) {
+    const refuse = (reason: OperationRefusal['reason'], detail: string): void => {
+      plan.refusals.push({ candidateIds: op.candidate_ids, title: clip(op.title, 120), kind: byId.get(op.candidate_ids[0]!)!.kind, reason, detail });
+    };
+    if (op.operation === 'reject') {
+      plan.operations.push(op);
+      continue;
+    }
+    if (op.title.trim().length === 0 || op.content.trim().length === 0) {
+      refuse('contract', 'title and content are required');
+      continue;
+    }
+    const quotes = op.candidate_ids.flatMap((id) => byId.get(id)!.sources.map((s) => s.quote));
+    const target = op.target_id === null ? undefined : input.activeItems.get(op.target_id);
+    // A revision keeps what the item already said: its own evidence backs that part.
+    const backing = op.operation === 'revise' && target ? [...quotes, ...itemEvidenceQuotes(conn, target.id)] : quotes;
+    const unsupported = unsupportedText(op.title, op.content, backing);
+    if (unsupported) {
+      refuse('unsupported_text', unsupported);
+      continue;
+    }
+    if (target) {
+      const item = { title: target.title, content: target.content, aliases: JSON.parse(target.aliases) as string[], keywords: JSON.parse(target.keywords) as string[] };
+      if (!sharesSubject(item, quotes)) {
+        refuse('unrelated_target', `the candidates' quotes are not about ${target.id} ("${clip(target.title, 60)}")`);
+        continue;
+      }
+      if (op.operation === 'supersede' && !replacesChoice(quotes)) {
+        refuse('no_replacement', `no quote says the new choice replaces ${target.id}`);
+        continue;
+      }
+    }
+    if (op.operation === 'create') {
+      const kind = byId.get(op.candidate_ids[0]!)!.kind;
+      const scope = kind === 'discussion_context' ? threadId : null;
+      const twin = activeTwin(conn, kind, scope, op.title, op.content);
+      if (twin) plan.duplicates.set(plan.operations.length, twin);
+    }
+    plan.operations.push(op);
+  }
+  return plan;
+}
+
+/**
+ * An active item of the same kind and scope whose title and content equal these after folding. Found
+ * through the whole-title search term (an index seek), never a scan of the active items.
+ */
+function activeTwin(conn: Connection, kind: MemoryKind, threadId: string | null, title: string, content: string): string | null {
+  const rows = conn
+    .stmt<{ id: string; title: string; content: string }>(
+      `SELECT i.id, i.title, i.content FROM memory_terms t
+         JOIN memory_items i ON i.id = t.item_id AND i.is_current = 1
+        WHERE t.term = ? AND i.status = 'active' AND i.kind = ? AND i.thread_id IS ?`,
+    )
+    .all(normalizeText(title), kind, threadId);
+  return rows.find((r) => sameText(r.title, title) && sameText(r.content, content))?.id ?? null;
 }
 
 export interface ConsolidationDiagnostics {
@@ -143,22 +228,29 @@ export interface ConsolidationDiagnostics {
   revised: number;
   superseded: number;
   rejected: number;
+  /** Creates that repeated an active item and became its extra evidence (M-6.4). */
+  duplicates: number;
   skippedSuppressed: number;
+  /** Operations refused alone, by reason (counted in status like extraction refusals). */
+  filtered: Partial<Record<OperationRefusal['reason'], number>>;
+  rejections: { title: string; kind: string; reason: OperationRefusal['reason']; detail: string }[];
+  repairs: string[];
 }
 
 /**
- * Applies all operations in one fenced transaction, or none (M-6.1). Revisions are appended, never edited
- * (M-6.2). A candidate suppressed by a `forget` since the claim is dropped from its operation.
+ * Applies a checked plan in one fenced transaction, or none of it (M-6.1). Revisions are appended, never
+ * edited (M-6.2). A candidate suppressed by a `forget` since the claim is dropped from its operation.
  */
 export function applyConsolidation(
   conn: Connection,
-  input: { batch: ClaimedBatch; answer: ConsolidationAnswer; consolidation: ConsolidationInput; newItemId: () => string; now: number },
+  input: { batch: ClaimedBatch; plan: ConsolidationPlan; consolidation: ConsolidationInput; newItemId: () => string; now: number },
 ): { outcome: 'fenced' } | { outcome: 'succeeded'; diagnostics: ConsolidationDiagnostics; itemIds: string[] } {
-  const { batch, now } = input;
+  const { batch, now, plan } = input;
   return conn.immediate(() => {
     if (!batchStillOwned(conn, batch)) return { outcome: 'fenced' as const };
     const diagnostics: ConsolidationDiagnostics = {
-      purpose: 'memory_consolidation', created: 0, revised: 0, superseded: 0, rejected: 0, skippedSuppressed: 0,
+      purpose: 'memory_consolidation', created: 0, revised: 0, superseded: 0, rejected: 0, duplicates: 0, skippedSuppressed: 0,
+      filtered: {}, rejections: [], repairs: plan.repairs.slice(0, 32),
     };
     const live = new Set(
       conn
@@ -168,21 +260,33 @@ export function applyConsolidation(
         .all(batch.jobs[0]!.id)
         .map((r) => r.id),
     );
+    for (const refusal of plan.refusals) {
+      const ids = refusal.candidateIds.filter((id) => live.has(id));
+      setCandidateStatus(conn, ids, 'rejected', now);
+      diagnostics.filtered[refusal.reason] = (diagnostics.filtered[refusal.reason] ?? 0) + 1;
+      if (diagnostics.rejections.length < 32) diagnostics.rejections.push({ title: refusal.title, kind: refusal.kind, reason: refusal.reason, detail: refusal.detail });
+    }
     const byId = new Map(input.consolidation.candidates.map((c) => [c.id, c]));
     const itemIds: string[] = [];
-    for (const op of input.answer.operations) {
+    plan.operations.forEach((op, index) => {
       const ids = op.candidate_ids.filter((id) => live.has(id));
       diagnostics.skippedSuppressed += op.candidate_ids.length - ids.length;
-      if (ids.length === 0) continue;
+      if (ids.length === 0) return;
       if (op.operation === 'reject') {
         setCandidateStatus(conn, ids, 'rejected', now);
         diagnostics.rejected += ids.length;
-        continue;
+        return;
       }
       const kind = byId.get(ids[0]!)!.kind;
       const fields = revisionFields(op);
       const threadId = kind === 'discussion_context' ? batch.threadId : null;
-      if (op.operation === 'create') {
+      const twin = plan.duplicates.get(index);
+      if (twin !== undefined) {
+        const target = requireActive(conn, twin);
+        addEvidence(conn, target.id, target.revision, ids);
+        itemIds.push(target.id);
+        diagnostics.duplicates += 1;
+      } else if (op.operation === 'create') {
         const id = input.newItemId();
         insertRevision(conn, { id, revision: 1, kind, threadId, ...fields, supersedesId: null, consolidationJobId: batch.jobs[0]!.id, candidateIds: ids, now });
         itemIds.push(id);
@@ -202,7 +306,7 @@ export function applyConsolidation(
         diagnostics.superseded += 1;
       }
       setCandidateStatus(conn, ids, 'consolidated', now);
-    }
+    });
     finishBatch(conn, batch, 'succeeded', diagnostics, now);
     return { outcome: 'succeeded' as const, diagnostics, itemIds };
    }, { durable: false });

@@ -4,7 +4,7 @@ import { assignConsolidationJob, insertCandidate, touchesSuppressedEvidence } fr
 import { type ClaimedBatch, batchStillOwned, finishBatch, insertConsolidationJob } from '../store/jobs.js';
 import { advanceCompaction, findThread } from '../store/threads.js';
 import type { OrdinaryIntent, TurnState } from '../types.js';
-import type { ExtractionAnswer, ExtractionPayload } from './contracts.js';
+import type { ExtractionPayload, ExtractionRead } from './contracts.js';
 import { type ContextTurn, type RejectReason, type ValidationContext, type ValidCandidate, validateCandidate } from './validation.js';
 
 /** RAW text of one side of a turn in the extraction payload; the database keeps it whole. */
@@ -33,9 +33,10 @@ candidates (zero or more; none is a normal answer):
 Never record: requests for this answer only ("这次", "just this time"), questions, hypotheticals, examples,
 undecided or negated statements, facts about the current code, tool output, or anything only the
 assistant said.
-Every source quote must be copied verbatim (exact characters) from the cited turn and role. Preferences and
-decisions must quote the user's own sentence that states them. Reuse the user's own key words in title and
-content, in the user's language.`;
+Every source quote must be copied verbatim (exact characters) from the cited turn and role, using the
+turn_id string given; never join separate parts of a text with "…". Preferences and decisions must quote the
+user's own sentence that states them. Reuse the user's own key words in title and content, in the language
+of the quote. Limits: title ≤ 160 characters, content ≤ 4000, at most 12 aliases, 1–8 sources, 32 candidates.`;
 
 interface TurnRow {
   id: string;
@@ -122,17 +123,23 @@ export interface ExtractionDiagnostics {
   filtered: Partial<Record<RejectReason, number>>;
   rejections: { title: string; kind: string; reason: RejectReason; detail: string }[];
   compactionAdvanced: boolean;
+  /** Form repairs made to read the answer (fence, prose, think_block, dropped keys …), INTERFACES.md §2. */
+  repairs: string[];
 }
 
-/** Validates every candidate; invalid ones are filtered and counted, never blocking the rest (M-5.4). */
-export function screenCandidates(answer: ExtractionAnswer, context: ValidationContext): { valid: ValidCandidate[]; diagnostics: ExtractionDiagnostics } {
+/**
+ * Validates every candidate; invalid ones are filtered and counted, never blocking the rest (M-5.4). Those
+ * the reader already refused for breaking the contract alone are counted as `contract` (M-5.5).
+ */
+export function screenCandidates(answer: ExtractionRead, context: ValidationContext): { valid: ValidCandidate[]; diagnostics: ExtractionDiagnostics } {
   const diagnostics: ExtractionDiagnostics = {
     purpose: 'memory_extraction',
-    candidates: answer.candidates.length,
+    candidates: answer.candidates.length + answer.refused.length,
     accepted: 0,
     filtered: {},
     rejections: [],
     compactionAdvanced: false,
+    repairs: answer.repairs.slice(0, 32),
   };
   const valid: ValidCandidate[] = [];
   const seen = new Set<string>();
@@ -140,6 +147,7 @@ export function screenCandidates(answer: ExtractionAnswer, context: ValidationCo
     diagnostics.filtered[reason] = (diagnostics.filtered[reason] ?? 0) + 1;
     if (diagnostics.rejections.length < 32) diagnostics.rejections.push({ title: clip(candidate.title, 120), kind: candidate.kind, reason, detail });
   };
+  for (const refused of answer.refused) refuse(refused, 'contract', refused.detail);
   for (const candidate of answer.candidates) {
     const result = validateCandidate(candidate, context);
     if (!result.ok) {

@@ -1,6 +1,7 @@
 import { contentTerms, foldCase, isCjk } from '../../shared/text.js';
 import type { MemoryKind, SourceRole } from '../types.js';
 import type { CandidateAnswer } from './contracts.js';
+import { locateQuote } from './quote-location.js';
 import {
   ALL_MARKERS,
   CONFIRMATIONS,
@@ -32,6 +33,7 @@ import {
  */
 
 export type RejectReason =
+  | 'contract'
   | 'unknown_turn'
   | 'wrong_role'
   | 'quote_not_found'
@@ -175,7 +177,7 @@ function locate(
   quote: string,
   context: ValidationContext,
 ): LocatedSource | { reason: RejectReason; detail: string } {
-  let turn = context.turns.get(turnId);
+  let turn = context.turns.get(turnId) ?? bySequence(turnId, context);
   let fromAdjacent = false;
   if (!turn && context.adjacent?.id === turnId) {
     turn = context.adjacent;
@@ -184,24 +186,26 @@ function locate(
   if (!turn) return { reason: 'unknown_turn', detail: `turn ${turnId} is not part of this batch` };
   if (quote.replace(/[\p{P}\p{Z}\s]/gu, '').length < 2) return { reason: 'quote_too_short', detail: 'quote has no content' };
   const text = role === 'user' ? turn.userText : turn.assistantText;
-  const begin = text === null ? -1 : bestOccurrence(text, quote);
-  if (text === null || begin < 0) {
+  // M-5.5: located in the RAW text despite form slips; provenance keeps the exact RAW span.
+  const spans = text === null ? [] : locateQuote(text, quote);
+  if (text === null || spans.length === 0) {
     const other = role === 'user' ? turn.assistantText : turn.userText;
-    if (other !== null && other.includes(quote)) {
-      return { reason: 'wrong_role', detail: `quote belongs to the ${role === 'user' ? 'assistant' : 'user'} text of ${turnId}` };
+    if (other !== null && locateQuote(other, quote).length > 0) {
+      return { reason: 'wrong_role', detail: `quote belongs to the ${role === 'user' ? 'assistant' : 'user'} text of ${turn.id}` };
     }
-    return { reason: 'quote_not_found', detail: `quote is not verbatim in the ${role} text of ${turnId}` };
+    return { reason: 'quote_not_found', detail: `quote is not verbatim in the ${role} text of ${turn.id}` };
   }
-  return { turn, role, quote, text, begin, end: begin + quote.length, fromAdjacent };
+  // The first occurrence outside pasted code or tool output, else the first one.
+  const span = spans.find((s) => !inCodeOrOutput(text, s.begin)) ?? spans[0]!;
+  return { turn, role, quote: text.slice(span.begin, span.end), text, begin: span.begin, end: span.end, fromAdjacent };
 }
 
-/** The first occurrence of the quote outside pasted code or tool output, else the first one. */
-function bestOccurrence(text: string, quote: string): number {
-  const first = text.indexOf(quote);
-  for (let at = first; at >= 0; at = text.indexOf(quote, at + 1)) {
-    if (!inCodeOrOutput(text, at)) return at;
-  }
-  return first;
+/** A model that cites the batch's sequence numbers ("turn_id": 3) means the turn with that sequence. */
+function bySequence(turnId: string, context: ValidationContext): ContextTurn | undefined {
+  if (!/^\d{1,9}$/u.test(turnId)) return undefined;
+  const sequence = Number(turnId);
+  for (const turn of context.turns.values()) if (turn.sequence === sequence) return turn;
+  return undefined;
 }
 
 /**

@@ -1,7 +1,9 @@
-import { rawDiagnostic } from '../../llm/diagnostics.js';
-import type { ChatMessage, LlmClient, LlmPurpose } from '../../llm/types.js';
+import { LlmCallError, rawDiagnostic } from '../../llm/diagnostics.js';
+import type { ChatMessage, ChatResponse, LlmClient, LlmPurpose } from '../../llm/types.js';
 import type { Clock } from '../../shared/clock.js';
-import { MemoryError } from '../../shared/errors.js';
+import { MemoryContractError, MemoryError } from '../../shared/errors.js';
+import { ModelAnswerError } from '../../shared/model-json.js';
+import { clip } from '../../shared/text.js';
 import type { IdGenerator } from '../../shared/ids.js';
 import type { Connection } from '../connection.js';
 import {
@@ -16,8 +18,8 @@ import {
   snapshotOpenJobs,
 } from '../store/jobs.js';
 import type { DrainResult, JobOutcome, ProcessResult } from '../types.js';
-import { CONSOLIDATION_SYSTEM_PROMPT, applyConsolidation, checkOperations, loadConsolidationInput } from './consolidation.js';
-import { ConsolidationAnswer, ExtractionAnswer, parseModelAnswer } from './contracts.js';
+import { CONSOLIDATION_SYSTEM_PROMPT, type ConsolidationPlan, applyConsolidation, loadConsolidationInput, planConsolidation } from './consolidation.js';
+import { readConsolidationAnswer, readExtractionAnswer } from './contracts.js';
 import { EXTRACTION_SYSTEM_PROMPT, commitExtraction, loadExtractionInput, screenCandidates } from './extraction.js';
 
 export interface WorkerDeps {
@@ -86,7 +88,7 @@ export class MemoryWorker {
    * failures go to retry and come back as warnings.
    */
   async drain(options: { threadId: string | null }): Promise<DrainResult> {
-    const result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, warnings: [] };
+    const result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
     if (!this.deps.llm) return result;
     const conn = this.deps.conn();
     this.deps.recover();
@@ -103,7 +105,8 @@ export class MemoryWorker {
       result.attempted += outcome.jobIds.length;
       if (outcome.outcome === 'succeeded' || outcome.outcome === 'succeeded_no_output') result.succeeded += outcome.jobIds.length;
       else {
-        result.retried += outcome.jobIds.length;
+        if (outcome.outcome === 'failed') result.failed += outcome.jobIds.length;
+        else result.retried += outcome.jobIds.length;
         for (const jobId of outcome.jobIds) {
           result.warnings.push({
             jobId,
@@ -157,15 +160,13 @@ export class MemoryWorker {
     const jobIds = batch.jobs.map((j) => j.id);
     return this.guarded(batch, 'memory_extraction', async () => {
       const input = loadExtractionInput(this.deps.conn(), batch);
-      const answer = parseModelAnswer(
-        ExtractionAnswer,
-        await this.callModel('memory_extraction', EXTRACTION_SYSTEM_PROMPT, input.payload, batch, timeoutMs),
-        'extraction',
+      const read = await this.ask('memory_extraction', EXTRACTION_SYSTEM_PROMPT, input.payload, batch, timeoutMs, (answer) =>
+        readExtractionAnswer(answer.content, answer.finishReason),
       );
-      const { valid, diagnostics } = screenCandidates(answer, input.context);
+      const { valid, diagnostics } = screenCandidates(read, input.context);
       const commit = commitExtraction(this.deps.conn(), {
         batch,
-        compaction: answer.thread_compaction,
+        compaction: read.compaction,
         maxSequence: input.maxSequence,
         valid,
         diagnostics,
@@ -180,19 +181,17 @@ export class MemoryWorker {
   private async runConsolidation(batch: ClaimedBatch, timeoutMs: number): Promise<JobOutcome> {
     const jobIds = batch.jobs.map((j) => j.id);
     return this.guarded(batch, 'memory_consolidation', async () => {
-      const input = loadConsolidationInput(this.deps.conn(), batch);
-      let answer: ConsolidationAnswer = { operations: [] };
+      const conn = this.deps.conn();
+      const input = loadConsolidationInput(conn, batch);
+      let plan: ConsolidationPlan = { operations: [], refusals: [], duplicates: new Map(), repairs: [] };
       if (input.candidates.length > 0) {
-        answer = parseModelAnswer(
-          ConsolidationAnswer,
-          await this.callModel('memory_consolidation', CONSOLIDATION_SYSTEM_PROMPT, input.payload, batch, timeoutMs),
-          'consolidation',
+        plan = await this.ask('memory_consolidation', CONSOLIDATION_SYSTEM_PROMPT, input.payload, batch, timeoutMs, (answer) =>
+          planConsolidation(conn, readConsolidationAnswer(answer.content, answer.finishReason), input, batch.threadId),
         );
-        checkOperations(answer, input, batch.threadId);
       }
-      const applied = applyConsolidation(this.deps.conn(), {
+      const applied = applyConsolidation(conn, {
         batch,
-        answer,
+        plan,
         consolidation: input,
         newItemId: () => this.deps.ids('item'),
         now: this.deps.now(),
@@ -201,7 +200,47 @@ export class MemoryWorker {
     });
   }
 
-  /** Any failure puts the batch into retry with its RAW diagnostic, unless the worker was fenced. */
+  /**
+   * One model answer, read by `interpret`. An unusable answer (no readable JSON, or a consolidation that
+   * breaks atomicity) is re-asked once at once with the error appended (M-9.4a); a truncated answer is not:
+   * the same request would be cut off again, so the batch is split instead.
+   */
+  private async ask<T>(
+    purpose: LlmPurpose,
+    system: string,
+    payload: unknown,
+    batch: ClaimedBatch,
+    timeoutMs: number,
+    interpret: (answer: ChatResponse) => T,
+  ): Promise<T> {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: system },
+      { role: 'user', content: JSON.stringify(payload) },
+    ];
+    const first = await this.callModel(purpose, messages, batch, timeoutMs);
+    try {
+      return interpret(first);
+    } catch (error) {
+      if (!(error instanceof MemoryContractError) || (error instanceof ModelAnswerError && error.problem === 'truncated')) throw error;
+      const again: ChatMessage[] = [
+        ...messages,
+        { role: 'assistant', content: clip(first.content, 8_000) },
+        {
+          role: 'user',
+          content:
+            `Your answer could not be used: ${clip(error.message, 1_000)}\n` +
+            'Answer again with exactly one JSON object that follows the contract, and nothing else.',
+        },
+      ];
+      return interpret(await this.callModel(purpose, again, batch, timeoutMs));
+    }
+  }
+
+  /**
+   * Any failure puts the batch into retry with its RAW diagnostic, unless the worker was fenced. An
+   * unusable model answer counts toward `failed` and splits the batch; a transport failure only backs off
+   * (M-9.4a).
+   */
   private async guarded(batch: ClaimedBatch, purpose: LlmPurpose, work: () => Promise<JobOutcome>): Promise<JobOutcome> {
     const jobIds = batch.jobs.map((j) => j.id);
     const heartbeat = setInterval(() => {
@@ -218,28 +257,26 @@ export class MemoryWorker {
     } catch (error) {
       const raw = rawDiagnostic(error, { purpose });
       const short = error instanceof MemoryError || error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      let nextRetryAt: number | null = null;
+      const unusable = error instanceof MemoryContractError || (error instanceof LlmCallError && error.details.kind === 'malformed_response');
+      let failed: ReturnType<typeof failBatch>;
       try {
-        nextRetryAt = failBatch(this.deps.conn(), batch, raw, { purpose, error: short.slice(0, 500) }, this.deps.now());
+        failed = failBatch(this.deps.conn(), batch, { rawError: raw, purpose, error: short.slice(0, 500), unusable }, this.deps.now());
       } catch {
         // Could not even record the failure (database busy): the lease expires and the job is reclaimed.
         return { jobIds, kind: batch.kind, outcome: 'retry', error: short };
       }
-      if (nextRetryAt === null) return { jobIds, kind: batch.kind, outcome: 'fenced', error: short };
-      return { jobIds, kind: batch.kind, outcome: 'retry', error: short, nextRetryAt };
+      if (failed === null) return { jobIds, kind: batch.kind, outcome: 'fenced', error: short };
+      if (failed.failedJobIds.length > 0) return { jobIds, kind: batch.kind, outcome: 'failed', error: short };
+      return { jobIds, kind: batch.kind, outcome: 'retry', error: short, nextRetryAt: failed.nextRetryAt, ...(failed.split ? { split: true } : {}) };
     } finally {
       clearInterval(heartbeat);
     }
   }
 
   /** The model call, bounded by the request timeout even if the client ignores its abort signal. */
-  private async callModel(purpose: LlmPurpose, system: string, payload: unknown, batch: ClaimedBatch, timeoutMs: number): Promise<string> {
+  private async callModel(purpose: LlmPurpose, messages: ChatMessage[], batch: ClaimedBatch, timeoutMs: number): Promise<ChatResponse> {
     const llm = this.deps.llm!;
     const controller = new AbortController();
-    const messages: ChatMessage[] = [
-      { role: 'system', content: system },
-      { role: 'user', content: JSON.stringify(payload) },
-    ];
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -249,8 +286,7 @@ export class MemoryWorker {
       }, timeoutMs);
     });
     try {
-      const response = await Promise.race([llm.chat({ purpose, messages, signal: controller.signal }), timeout]);
-      return response.content;
+      return await Promise.race([llm.chat({ purpose, messages, signal: controller.signal }), timeout]);
     } finally {
       clearTimeout(timer);
     }

@@ -60,7 +60,7 @@ export function candidatesOfJob(conn: Connection, jobId: string): CandidateRecor
               (SELECT json_group_array(json_array(s.turn_id, s.role, s.quote))
                  FROM (SELECT turn_id, role, quote FROM candidate_sources WHERE candidate_id = c.id ORDER BY ordinal) s) AS sources
          FROM memory_candidates c
-        WHERE c.consolidation_job_id = ? ORDER BY c.created_at, c.id`,
+        WHERE c.consolidation_job_id = ? ORDER BY c.created_at, c.rowid`,
     )
     .all(jobId);
   return rows.map((row) => ({

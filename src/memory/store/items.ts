@@ -87,6 +87,23 @@ export function insertRevision(conn: Connection, input: NewRevision): void {
   indexTerms(conn, input.id, input.threadId, input);
 }
 
+/** The verified quotes behind an item, over all its revisions (M-6.4: a revision keeps what they back). */
+export function itemEvidenceQuotes(conn: Connection, itemId: string): string[] {
+  return conn
+    .stmt<{ quote: string }>(
+      `SELECT cs.quote FROM memory_item_candidates mic JOIN candidate_sources cs ON cs.candidate_id = mic.candidate_id
+        WHERE mic.item_id = ? LIMIT 64`,
+    )
+    .all(itemId)
+    .map((r) => r.quote);
+}
+
+/** Links more candidates to an item's current revision as extra evidence (a repeated statement, M-6.4). */
+export function addEvidence(conn: Connection, itemId: string, revision: number, candidateIds: string[]): void {
+  const link = conn.stmt('INSERT OR IGNORE INTO memory_item_candidates (item_id, revision, candidate_id) VALUES (?, ?, ?)');
+  for (const candidateId of candidateIds) link.run(itemId, revision, candidateId);
+}
+
 type TermSource = { title: string; aliases: string[]; keywords: string[]; content: string };
 
 /**

@@ -68,16 +68,92 @@ export function insertConsolidationJob(
 }
 
 export function countJobs(conn: Connection): JobCounts {
-  const out: JobCounts = { pending: 0, leased: 0, retryWait: 0, succeeded: 0, succeededNoOutput: 0 };
-  const rows = conn.stmt<{ status: JobStatus; n: number }>('SELECT status, count(*) AS n FROM memory_jobs GROUP BY status').all();
+  const out: JobCounts = { pending: 0, leased: 0, retryWait: 0, failed: 0, succeeded: 0, succeededNoOutput: 0 };
+  const rows = conn
+    .stmt<{ status: JobStatus; failed: number; n: number }>(
+      `SELECT status, status = 'retry_wait' AND available_at >= ${FAILED_AT} AS failed, count(*) AS n FROM memory_jobs GROUP BY 1, 2`,
+    )
+    .all();
   for (const row of rows) {
-    if (row.status === 'pending') out.pending = row.n;
+    if (row.failed) out.failed = row.n;
+    else if (row.status === 'pending') out.pending = row.n;
     else if (row.status === 'leased') out.leased = row.n;
     else if (row.status === 'retry_wait') out.retryWait = row.n;
     else if (row.status === 'succeeded') out.succeeded = row.n;
     else out.succeededNoOutput = row.n;
   }
   return out;
+}
+
+/**
+ * M-9.4a: a job whose model answer was unusable this many times in a row becomes `failed`: terminal until
+ * `retry`. Stored as `retry_wait` with a retry time that never comes, so the status values outside tools
+ * read stay those of M-2.1.
+ */
+export const MAX_UNUSABLE_ANSWERS = 6;
+/** The retry time of a failed job: never. */
+export const FAILED_AT = Number.MAX_SAFE_INTEGER;
+
+/** Per-job failure state kept in `memory_jobs.diagnostics` while a job is unfinished. */
+export interface JobFailureState {
+  purpose: string;
+  error: string;
+  /** Unusable model answers in a row (transport failures neither add nor reset). */
+  unusable: number;
+  /** At most this many turns in the next batch that starts with this job (bisecting a poison turn). */
+  batchCap: number;
+  /** True when the job is failed (terminal until `retry`). */
+  failed: boolean;
+}
+
+/** Unresolved work, for status: failed jobs with their reasons, and the oldest job still waiting. */
+export interface UnresolvedJobs {
+  failed: { id: string; kind: JobKind; attempts: number; reason: string }[];
+  oldestCreatedAt: number | null;
+  maxAttempts: number;
+}
+
+export function unresolvedJobs(conn: Connection, limit = 10): UnresolvedJobs {
+  const failed = conn
+    .stmt<{ id: string; kind: JobKind; attempt_count: number; reason: string | null }>(
+      `SELECT id, kind, attempt_count, json_extract(diagnostics, '$.error') AS reason FROM memory_jobs
+        WHERE finished_at IS NULL AND status = 'retry_wait' AND available_at >= ${FAILED_AT}
+        ORDER BY updated_at DESC, id DESC LIMIT ?`,
+    )
+    .all(limit)
+    .map((r) => ({ id: r.id, kind: r.kind, attempts: r.attempt_count, reason: r.reason ?? 'unusable model answers' }));
+  const oldest = conn
+    .stmt<{ at: number | null; attempts: number | null }>(
+      `SELECT min(created_at) AS at, max(attempt_count) AS attempts FROM memory_jobs WHERE finished_at IS NULL AND status IN ('pending', 'leased', 'retry_wait')`,
+    )
+    .get();
+  return { failed, oldestCreatedAt: oldest?.at ?? null, maxAttempts: oldest?.attempts ?? 0 };
+}
+
+/**
+ * M-9.4a `retry`: puts failed jobs (one id or prefix, or all) back in the queue with a fresh run of
+ * unusable answers. Returns the ids put back.
+ */
+export function retryFailedJobs(conn: Connection, jobId: string | null, now: number): string[] {
+  return conn.immediate(() => {
+    const rows = conn
+      .stmt<{ id: string }>(
+        `SELECT id FROM memory_jobs
+          WHERE finished_at IS NULL AND status = 'retry_wait' AND available_at >= ${FAILED_AT}
+            AND (? IS NULL OR id = ? OR (length(?) >= 4 AND substr(id, 1, length(?)) = ?))`,
+      )
+      .all(jobId, jobId, jobId, jobId, jobId);
+    if (jobId !== null && rows.length > 1 && !rows.some((r) => r.id === jobId)) return [];
+    const ids = jobId !== null && rows.some((r) => r.id === jobId) ? [jobId] : rows.map((r) => r.id);
+    const update = conn.stmt(
+      `UPDATE memory_jobs SET available_at = ?, updated_at = ?,
+              diagnostics = json_set(coalesce(diagnostics, '{}'), '$.unusable', 0, '$.failed', json('false'))
+        WHERE id = ? AND status = 'retry_wait' AND available_at >= ${FAILED_AT}`,
+    );
+    for (const id of ids) update.run(now, now, id);
+    if (ids.length > 0) refreshGlobalLastError(conn, now, false);
+    return ids;
+  });
 }
 
 /** M-10.1 / M-9.4: jobs whose worker vanished (lease expired) become claimable again. */
@@ -160,18 +236,49 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
         )
         .get(t.thread_id, options.now);
       if (busy) continue;
-      const rows = conn
-        .stmt<JobRow>(
-          `SELECT ${JOB_COLUMNS} FROM memory_jobs WHERE id IN (
-             SELECT id FROM (${dueExtraction(`AND thread_id = :claimThread ORDER BY turn_sequence LIMIT ${EXTRACTION_BATCH_SIZE}`)})
-              ORDER BY turn_sequence LIMIT ${EXTRACTION_BATCH_SIZE})
-           ORDER BY turn_sequence`,
-        )
-        .all({ now: params.now, allow: params.allow, claimThread: t.thread_id });
+      const rows = headOfThread(conn, t.thread_id, options);
       return leaseJobs(conn, 'extraction', t.thread_id, generation, rows, options);
     }
     return null;
   }, { durable: false });
+}
+
+/**
+ * M-9.4a: a thread's extraction batches commit in sequence order, so the rolling compaction always ends at
+ * the newest processed turn. The batch is the due prefix of the thread's unfinished jobs (failed ones
+ * aside): when the first of them is not due (waiting for its retry time, or not in the exit pass's
+ * allowlist) nothing of the thread is claimed. It takes at most the cap its first job carries after a split.
+ */
+function headOfThread(conn: Connection, threadId: string, options: ClaimOptions): JobRow[] {
+  // Three ordered index seeks on memory_jobs_open, never a scan of the thread's backlog.
+  const rows = conn
+    .stmt<JobRow & { turn_sequence: number; cap: number | null }>(
+      `SELECT * FROM (SELECT ${JOB_COLUMNS}, turn_sequence, json_extract(diagnostics, '$.batchCap') AS cap FROM memory_jobs
+                        WHERE finished_at IS NULL AND status = 'pending' AND kind = 'extraction' AND thread_id = :thread
+                        ORDER BY turn_sequence LIMIT ${EXTRACTION_BATCH_SIZE})
+       UNION ALL
+       SELECT * FROM (SELECT ${JOB_COLUMNS}, turn_sequence, json_extract(diagnostics, '$.batchCap') AS cap FROM memory_jobs
+                        WHERE finished_at IS NULL AND status = 'retry_wait' AND kind = 'extraction' AND thread_id = :thread
+                          AND available_at < ${FAILED_AT}
+                        ORDER BY turn_sequence LIMIT ${EXTRACTION_BATCH_SIZE})
+       UNION ALL
+       SELECT * FROM (SELECT ${JOB_COLUMNS}, turn_sequence, NULL AS cap FROM memory_jobs
+                        WHERE finished_at IS NULL AND status = 'leased' AND kind = 'extraction' AND thread_id = :thread
+                        ORDER BY turn_sequence LIMIT 1)`,
+    )
+    .all({ thread: threadId })
+    .sort((a, b) => a.turn_sequence - b.turn_sequence)
+    .slice(0, EXTRACTION_BATCH_SIZE);
+  const allow = options.allow === null ? null : new Set(options.allow);
+  const current = conn.stmt<{ generation: number }>('SELECT generation FROM memory_meta WHERE id = 1').get()?.generation;
+  const cap = Math.max(1, Math.min(EXTRACTION_BATCH_SIZE, rows[0]?.cap ?? EXTRACTION_BATCH_SIZE));
+  const out: JobRow[] = [];
+  for (const row of rows) {
+    const due = row.status === 'pending' || (row.status === 'retry_wait' && row.available_at <= options.now);
+    if (!due || row.generation !== current || (allow !== null && !allow.has(row.id)) || out.length >= cap) break;
+    out.push(row);
+  }
+  return out;
 }
 
 /**
@@ -312,26 +419,69 @@ export function retryDelay(attemptCount: number): number {
   return RETRY_BACKOFF_MS[index]!;
 }
 
+/** How a batch failed: an unusable model answer (counts toward `failed`, splits the batch) or transport. */
+export interface BatchFailure {
+  rawError: string;
+  purpose: string;
+  /** One short line: what went wrong, for status and warnings. */
+  error: string;
+  unusable: boolean;
+}
+
+export interface FailedBatch {
+  nextRetryAt: number;
+  /** Jobs that became `failed` (terminal until `retry`). */
+  failedJobIds: string[];
+  /** True when the batch was split and its first half is due again at once. */
+  split: boolean;
+}
+
 /**
- * Puts a failed batch into retry with its RAW error. Fenced like a commit: a worker that lost its lease or
- * generation writes nothing, not even its failure. Returns the next retry time, or null when fenced.
+ * Puts a failed batch into retry with its RAW error (M-9.4, M-9.4a). An unusable answer adds to each job's
+ * run of unusable answers and halves the next batch, due at once, so a poison turn is isolated in a few
+ * tries while its batch-mates go on; a job alone whose answers were unusable 6 times in a row becomes
+ * `failed`. Transport failures only back off. Fenced like a commit: a worker that lost its lease or
+ * generation writes nothing, not even its failure. Returns null when fenced.
  */
-export function failBatch(conn: Connection, batch: ClaimedBatch, rawError: string, diagnostics: unknown, now: number): number | null {
+export function failBatch(conn: Connection, batch: ClaimedBatch, failure: BatchFailure, now: number): FailedBatch | null {
   return conn.immediate(() => {
     if (!batchStillOwned(conn, batch)) return null;
     const attempts = Math.max(...batch.jobs.map((j) => j.attemptCount));
-    const nextRetryAt = now + retryDelay(attempts);
-    conn
-      .stmt(
-        `UPDATE memory_jobs SET status = 'retry_wait', lease_owner = NULL, lease_expires_at = NULL, available_at = ?,
-                last_error = ?, diagnostics = CASE WHEN id = ? THEN ? ELSE NULL END, updated_at = ?
-          WHERE id IN (SELECT value FROM json_each(?)) AND batch_id = ? AND status = 'leased' AND lease_owner = ?`,
-      )
-      .run(nextRetryAt, rawError, batch.jobs[0]!.id, diagnostics === null ? null : JSON.stringify(diagnostics), now,
-        jobIdsOf(batch), batch.batchId, batch.owner);
+    const size = batch.jobs.length;
+    const split = failure.unusable && size > 1;
+    const nextRetryAt = split ? now : now + retryDelay(attempts);
+    const failedJobIds: string[] = [];
+    const previous = conn.stmt<{ diagnostics: string | null }>('SELECT diagnostics FROM memory_jobs WHERE id = ?');
+    const update = conn.stmt(
+      `UPDATE memory_jobs SET status = 'retry_wait', lease_owner = NULL, lease_expires_at = NULL, available_at = ?,
+              last_error = ?, diagnostics = ?, updated_at = ?
+        WHERE id = ? AND batch_id = ? AND status = 'leased' AND lease_owner = ?`,
+    );
+    for (const job of batch.jobs) {
+      const before = readFailureState(previous.get(job.id)?.diagnostics ?? null);
+      const unusable = failure.unusable ? before.unusable + 1 : before.unusable;
+      const batchCap = split ? Math.max(1, Math.ceil(size / 2)) : before.batchCap;
+      const failed = failure.unusable && size === 1 && unusable >= MAX_UNUSABLE_ANSWERS;
+      if (failed) failedJobIds.push(job.id);
+      const state: JobFailureState = { purpose: failure.purpose, error: failure.error, unusable, batchCap, failed };
+      update.run(failed ? FAILED_AT : nextRetryAt, failure.rawError, JSON.stringify(state), now, job.id, batch.batchId, batch.owner);
+    }
     refreshGlobalLastError(conn, now, false);
-    return nextRetryAt;
-   }, { durable: false });
+    return { nextRetryAt, failedJobIds, split };
+  }, { durable: false });
+}
+
+function readFailureState(diagnostics: string | null): { unusable: number; batchCap: number } {
+  let parsed: Partial<JobFailureState> = {};
+  try {
+    parsed = diagnostics === null ? {} : (JSON.parse(diagnostics) as Partial<JobFailureState>);
+  } catch {
+    parsed = {};
+  }
+  return {
+    unusable: typeof parsed.unusable === 'number' ? parsed.unusable : 0,
+    batchCap: typeof parsed.batchCap === 'number' ? parsed.batchCap : EXTRACTION_BATCH_SIZE,
+  };
 }
 
 /** Open (not finished) job ids, for the exit-pass snapshot (M-10.2). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryManager, ScriptedLlm } from '../../../src/index.js';
+import { type ChatRequest, type ChatResponse, MemoryManager, ScriptedLlm } from '../../../src/index.js';
 import { consolidateWith, consolidationPayload, extractWith, quoteUser } from '../../helpers/scripted.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
 
@@ -29,7 +29,7 @@ describe('M-6.1 consolidation is all or nothing', () => {
     const before = memory.list();
     expect(before).toHaveLength(1);
 
-    llm.enqueue('memory_consolidation', (request) => {
+    const bad = (request: ChatRequest): ChatResponse => {
       const [first, second] = consolidationPayload(request).candidates;
       return {
         content: JSON.stringify({
@@ -39,7 +39,9 @@ describe('M-6.1 consolidation is all or nothing', () => {
           ],
         }),
       };
-    });
+    };
+    // M-9.4a: an invalid consolidation is re-asked once at once; the model repeats itself.
+    llm.enqueue('memory_consolidation', bad, bad);
     const h1 = memory.beginTurn({ intent: 'general_chat', userText: '以后用中文回答。' });
     memory.completeTurn(h1, 'ok');
     const h2 = memory.beginTurn({ intent: 'general_chat', userText: '以后代码注释用英文。' });
@@ -65,20 +67,32 @@ describe('M-6.1 consolidation is all or nothing', () => {
     ['create with a target', (p) => [
       { operation: 'create', candidate_ids: [p.candidates[0]!.candidate_id], target_id: p.active_items[0]?.item_id ?? 'x', title: 'A', content: 'A', synopsis: '', aliases: [], keywords: [] },
     ]],
-    ['an empty title', (p) => [
-      { operation: 'create', candidate_ids: [p.candidates[0]!.candidate_id], target_id: null, title: ' ', content: 'A', synopsis: '', aliases: [], keywords: [] },
-    ]],
   ];
   for (const [name, ops] of invalid) {
     it(`refuses ${name}`, async () => {
       const { llm, memory } = setup();
-      llm.enqueue('memory_consolidation', (r) => ({ content: JSON.stringify({ operations: ops(consolidationPayload(r)) }) }));
+      const answer = (r: ChatRequest): ChatResponse => ({ content: JSON.stringify({ operations: ops(consolidationPayload(r)) }) });
+      llm.enqueue('memory_consolidation', answer, answer);
       await say(memory, '以后回答先给结论。');
       expect(memory.list()).toEqual([]);
       expect(memory.status().jobs.retryWait).toBe(1);
+      expect(llm.requestsFor('memory_consolidation')).toHaveLength(2);
       await memory.close();
     });
   }
+
+  it('an operation with an empty title is refused alone (contract); the job completes', async () => {
+    const { llm, memory } = setup();
+    llm.enqueue('memory_consolidation', (r) => {
+      const p = consolidationPayload(r);
+      return { content: JSON.stringify({ operations: [{ operation: 'create', candidate_ids: [p.candidates[0]!.candidate_id], target_id: null, title: ' ', content: 'A', synopsis: '', aliases: [], keywords: [] }] }) };
+    });
+    await say(memory, '以后回答先给结论。');
+    expect(memory.list()).toEqual([]);
+    expect(memory.status().jobs.retryWait).toBe(0);
+    expect(memory.status().filteredCandidates.byReason['contract']).toBe(1);
+    await memory.close();
+  });
 
   it('kinds never merge: one operation over a preference and a decision is refused', async () => {
     const repo = tempRepo();
@@ -87,7 +101,7 @@ describe('M-6.1 consolidation is all or nothing', () => {
         quoteUser('user_preference', '回答先给结论', t, '以后回答先给结论'),
         quoteUser('project_decision', '采用 ruff', t, '我们决定采用 ruff'),
       ]))
-      .enqueue('memory_consolidation', (r) => {
+      .always('memory_consolidation', (r) => {
         const ids = consolidationPayload(r).candidates.map((c) => c.candidate_id);
         return { content: JSON.stringify({ operations: [{ operation: 'create', candidate_ids: ids, target_id: null, title: 'Both', content: 'Both', synopsis: '', aliases: [], keywords: [] }] }) };
       });
@@ -129,7 +143,8 @@ describe('M-6.2 revisions and supersede', () => {
       operation: 'supersede', candidate_ids: [c.candidate_id], target_id: p.active_items[0]!.item_id,
       title: '回答先给代码', content: '回答先给代码，再解释。', synopsis: '', aliases: [], keywords: [],
     })));
-    await say(memory, '以后回答先给代码，再解释。');
+    // M-6.4: a supersede needs the user's words replacing the old choice.
+    await say(memory, '以后回答不再先给结论，改为先给代码，再解释。');
     const [current] = memory.list();
     expect(current!.id).not.toBe(original!.id);
     expect(memory.show(current!.id).supersedes).toBe(original!.id);

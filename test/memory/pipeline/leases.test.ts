@@ -87,7 +87,9 @@ describe('M-9.1 / M-9.2 job leases and fencing', () => {
   it('2 processes running workers on one database never double-commit a job', async () => {
     const repo = tempRepo();
     const memory = MemoryManager.open({ repoRoot: repo });
+    // Two threads, so both workers can extract at once (a thread's batches commit in sequence order).
     for (let i = 0; i < 40; i += 1) {
+      if (i === 20) await memory.newThread();
       const h = memory.beginTurn({ intent: 'general_chat', userText: `以后第${i}条规则：用规则${i}。` });
       memory.completeTurn(h, 'ok');
     }
@@ -97,7 +99,7 @@ describe('M-9.1 / M-9.2 job leases and fencing', () => {
     withRawDb(dbPathOf(repo), (db) => {
       expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE kind = 'extraction' AND status = 'succeeded'").get()).toEqual({ n: 40 });
       expect(db.prepare('SELECT count(*) AS n, count(DISTINCT s.turn_id) AS turns FROM memory_candidates c JOIN candidate_sources s ON s.candidate_id = c.id').get()).toEqual({ n: 40, turns: 40 });
-      expect(db.prepare("SELECT count(*) AS n FROM memory_items WHERE status = 'active'").get()).toEqual({ n: 40 });
+      expect(db.prepare("SELECT count(*) AS n FROM memory_items WHERE status = 'active' AND kind = 'user_preference'").get()).toEqual({ n: 40 });
       expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE kind = 'consolidation' AND status <> 'succeeded'").get()).toEqual({ n: 0 });
       expect(db.prepare("SELECT count(*) AS n FROM memory_candidates WHERE status <> 'consolidated'").get()).toEqual({ n: 0 });
     });

@@ -115,9 +115,23 @@ describe('M-5.3 quotes are verified against the RAW text', () => {
     expect(check([{ turn_id: 'u1', role: 'user', quote: ', ' }])).toBe('quote_too_short');
   });
 
-  it('quotes are exact: case and width differences are not verbatim', () => {
-    expect(check([{ turn_id: 'u1', role: 'user', quote: 'from now on, lead with the conclusion.' }])).toBe('quote_not_found');
-    expect(check([{ turn_id: 'u1', role: 'user', quote: 'From now on, lead with the conclusion.' }])).toBe('ok');
+  it('M-5.5 a quote that differs only in case, width, punctuation or spacing is located and stored as the exact RAW span', () => {
+    const raw = 'From now on, lead with the conclusion.';
+    for (const quote of ['from now on, lead with the conclusion.', 'FROM NOW ON，lead with the conclusion。', 'From now on,lead with  the conclusion', 'From now on, lead with the conclusion!']) {
+      const result = validateCandidate(
+        candidate('user_preference', 'Lead with the conclusion', 'Lead with the conclusion', [{ turn_id: 'u1', role: 'user', quote }]),
+        context([turn('u1', 1, raw)]),
+      );
+      expect(result.ok, quote).toBe(true);
+      if (!result.ok) continue;
+      const stored = result.candidate.sources[0]!;
+      expect(raw).toContain(stored.quote);
+      expect(raw.slice(stored.start, stored.start + stored.quote.length)).toBe(stored.quote);
+      expect(stored.quote).toMatch(/^From now on, lead with the conclusion/);
+    }
+    // Words are never bridged: a paraphrase or a stitched quote stays refused.
+    expect(check([{ turn_id: 'u1', role: 'user', quote: 'From now on, start with the conclusion.' }])).toBe('quote_not_found');
+    expect(check([{ turn_id: 'u1', role: 'user', quote: 'From now on……the conclusion.' }])).toBe('quote_not_found');
   });
 
   it('assistant-only claims never form a preference', () => {
