@@ -17,8 +17,8 @@ const PROMPT = 'autopatch-j> ';
 const CONTINUATION = '… ';
 /** Two Ctrl-C on an empty prompt within this time leave the session. */
 const DOUBLE_CTRL_C_MS = 2000;
-/** Background jobs waiting to retry (or failed) before the session says so once. */
-const FAILING_JOBS_NOTICE = 3;
+/** Background jobs waiting to retry before the session says once that they keep failing (one failed job is enough). */
+const FAILING_JOBS_NOTICE = 2;
 
 export interface SessionOptions {
   /** From a pipe: one request per line instead of the whole input as one request. */
@@ -203,7 +203,7 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
     try {
       const jobs = ctx.memory.status().jobs;
       const stuck = jobs.retryWait + failedJobs({ jobs });
-      if (stuck < FAILING_JOBS_NOTICE) return;
+      if (jobs.retryWait < FAILING_JOBS_NOTICE && failedJobs({ jobs }) === 0) return;
       jobsNoticed = true;
       ctx.output.err(style.dim(`memory: background jobs keep failing (${stuck} waiting or failed) — /memory status explains\n`));
     } catch {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { byRole, roleOf } from '../helpers/cli.js';
 import { FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.js';
-import { drive, plain, screenOf } from '../helpers/pty.js';
+import { type Step, drive, plain, screenOf } from '../helpers/pty.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
 let server: FakeOpenAi;
@@ -164,5 +164,31 @@ describe('what the terminal shows', () => {
     const help = screen.slice(screen.indexOf('Type a question'), screen.indexOf('Ctrl-D leaves') + 'Ctrl-D leaves'.length);
     for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
     expect(help).toContain('/memory status|list');
+  });
+});
+
+describe('Memory on the way', () => {
+  it('Ctrl-C during the exit pass skips it: the jobs stay queued and the one line says so', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ hang: true }) }));
+    const result = await drive(
+      [{ wait: 'autopatch-j> ' }, { send: 'hello\r' }, { wait: 'answer' }, { wait: 'autopatch-j> ' }, { send: '\u0004' }, { wait: 'Ctrl-C skips' }, { sleep: 0.3 }, { send: '\u0003' }, { wait: 'memory: ' }],
+      ['--repo', repo],
+      env(),
+    );
+    expect(result.failed_wait, result.transcript).toBeNull();
+    expect(result.code).toBe(0);
+    expect(plain(result.transcript)).toContain('memory: 1 still queued (skipped with Ctrl-C) — autopatch-j memory status explains');
+  });
+
+  it('when background Memory jobs keep failing, the session says so once, not once per job', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: () => ({ text: 'fine' }), extraction: () => ({ status: 503, body: '{}' }) }));
+    const steps: Step[] = [{ wait: 'autopatch-j> ' }];
+    for (const word of ['one', 'two', 'three', 'four', 'five', 'six']) steps.push({ send: `${word}\r` }, { wait: 'fine' }, { wait: 'autopatch-j> ' }, { sleep: 0.4 });
+    steps.push({ send: '\u0004' });
+    const result = await drive(steps, ['--repo', repo], env());
+    expect(result.failed_wait, result.transcript).toBeNull();
+    expect(plain(result.transcript).match(/background jobs keep failing/g)).toHaveLength(1);
   });
 });
