@@ -5,7 +5,7 @@ import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
 import { LazyProvider } from '../llm/lazy-provider.js';
 import { dataDir, memoryDbPath } from '../memory/bootstrap.js';
-import { MemoryManager } from '../memory/manager.js';
+import type { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
 import { projectRoot } from '../workspace/project-root.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
@@ -66,8 +66,11 @@ export function resolveRepo(repo: string | undefined): string {
   return root;
 }
 
-/** Reads the config and opens the project's Memory. A degraded Memory opens fine; status says why. */
-export function openContext(options: OpenOptions): CliContext {
+/**
+ * Reads the config and opens the project's Memory. A degraded Memory opens fine; status says why. The
+ * Memory module loads only past the read-only check, so "no Memory yet" costs almost nothing.
+ */
+export async function openContext(options: OpenOptions): Promise<CliContext> {
   const config = readConfig(options);
   if (config.noColor) options.output.color = false;
   const repoRoot = resolveRepo(options.repo);
@@ -75,6 +78,7 @@ export function openContext(options: OpenOptions): CliContext {
   const llm = config.llm
     ? new GuardedLlm(new LazyProvider(config.llm), { classifierTimeoutMs: Math.min(CLASSIFIER_TIMEOUT_MS, config.llm.timeoutMs) })
     : null;
+  const { MemoryManager } = await import('../memory/manager.js');
   let memory: MemoryManager;
   try {
     memory = MemoryManager.open({ repoRoot, ...(llm ? { llm } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });

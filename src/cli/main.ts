@@ -30,7 +30,7 @@ async function withContext(open: Omit<OpenOptions, 'output'>, work: (ctx: CliCon
   const { StartupError, openContext } = await import('./context.js');
   let ctx: CliContext;
   try {
-    ctx = openContext({ ...open, output });
+    ctx = await openContext({ ...open, output });
   } catch (error) {
     if (error instanceof StartupError) {
       output.err(`autopatch-j: ${error.message}\n`);
@@ -227,10 +227,10 @@ Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory deg
       const command = args[args.length - 1] as Command;
       const opts = command.optsWithGlobals() as GlobalOptions & { confirm?: boolean; all?: boolean };
       const arg = argument ? (args[0] as string) : undefined;
-      const commands = await import('./commands/memory-commands.js');
       const { NoMemoryYet } = await import('./context.js');
       try {
         process.exitCode = await withContext({ repo: opts.repo, readOnly: READ_ONLY.has(name) }, async (ctx) => {
+          const commands = await import('./commands/memory-commands.js');
           const run: Record<string, () => CommandOutput> = {
             status: () => commands.memoryStatus(ctx),
             list: () => commands.memoryList(ctx),

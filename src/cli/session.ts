@@ -213,6 +213,8 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
 
   gate.start();
   prompt();
+  // The prompt is up: load the agent and the model SDK now, so the first request does not wait for them.
+  setTimeout(() => void ctx.agent(), 50).unref();
   await closedPromise;
   process.off('SIGINT', onSignal);
   gate.stop();

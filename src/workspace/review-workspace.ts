@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { z } from 'zod';
 import { resolveInRepo } from './repo-paths.js';
 
 /** One search/replace edit of a pending patch. */
@@ -29,17 +28,17 @@ export type ApplyResult =
   | { applied: true; files: string[] }
   | { applied: false; problems: string[] };
 
-const StoredPatch = z.object({
-  nextId: z.number().int().min(1),
-  patch: z
-    .object({
-      id: z.number().int().min(1),
-      summary: z.string(),
-      edits: z.array(z.object({ path: z.string(), search: z.string(), replace: z.string() })),
-      revisions: z.number().int().min(0),
-    })
-    .nullable(),
-});
+/** Reads a kept patch file; anything else than the shape written by `save` is refused. */
+function parseStoredPatch(value: unknown): { nextId: number; patch: PendingPatch | null } {
+  const v = value as { nextId?: unknown; patch?: unknown } | null;
+  const isCount = (n: unknown, min: number): n is number => Number.isInteger(n) && (n as number) >= min;
+  if (v === null || typeof v !== 'object' || !isCount(v.nextId, 1)) throw new Error('not a pending patch file');
+  if (v.patch === null) return { nextId: v.nextId, patch: null };
+  const p = v.patch as Partial<PendingPatch> | undefined;
+  const editsOk = Array.isArray(p?.edits) && p.edits.every((e) => e !== null && typeof e === 'object' && typeof e.path === 'string' && typeof e.search === 'string' && typeof e.replace === 'string');
+  if (!p || !isCount(p.id, 1) || typeof p.summary !== 'string' || !isCount(p.revisions, 0) || !editsOk) throw new Error('not a pending patch file');
+  return { nextId: v.nextId, patch: { id: p.id, summary: p.summary, edits: p.edits!.map((e) => ({ path: e.path, search: e.search, replace: e.replace })), revisions: p.revisions } };
+}
 
 /**
  * The review workspace of repair flows: the pending patch, audit findings and small caches. Memory never
@@ -82,7 +81,7 @@ export class ReviewWorkspace {
   private load(): void {
     if (!this.patchFile || !existsSync(this.patchFile)) return;
     try {
-      const stored = StoredPatch.parse(JSON.parse(readFileSync(this.patchFile, 'utf8')));
+      const stored = parseStoredPatch(JSON.parse(readFileSync(this.patchFile, 'utf8')));
       this.patch = stored.patch;
       this.nextId = Math.max(stored.nextId, (stored.patch?.id ?? 0) + 1);
     } catch {

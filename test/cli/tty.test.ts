@@ -40,7 +40,7 @@ function drive(steps: object[], args: string[], env: Record<string, string>): Pr
 describe('the interactive session on a terminal', () => {
   it('completes slash commands, cancels a request with Ctrl-C and continues, keeps history, leaves with Ctrl-D', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: (r) => (String(r.body.messages!.at(-1)!.content).includes('hang') ? { hang: true } : { text: 'streamed 答案 here' }) }));
+    server.always(byRole({ main: (r) => (String(r.body.messages!.at(-1)!.content).includes('hang') ? { text: 'working on it', hangAfter: true } : { text: 'streamed 答案 here' }) }));
     const result = await drive(
       [
         { wait: 'autopatch-j> ' },
@@ -50,7 +50,7 @@ describe('the interactive session on a terminal', () => {
         { wait: 'Memory: healthy' },
         { wait: 'autopatch-j> ' },
         { send: 'please hang\r' },
-        { sleep: 0.6 },
+        { wait: 'working on it' },
         { send: '\u0003' },
         { wait: 'cancelled' },
         { wait: 'autopatch-j> ' },
