@@ -21,7 +21,7 @@ export interface ExitPassSummary {
  * out, was unreachable or refused the key in this process is not waited on again; Ctrl-C skips the pass.
  */
 export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {}): Promise<ExitPassSummary> {
-  const style = styleFor(ctx.output);
+  const style = styleFor(ctx.output, 'err');
   let status: ReturnType<CliContext['memory']['status']> | null = null;
   try {
     status = ctx.memory.status();

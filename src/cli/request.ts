@@ -52,7 +52,7 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
     return { exitCode: EXIT.failure, result: null, cancelled: false, error: 'no model provider is configured' };
   }
   const debug = ctx.config.debug;
-  const style = styleFor(output);
+  const style = styleFor(output, 'err');
   const spinner = new Spinner(output.err, output.interactive);
   const render = !options.json && output.outTerminal && output.color ? await loadMarkdown(output.columns()) : null;
   const markdown = render ? new MarkdownStream(render, output.out, output) : null;
@@ -145,7 +145,7 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
 
 /** After a repair run: the pending patch in one line, and the new audit findings. */
 function reportRepairWork(ctx: CliContext, before: { patch: unknown; findings: number }, commands: 'session' | 'ask'): void {
-  const style = styleFor(ctx.output);
+  const style = styleFor(ctx.output, 'err');
   const findings = ctx.workspace.findings.slice(before.findings);
   if (findings.length > 0) {
     ctx.output.err(`${style.bold(`${findings.length} finding${findings.length === 1 ? '' : 's'}`)}\n`);

@@ -36,7 +36,7 @@ export interface SessionOptions {
 export async function runSession(ctx: CliContext, options: SessionOptions = {}): Promise<number> {
   const input = options.input ?? process.stdin;
   const tty = input.isTTY === true && process.stdout.isTTY === true;
-  const style = styleFor(ctx.output);
+  const style = styleFor(ctx.output, 'err');
   const status = ctx.memory.status();
   if (tty) {
     ctx.output.err(`autopatch-j in ${ctx.repoRoot} — /help for commands, Ctrl-D to leave.\n`);
@@ -95,7 +95,7 @@ async function pipedSession(ctx: CliContext, input: NodeJS.ReadStream, lines: bo
 }
 
 async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promise<number> {
-  const style = styleFor(ctx.output);
+  const style = styleFor(ctx.output, 'err');
   const historyPath = join(dataDir(ctx.repoRoot), 'cli_history');
   const gate = new KeyGate(input);
   const rl = createInterface({

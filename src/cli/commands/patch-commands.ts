@@ -6,7 +6,7 @@ import { styleFor } from '../render/style.js';
 import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
 
 /** `/patch`: the pending patch as a coloured unified diff. */
-export function showPatch(workspace: ReviewWorkspace, output: Pick<Output, 'color'>): CommandOutput {
+export function showPatch(workspace: ReviewWorkspace, output: Pick<Output, 'color' | 'outTerminal' | 'interactive'>): CommandOutput {
   const patch = workspace.pendingPatch;
   if (!patch) return ok('There is no pending patch.', { pendingPatch: null });
   return ok(renderPatch(workspace.repoRoot, patch, styleFor(output)), { pendingPatch: patch });

@@ -40,6 +40,13 @@ function toolOutcome(name: string, output: string): string {
         return 'done';
       }
     }
+    case 'propose_patch':
+    case 'revise_patch': {
+      const id = /#(\d+)/.exec(output);
+      return id ? `patch #${id[1]}` : output.split('\n')[0]!.slice(0, 80);
+    }
+    case 'report_finding':
+      return 'recorded';
     default:
       return output.split('\n')[0]!.slice(0, 80) || 'done';
   }
