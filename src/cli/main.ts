@@ -21,6 +21,53 @@ interface GlobalOptions {
   lines?: boolean;
 }
 
+const EXAMPLES: [string, string][] = [
+  ['autopatch-j', 'the interactive session (a pipe is one request; --lines: one per line)'],
+  ['autopatch-j "text"', 'one request (= ask "text"); ask - or no text reads stdin; --json for scripts'],
+  ['autopatch-j patch|apply|discard', 'the pending patch a repair request left'],
+  ['autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all]', 'the /memory commands; --json for scripts'],
+  ['autopatch-j doctor [--json]', 'check the settings, the provider and the Memory database'],
+  ['autopatch-j help | version', ''],
+];
+
+const EPILOGUE = [
+  'In a session, type requests or slash commands (/help lists them). Data lives in <repo>/.autopatch-j/ (it ignores itself in git); conversations are stored there and sent to the model provider.',
+  'Model provider (any OpenAI-compatible endpoint): AUTOPATCH_LLM_API_KEY, AUTOPATCH_LLM_BASE_URL (default https://api.deepseek.com), AUTOPATCH_LLM_MODEL (default deepseek-chat), AUTOPATCH_LLM_REASONING_EFFORT, AUTOPATCH_LLM_EXTRA_BODY (JSON object), AUTOPATCH_LLM_TIMEOUT_MS (default 60000), AUTOPATCH_LLM_SHORT_EXTRA_BODY, AUTOPATCH_LLM_MEMORY_MODEL, AUTOPATCH_DEBUG=true for RAW diagnostics, NO_COLOR=1 for no colour.',
+  'Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory degraded.',
+];
+
+/**
+ * The help epilogue, wrapped to the terminal. The text is ASCII, so plain lengths are display widths and
+ * `--help` needs no width library.
+ */
+function helpEpilogue(width: number): string {
+  const wrap = (text: string, room: number): string[] => {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of text.split(' ')) {
+      if (line && line.length + 1 + word.length > room) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    return line ? [...lines, line] : lines;
+  };
+  const column = Math.min(32, Math.floor(width * 0.4));
+  const out = ['', 'Examples:'];
+  for (const [command, what] of EXAMPLES) {
+    const room = Math.max(20, width - column - 4);
+    const described = wrap(what, room);
+    if (command.length > column) {
+      out.push(...wrap(command.replace(/\|/g, '| ').replace(/\| $/, '|'), width - 2).map((l) => `  ${l.replace(/\| /g, '|')}`));
+      out.push(...described.map((l) => `  ${' '.repeat(column)}  ${l}`));
+    } else {
+      out.push(`  ${command.padEnd(column)}  ${described[0] ?? ''}`.trimEnd(), ...described.slice(1).map((l) => `  ${' '.repeat(column)}  ${l}`));
+    }
+  }
+  for (const paragraph of EPILOGUE) out.push('', ...wrap(paragraph, width));
+  return out.join('\n');
+}
+
 function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals() as GlobalOptions;
 }
@@ -120,29 +167,10 @@ function program(): Command {
     .option('--lines', 'from a pipe: one request per line instead of the whole input as one request')
     .argument('[request...]', 'a request to ask once (the same as autopatch-j ask "…")')
     .helpCommand(false)
-    .addHelpText(
-      'after',
-      `
-Commands:
-  autopatch-j                       the interactive session (a pipe is one request; --lines: one per line)
-  autopatch-j "text" | ask "text"   one request; ask - (or no text) reads stdin; --json for scripts
-  autopatch-j patch|apply|discard   the pending patch a repair request left
-  autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all] [--json]
-  autopatch-j doctor [--json]       check the settings, the provider and the Memory database
-  autopatch-j help | version
-
-In a session, type requests or slash commands (/help lists them). Data lives in <repo>/.autopatch-j/
-(it ignores itself in git); conversations are stored there and sent to the model provider.
-
-Model provider (any OpenAI-compatible endpoint):
-  AUTOPATCH_LLM_API_KEY, AUTOPATCH_LLM_BASE_URL (default https://api.deepseek.com), AUTOPATCH_LLM_MODEL
-  (default deepseek-chat), AUTOPATCH_LLM_REASONING_EFFORT, AUTOPATCH_LLM_EXTRA_BODY (JSON object),
-  AUTOPATCH_LLM_TIMEOUT_MS (default 60000), AUTOPATCH_DEBUG=true for RAW diagnostics, NO_COLOR=1 for no colour.
-
-Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory degraded.`,
-    )
+    .addHelpText('after', () => helpEpilogue(output.outTerminal ? output.columns() : 100))
     .exitOverride()
-    .configureOutput({ writeOut: (s) => output.out(s), writeErr: (s) => output.err(s) })
+    .configureHelp({ minWidthToWrap: 20 })
+    .configureOutput({ writeOut: (s) => output.out(s), writeErr: (s) => output.err(s), getOutHelpWidth: () => (output.outTerminal ? output.columns() : 80), getErrHelpWidth: () => output.columns() })
     .action(async (words: string[], _opts: GlobalOptions, cmd: Command) => {
       const opts = globals(cmd);
       if (words.length > 0) {

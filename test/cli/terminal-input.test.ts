@@ -157,6 +157,14 @@ describe('what the terminal shows', () => {
     expect(screenOf(raw.transcript)).toContain('```js');
   });
 
+  it('autopatch-j --help fits a 60-column terminal', async () => {
+    const result = await drive([{ wait: 'Exit codes' }], ['--help'], env({ PTY_COLS: '60' }));
+    expect(result.failed_wait, result.transcript).toBeNull();
+    const lines = plain(result.transcript).split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(lines.join('\n')).toContain('AUTOPATCH_LLM_API_KEY');
+  });
+
   it('/help wraps to a 60-column terminal without cutting words', async () => {
     const result = await drive([{ wait: 'autopatch-j> ' }, { send: '/help\r' }, { wait: 'Ctrl-D leaves' }, { wait: 'autopatch-j> ' }, { send: '\u0004' }], ['--repo', tempRepo()], env({ PTY_COLS: '60' }));
     expect(result.failed_wait, result.transcript).toBeNull();
