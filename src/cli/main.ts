@@ -4,7 +4,7 @@ import { Command, CommanderError } from 'commander';
 import type { CommandOutput } from './commands/command-output.js';
 import { EXIT } from './commands/command-output.js';
 import type { CliContext, OpenOptions } from './context.js';
-import { processOutput } from './output.js';
+import { literal, processOutput } from './output.js';
 
 // Only commander and the output are loaded up front: every command imports what it needs, so
 // `--version` and `memory list` never load the model SDK, the agent or the markdown renderer.
@@ -179,7 +179,7 @@ function program(): Command {
           const { closest } = await import('./commands/suggest.js');
           const guess = closest(words[0]!, COMMANDS, words[0]!.length >= 6 ? 2 : 1);
           if (guess) {
-            output.err(`autopatch-j: unknown command '${words[0]}'. Did you mean '${guess}'? (to ask it, quote more words: autopatch-j ask "${words[0]}")\n`);
+            output.err(`autopatch-j: unknown command '${literal(words[0])}'. Did you mean '${guess}'? (to ask it, quote more words: autopatch-j ask "${literal(words[0])}")\n`);
             process.exitCode = EXIT.usage;
             return;
           }

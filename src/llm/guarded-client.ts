@@ -42,6 +42,8 @@ export class GuardedLlm implements LlmClient {
   trouble: ProviderTrouble | null = null;
   /** Called before each retry wait of a main call. */
   onRetry: ((notice: RetryNotice) => void) | null = null;
+  /** While true and the provider has shown trouble, Memory calls fail at once instead of waiting on it again. */
+  holdMemoryCalls = false;
   private readonly everything = new AbortController();
 
   constructor(private readonly inner: LlmClient, private readonly options: GuardedLlmOptions) {}
@@ -53,6 +55,7 @@ export class GuardedLlm implements LlmClient {
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     if (this.trouble && (this.trouble.kind === 'auth' || this.trouble.kind === 'model_not_found')) throw this.trouble.error;
+    if (this.trouble && this.holdMemoryCalls && request.purpose.startsWith('memory_')) throw this.trouble.error;
     const maxRetries = MAIN_PURPOSES.includes(request.purpose) ? (this.options.maxRetries ?? 3) : 0;
     for (let attempt = 0; ; attempt += 1) {
       let streamed = false;

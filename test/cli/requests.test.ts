@@ -84,6 +84,15 @@ describe('time', () => {
     expect(lines.at(-1)).toBe('memory: 1 still queued (the provider timed out earlier, not waiting again) — autopatch-j memory status explains');
   });
 
+  it('after a timeout, /new does not wait on the provider again for the old thread\'s Memory jobs', async () => {
+    const repo = tempRepo();
+    server.always(byRole({ main: () => ({ hang: true }) }));
+    const run = await runCli(['--repo', repo, '--lines'], { env: env({ AUTOPATCH_LLM_TIMEOUT_MS: '800' }), input: 'hello\n/new\n' });
+    expect(run.stdout).toContain('Started a new thread');
+    expect(run.stdout).toContain('1 memory job(s) of the old thread stay queued (the provider did not answer earlier, not waiting again)');
+    expect(of('extraction')).toHaveLength(0);
+  });
+
   it('429 and 5xx on a main call are retried (at most 3 times) honouring retry-after, and the retries are shown', async () => {
     const repo = tempRepo();
     let mainCalls = 0;

@@ -1,5 +1,6 @@
 import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
+import { reasonWords } from '../exit-pass.js';
 import { renderDrainWarnings } from '../render/memory-views.js';
 import { renderColumns, wrapText } from '../render/wrap.js';
 import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
@@ -107,14 +108,26 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 async function newThread(ctx: CliContext): Promise<CommandOutput> {
   const status = ctx.memory.status();
   if (status.health !== 'healthy') return failure(`Cannot start a new thread: Memory is degraded (${status.degradedReason}). /memory status explains how to recover.`, EXIT.degraded);
-  if (ctx.llm && status.jobs.pending > 0) ctx.output.err(`processing ${status.jobs.pending} memory job(s) of this thread…\n`);
+  // A provider that already timed out or was unreachable in this run is not waited on again.
+  const held = ctx.llm?.trouble != null;
+  if (ctx.llm && !held && status.jobs.pending > 0) ctx.output.err(`processing ${status.jobs.pending} memory job(s) of this thread…\n`);
   const patch = ctx.workspace.pendingPatch;
   ctx.workspace.reset();
-  const result = await ctx.memory.newThread();
+  if (ctx.llm) ctx.llm.holdMemoryCalls = held;
+  let result: Awaited<ReturnType<typeof ctx.memory.newThread>>;
+  try {
+    result = await ctx.memory.newThread();
+  } finally {
+    if (ctx.llm) ctx.llm.holdMemoryCalls = false;
+  }
+  const unfinished = result.drain.warnings.length;
   const lines = [
     `Started a new thread (${result.threadId}).${patch ? ` The pending patch #${patch.id} was discarded.` : ''}`,
     'Kept: your preferences, project decisions, the old RAW turns, exports and the CLI history. The old discussion context is no longer used.',
-    ...renderDrainWarnings(result.drain),
+    ...(unfinished > 0
+      ? [`${unfinished} memory job(s) of the old thread stay queued (${held ? 'the provider did not answer earlier, not waiting again' : reasonWords(result.drain.warnings[0]!.message)}) — /memory status explains.`]
+      : []),
+    ...(ctx.config.debug ? renderDrainWarnings(result.drain) : []),
   ];
   return ok(lines.join('\n'), result);
 }
