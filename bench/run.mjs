@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// npm run bench [-- --workload PATH] [--only cli,open,turns,search,read,projection,pipeline] [--max-items N] [--out FILE]
+// npm run bench [-- --workload PATH] [--only cli,open,turns,search,read,projection,mcp,pipeline,export] [--max-items N] [--export-mb MB] [--out FILE]
 // Prints a table and writes JSON. Without --workload it generates a workload of the same shape.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MemoryManager, ScriptedLlm } from '../dist/index.js';
 import { cliStart } from './cli-start.mjs';
-import { fmt, measure, percentile } from './stats.mjs';
+import { fmt, measure, measureAsync, percentile } from './stats.mjs';
 import { freshRepo, itemId, seedItems, seedTurns } from './seed.mjs';
+import { endsComplete, measureExport, seedLargeRepo } from './export.mjs';
 import { generateWorkload, loadWorkload } from './workload.mjs';
 
 const args = process.argv.slice(2);
@@ -15,7 +16,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const only = new Set((option('only', 'cli,open,turns,search,read,projection,pipeline')).split(','));
+const only = new Set((option('only', 'cli,open,turns,search,read,projection,mcp,pipeline,export')).split(','));
 const maxItems = Number(option('max-items', '100000'));
 const workloadPath = option('workload', null);
 
@@ -135,6 +136,29 @@ if (only.has('projection')) {
   memory.failTurn(handle);
   await memory.close();
 }
+if (only.has('mcp') && maxItems >= 10_000) {
+  // The whole round trip a client agent sees: JSON-RPC over the server's stdio, zod input validation, search,
+  // structured result, and the SDK client's own output-schema check.
+  const n = 10_000;
+  log(`MCP memory_search round trip over stdio, ${n} items (target p95 <= 2 ms)`);
+  const repo = await itemsRepo(n);
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--repo', repo.dir], env: {}, stderr: 'ignore' });
+  const client = new Client({ name: 'autopatch-j-bench', version: '0' });
+  await client.connect(transport);
+  const classes = workload.queries[n];
+  const queries = classes.exact_title.flatMap((q, i) => [q, classes.substring[i], classes.no_hit[i]]).filter((q) => q !== undefined);
+  let hits = 0;
+  const stats = await measureAsync(queries, async (query) => {
+    const result = await client.callTool({ name: 'memory_search', arguments: { query } });
+    if (result.isError) throw new Error(`memory_search failed: ${JSON.stringify(result.content)}`);
+    hits += result.structuredContent.hits.length;
+  }, { warmup: 50 });
+  row(`mcp memory_search round trip ${n}`, stats, { meanHits: hits / (queries.length + 50), targetP95: 2000 });
+  await client.close();
+}
 for (const repo of itemRepos.values()) repo.remove();
 
 if (only.has('pipeline')) {
@@ -189,10 +213,26 @@ if (only.has('pipeline')) {
   repo.remove();
 }
 
+if (only.has('export')) {
+  const mb = Number(option('export-mb', '300'));
+  log(`export: about ${mb} MB of RAW turns, streamed to a file, in a child process`);
+  const repo = await seedLargeRepo(mb);
+  const outcome = measureExport(repo.dir);
+  const complete = endsComplete(outcome.path);
+  if (!complete || outcome.turns !== repo.turns) throw new Error(`export incomplete: ${JSON.stringify(outcome)}`);
+  results.rows.push({ operation: 'export', turns: outcome.turns, bytes: outcome.bytes, ms: outcome.ms, mbPerSecond: outcome.mbPerSecond, maxRssKb: outcome.maxRssKb });
+  log(`  export: ${outcome.turns} turns, ${(outcome.bytes / 1024 / 1024).toFixed(0)} MB in ${(outcome.ms / 1000).toFixed(1)} s (${outcome.mbPerSecond.toFixed(0)} MB/s), peak RSS ${(outcome.maxRssKb / 1024).toFixed(0)} MB`);
+  repo.remove();
+}
+
 // Table beside the reference figures (µs).
 console.log('\n| operation | p50 µs | p95 µs | p99 µs | reference p50 / p95 µs | p95 ratio |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of results.rows) {
+  if (r.operation === 'export') {
+    console.log(`| export, ${r.turns} turns, ${(r.bytes / 1024 / 1024).toFixed(0)} MB | ${r.mbPerSecond.toFixed(0)} MB/s | | | peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB | |`);
+    continue;
+  }
   if (r.operation === 'pipeline') {
     console.log(`| pipeline, net of model time | ${r.turnsPerSecond.toFixed(0)} turns/s | | | 83.8 turns/s | ${(r.turnsPerSecond / 83.8).toFixed(1)}× |`);
     continue;

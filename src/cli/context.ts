@@ -9,6 +9,7 @@ import type { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
 import { projectRoot } from '../workspace/project-root.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
+import { EXIT } from './commands/command-output.js';
 import type { Output } from './output.js';
 
 /** Everything a command needs: the project, its Memory, the model (when one is configured). */
@@ -24,8 +25,12 @@ export interface CliContext {
   output: Output;
 }
 
+/** The CLI cannot start: a usage problem (exit 2) or storage that cannot be reached (exit 1). */
 export class StartupError extends Error {
   override readonly name = 'StartupError';
+  constructor(message: string, readonly exitCode: number = EXIT.usage) {
+    super(message);
+  }
 }
 
 /** A read-only command in a project that has no Memory yet: nothing is created. */
@@ -83,7 +88,10 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
   try {
     memory = MemoryManager.open({ repoRoot, ...(llm ? { llm } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
   } catch (error) {
-    if (error instanceof MemoryStorageError) throw new StartupError(error.message);
+    if (error instanceof MemoryStorageError) {
+      const fix = error.fix !== null && !error.message.includes(error.fix) ? `\n  fix: ${error.fix}` : '';
+      throw new StartupError(`${error.message}${fix}`, EXIT.failure);
+    }
     throw error;
   }
   ensureGitignore(dataDir(repoRoot));

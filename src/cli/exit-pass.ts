@@ -1,4 +1,5 @@
 import type { DrainResult } from '../memory/types.js';
+import { describeError } from '../shared/errors.js';
 import type { CliContext } from './context.js';
 import { literal } from './output.js';
 import { renderDrainWarnings } from './render/memory-views.js';
@@ -8,6 +9,8 @@ const EXPLAINS = 'autopatch-j memory status explains';
 
 /** What the exit pass did, for `ask --json`. */
 export interface ExitPassSummary {
+  /** False when the pass itself failed (a locked or full database); the jobs stay queued. */
+  ok: boolean;
   processed: number;
   queued: number;
   failed: number;
@@ -21,19 +24,29 @@ export interface ExitPassSummary {
  * out, was unreachable or refused the key in this process is not waited on again; Ctrl-C skips the pass.
  */
 export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {}): Promise<ExitPassSummary> {
-  const style = styleFor(ctx.output, 'err');
-  let status: ReturnType<CliContext['memory']['status']> | null = null;
   try {
-    status = ctx.memory.status();
-  } catch {
-    status = null;
+    return await drainAndClose(ctx, options);
+  } catch (error) {
+    // Never thrown to main: a locked or full database must not turn leaving into a crash (jobs stay queued).
+    ctx.output.err(`Memory exit pass stopped: ${describeError(error)}\n`);
+    try {
+      await ctx.memory.close();
+    } catch {
+      // Already reported above; the connection is released when the process ends.
+    }
+    return { ok: false, processed: 0, queued: 0, failed: 0, skipped: 'the exit pass failed', line: null };
   }
+}
+
+async function drainAndClose(ctx: CliContext, options: { quiet?: boolean }): Promise<ExitPassSummary> {
+  const style = styleFor(ctx.output, 'err');
+  const status: ReturnType<CliContext['memory']['status']> | null = ctx.memory.status();
   const pending = status?.jobs.pending ?? 0;
   const failedBefore = failedJobs(status);
   const healthy = status?.health === 'healthy';
   const trouble = ctx.llm?.trouble ?? null;
   let skipped: string | null = null;
-  if (!healthy) skipped = status ? 'Memory is degraded' : 'Memory could not be read';
+  if (!healthy) skipped = 'Memory is degraded';
   else if (!ctx.llm) skipped = 'no model is configured';
   else if (trouble) skipped = troubleWords(trouble.kind);
   const drain = skipped === null && pending > 0;
@@ -44,20 +57,20 @@ export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {
   };
   if (drain) {
     process.once('SIGINT', onInterrupt);
-    if (ctx.output.interactive && !options.quiet) ctx.output.err(style.dim(`processing ${pending} memory job${pending === 1 ? '' : 's'}… (Ctrl-C skips)`));
+    if (ctx.output.interactive && !options.quiet) ctx.output.errRich(style.dim(`processing ${pending} memory job${pending === 1 ? '' : 's'}… (Ctrl-C skips)`));
   }
   let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
   try {
     result = await ctx.memory.close({ drain });
   } finally {
     process.off('SIGINT', onInterrupt);
-    if (drain && ctx.output.interactive && !options.quiet) ctx.output.err('\r\u001b[2K');
+    if (drain && ctx.output.interactive && !options.quiet) ctx.output.control('\r\u001b[2K');
   }
   if (interrupted) skipped = 'skipped with Ctrl-C';
   if (ctx.config.debug) for (const line of renderDrainWarnings(result)) ctx.output.err(`${line}\n`);
   const failedNow = (result as { failed?: number }).failed ?? 0;
   const queued = drain ? result.retried : pending;
-  const summary: ExitPassSummary = { processed: result.succeeded, queued: Math.max(0, queued), failed: failedBefore + failedNow, skipped, line: null };
+  const summary: ExitPassSummary = { ok: true, processed: result.succeeded, queued: Math.max(0, queued), failed: failedBefore + failedNow, skipped, line: null };
   const parts: string[] = [];
   if (summary.processed > 0) parts.push(`${summary.processed} job${summary.processed === 1 ? '' : 's'} processed`);
   if (summary.queued > 0) {
@@ -68,7 +81,7 @@ export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {
   if (parts.length === 0) return summary;
   const needsLook = summary.queued > 0 || summary.failed > 0;
   summary.line = `memory: ${parts.join(' · ')}${needsLook ? ` — ${EXPLAINS}` : ''}`;
-  if (!options.quiet) ctx.output.err(`${needsLook ? style.yellow(summary.line) : style.dim(summary.line)}\n`);
+  if (!options.quiet) ctx.output.errRich(`${needsLook ? style.yellow(literal(summary.line)) : style.dim(literal(summary.line))}\n`);
   return summary;
 }
 

@@ -1,3 +1,5 @@
+import { safeJson } from './render/safe-text.js';
+
 /**
  * `--json` output: timestamps (fields named `…At` holding epoch milliseconds) become ISO-8601 strings,
  * so scripts never guess the unit or the zone.
@@ -12,6 +14,7 @@ export function toJsonOutput(value: unknown): unknown {
   return out;
 }
 
+/** `--json` text: ISO timestamps, and C1/bidi controls escaped (still the same JSON value). */
 export function jsonText(value: unknown): string {
-  return `${JSON.stringify(toJsonOutput(value), null, 2)}\n`;
+  return `${safeJson(toJsonOutput(value))}\n`;
 }

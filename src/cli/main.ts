@@ -5,6 +5,7 @@ import type { CommandOutput } from './commands/command-output.js';
 import { EXIT } from './commands/command-output.js';
 import type { CliContext, OpenOptions } from './context.js';
 import { literal, processOutput } from './output.js';
+import { describeError } from '../shared/errors.js';
 
 // Only commander and the output are loaded up front: every command imports what it needs, so
 // `--version` and `memory list` never load the model SDK, the agent or the markdown renderer.
@@ -12,7 +13,7 @@ import { literal, processOutput } from './output.js';
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const output = processOutput();
 
-const COMMANDS = ['ask', 'memory', 'doctor', 'patch', 'apply', 'discard', 'help', 'version'];
+const COMMANDS = ['ask', 'memory', 'doctor', 'patch', 'apply', 'discard', 'mcp', 'help', 'version'];
 
 interface GlobalOptions {
   repo?: string;
@@ -81,26 +82,36 @@ async function withContext(open: Omit<OpenOptions, 'output'>, work: (ctx: CliCon
   } catch (error) {
     if (error instanceof StartupError) {
       output.err(`autopatch-j: ${error.message}\n`);
-      return EXIT.usage;
+      return error.exitCode;
     }
     throw error;
   }
+  let code: number = EXIT.failure;
   try {
-    return await work(ctx);
+    code = await work(ctx);
   } finally {
-    if (options.exitPass) {
-      const { exitPass } = await import('./exit-pass.js');
-      await exitPass(ctx);
-    } else await ctx.memory.close();
+    // Leaving never throws to main: a failure here is reported and makes the exit code 1.
+    try {
+      if (options.exitPass) {
+        const { exitPass } = await import('./exit-pass.js');
+        if (!(await exitPass(ctx)).ok) code = EXIT.failure;
+      } else {
+        await ctx.memory.close();
+      }
+    } catch (error) {
+      output.err(`autopatch-j: ${describeError(error)}\n`);
+      code = EXIT.failure;
+    }
   }
+  return code;
 }
 
 async function print(result: CommandOutput, json: boolean): Promise<number> {
   if (json) {
     const { jsonText } = await import('./json.js');
     output.out(jsonText(result.json ?? { message: result.text }));
-  } else if (result.exitCode === EXIT.ok) output.out(`${result.text}\n`);
-  else output.err(`${result.text}\n`);
+  } else if (result.exitCode === EXIT.ok) (result.rich ? output.outRich : output.out)(`${result.text}\n`);
+  else (result.rich ? output.errRich : output.err)(`${result.text}\n`);
   return result.exitCode;
 }
 
@@ -134,6 +145,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
       process.off('SIGINT', onInterrupt);
     }
     const pass = await exitPass(ctx);
+    if (!pass.ok && outcome.exitCode === EXIT.ok) outcome = { ...outcome, exitCode: EXIT.failure };
     if (opts.json) {
       const { jsonText } = await import('./json.js');
       const r = outcome.result;
@@ -245,6 +257,18 @@ function program(): Command {
   patchCommand('apply', 'apply the pending patch (every edit must still match exactly once)');
   patchCommand('discard', 'drop the pending patch');
 
+  root
+    .command('mcp')
+    .description("serve this project's Memory to other agents over MCP (stdio)")
+    .option('--repo <dir>', 'the project folder')
+    .option('--allow-forget', 'offer the memory_forget tool')
+    .action(async (opts: { repo?: string; allowForget?: boolean }, cmd: Command) => {
+      // Loaded on demand: the MCP SDK is not needed by any other command.
+      const { runMcpServer } = await import('../mcp/server.js');
+      const repo = opts.repo ?? (cmd.optsWithGlobals() as { repo?: string }).repo;
+      process.exitCode = await runMcpServer({ ...(repo !== undefined ? { repo } : {}), allowForget: opts.allowForget === true });
+    });
+
   const memory = root.command('memory').description('the /memory commands without a session');
   const memoryCommand = (name: string, description: string, argument?: string): void => {
     const cmd = memory.command(name).description(description).option('--repo <dir>', 'the project folder').option('--json', 'machine-readable output');
@@ -299,7 +323,7 @@ async function main(): Promise<void> {
       return;
     }
     if (output.closed) return;
-    output.err(`autopatch-j: ${error instanceof Error ? error.message : String(error)}\n`);
+    output.err(`autopatch-j: ${describeError(error)}\n`);
     process.exitCode = EXIT.failure;
   }
 }

@@ -1,14 +1,25 @@
+import { safeRichText } from './render/rich-text.js';
 import { safeTerminalText } from './render/safe-text.js';
 
-/** Where the CLI writes: answers and command results to stdout, progress and diagnostics to stderr. */
+/**
+ * Where the CLI writes: answers and command results to stdout, progress and diagnostics to stderr. `out`
+ * and `err` neutralize every string (one terminal-safe path for all output); `outRich` and `errRich` write
+ * text the program styled itself (colours, a redrawn answer) and let only those sequences through; only
+ * `control` writes the program's own fixed terminal sequences (the spinner's carriage return and line erase).
+ */
 export interface Output {
   out(text: string): void;
   err(text: string): void;
+  /** Styled text: data already neutralized, plus SGR colours and the answer redraw sequences. */
+  outRich(text: string): void;
+  errRich(text: string): void;
+  /** The program's own terminal control sequences, never data. */
+  control(sequence: string): void;
   /** True when stderr is a terminal (spinners and progress lines only then). */
   readonly interactive: boolean;
   /** True when stdout is a terminal: answers are rendered (markdown, colour) only then. */
   readonly outTerminal: boolean;
-  /** Colour allowed (a terminal, and NO_COLOR unset); the context turns it off when NO_COLOR is set. */
+  /** Colour allowed at all; the context turns it off when NO_COLOR is set. */
   color: boolean;
   /** Width to wrap to. */
   columns(): number;
@@ -30,18 +41,18 @@ export function processOutput(): Output {
     closed = true;
     for (const listener of listeners.splice(0)) listener();
   });
-  const outTerminal = process.stdout.isTTY === true;
-  const interactive = process.stderr.isTTY === true;
+  const toStdout = (text: string): void => {
+    if (!closed) process.stdout.write(text);
+  };
   return {
-    out: (text) => {
-      if (!closed) process.stdout.write(text);
-    },
-    err: (text) => {
-      process.stderr.write(text);
-    },
-    interactive,
-    outTerminal,
-    color: outTerminal || interactive,
+    out: (text) => toStdout(safeTerminalText(text)),
+    err: (text) => void process.stderr.write(safeTerminalText(text)),
+    outRich: (text) => toStdout(safeRichText(text)),
+    errRich: (text) => void process.stderr.write(safeRichText(text)),
+    control: (sequence) => void process.stderr.write(sequence),
+    interactive: process.stderr.isTTY === true,
+    outTerminal: process.stdout.isTTY === true,
+    color: process.stdout.isTTY === true || process.stderr.isTTY === true,
     columns: () => process.stdout.columns || process.stderr.columns || 80,
     rows: () => process.stdout.rows || 24,
     get closed() {

@@ -53,9 +53,9 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
   }
   const debug = ctx.config.debug;
   const style = styleFor(output, 'err');
-  const spinner = new Spinner(output.err, output.interactive);
+  const spinner = new Spinner(output.control, output.interactive);
   const render = !options.json && output.outTerminal && output.color ? await loadMarkdown(output.columns()) : null;
-  const markdown = render ? new MarkdownStream(render, output.out, output) : null;
+  const markdown = render ? new MarkdownStream(render, output.outRich, output) : null;
   let streamed = false;
   let lineOpen = false;
   let retries = 0;
@@ -104,7 +104,7 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
         },
         onToolResult: (name, args, toolOutput) => {
           spinner.stop();
-          output.err(`${style.dim(`  ${toolLine(name, args, toolOutput, output.columns())}`)}\n`);
+          output.errRich(`${style.dim(`  ${toolLine(name, args, toolOutput, output.columns())}`)}\n`);
           spinner.start('thinking…');
           spinner.update('thinking…');
         },
@@ -115,7 +115,7 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
       if (!streamed) write(literal(result.text));
       endLine();
     }
-    if (result.route.fallback && !debug) output.err(`${style.dim('(the intent classifier failed; the request went to the general assistant)')}\n`);
+    if (result.route.fallback && !debug) output.errRich(`${style.dim('(the intent classifier failed; the request went to the general assistant)')}\n`);
     reportRepairWork(ctx, before, options.commands ?? 'session');
     return { exitCode: EXIT.ok, result, cancelled: false };
   } catch (error) {
@@ -126,12 +126,12 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
       return { exitCode: EXIT.degraded, result: null, cancelled: false, error: `Memory is degraded: ${error.reason}` };
     }
     if (signal?.aborted) {
-      if (!output.closed) output.err(`${style.yellow('cancelled')}${style.dim(' — the request was stopped; its turn is kept as failed')}\n`);
+      if (!output.closed) output.errRich(`${style.yellow('cancelled')}${style.dim(' — the request was stopped; its turn is kept as failed')}\n`);
       return { exitCode: EXIT.failure, result: null, cancelled: true, error: 'cancelled' };
     }
     if (error instanceof LlmCallError) {
       const text = modelFailureText(error, ctx.config.llm, { retried: retries });
-      output.err(`${style.red(text)}${debug ? '' : style.dim(' (AUTOPATCH_DEBUG=true shows the RAW error)')}\n`);
+      output.errRich(`${style.red(literal(text))}${debug ? '' : style.dim(' (AUTOPATCH_DEBUG=true shows the RAW error)')}\n`);
       if (debug) output.err(`${literal(rawDiagnostic(error))}\n`);
       return { exitCode: EXIT.failure, result: null, cancelled: false, error: text };
     }
@@ -148,15 +148,15 @@ function reportRepairWork(ctx: CliContext, before: { patch: unknown; findings: n
   const style = styleFor(ctx.output, 'err');
   const findings = ctx.workspace.findings.slice(before.findings);
   if (findings.length > 0) {
-    ctx.output.err(`${style.bold(`${findings.length} finding${findings.length === 1 ? '' : 's'}`)}\n`);
+    ctx.output.errRich(`${style.bold(`${findings.length} finding${findings.length === 1 ? '' : 's'}`)}\n`);
     for (const f of findings) {
       const severity = f.severity === 'high' ? style.red(f.severity) : f.severity === 'medium' ? style.yellow(f.severity) : f.severity;
-      ctx.output.err(`  ${severity.padEnd(6)} ${literal(f.path)}${f.line !== null ? `:${f.line}` : ''}  ${literal(f.message.split('\n')[0])}\n`);
+      ctx.output.errRich(`  ${severity.padEnd(6)} ${literal(f.path)}${f.line !== null ? `:${f.line}` : ''}  ${literal(f.message.split('\n')[0])}\n`);
     }
   }
   const patch = ctx.workspace.pendingPatch;
   if (patch && patch !== before.patch) {
     const names = commands === 'session' ? '/patch /apply /discard' : 'autopatch-j patch · apply · discard';
-    ctx.output.err(`${pendingPatchLine(ctx.repoRoot, patch, names, style)}\n`);
+    ctx.output.errRich(`${pendingPatchLine(ctx.repoRoot, patch, names, style)}\n`);
   }
 }

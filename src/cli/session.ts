@@ -1,4 +1,3 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { dataDir } from '../memory/bootstrap.js';
@@ -6,7 +5,10 @@ import { PROVIDER_SETUP_HINT } from '../config/config.js';
 import { SLASH_COMMANDS, runSlash } from './commands/registry.js';
 import type { CliContext } from './context.js';
 import { exitPass, failedJobs } from './exit-pass.js';
+import { historyProblem, loadHistory, saveHistory } from './history.js';
 import { KeyGate } from './key-gate.js';
+import { literal } from './output.js';
+import { redactUrl } from '../shared/redact.js';
 import { degradedHelp } from './render/memory-views.js';
 import { styleFor } from './render/style.js';
 import { runRequest } from './request.js';
@@ -41,9 +43,11 @@ export async function runSession(ctx: CliContext, options: SessionOptions = {}):
   if (tty) {
     ctx.output.err(`autopatch-j in ${ctx.repoRoot} — /help for commands, Ctrl-D to leave.\n`);
     if (ctx.config.llm) {
-      ctx.output.err(style.dim(`model: ${ctx.config.llm.model} at ${ctx.config.llm.baseUrl}\n`));
-      ctx.output.err(style.dim(`Conversations are stored locally in .autopatch-j/ and sent to ${new URL(ctx.config.llm.baseUrl).host}.\n`));
+      ctx.output.errRich(style.dim(`model: ${literal(ctx.config.llm.model)} at ${literal(redactUrl(ctx.config.llm.baseUrl))}\n`));
+      ctx.output.errRich(style.dim(`Conversations are stored locally in .autopatch-j/ and sent to ${literal(new URL(ctx.config.llm.baseUrl).host)}.\n`));
     } else ctx.output.err(`${PROVIDER_SETUP_HINT}\n`);
+    const problem = historyProblem(historyPathOf(ctx));
+    if (problem !== null) ctx.output.err(`${problem}\n`);
   }
   if (status.health === 'degraded') ctx.output.err(`${degradedHelp(status.degradedReason ?? 'unknown')}\n`);
   else ctx.memory.start();
@@ -58,8 +62,8 @@ async function serve(ctx: CliContext, text: string, signal: AbortSignal): Promis
   if (text.startsWith('/') && !text.includes('\n')) {
     const result = await runSlash(text, ctx);
     if (result === 'exit') return 'exit';
-    if (result.exitCode === 0) ctx.output.out(`${result.text}\n`);
-    else ctx.output.err(`${result.text}\n`);
+    if (result.exitCode === 0) (result.rich ? ctx.output.outRich : ctx.output.out)(`${result.text}\n`);
+    else (result.rich ? ctx.output.errRich : ctx.output.err)(`${result.text}\n`);
     return 0;
   }
   const outcome = await runRequest(ctx, text, { signal, commands: 'session' });
@@ -96,13 +100,13 @@ async function pipedSession(ctx: CliContext, input: NodeJS.ReadStream, lines: bo
 
 async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promise<number> {
   const style = styleFor(ctx.output, 'err');
-  const historyPath = join(dataDir(ctx.repoRoot), 'cli_history');
+  const historyPath = historyPathOf(ctx);
   const gate = new KeyGate(input);
   const rl = createInterface({
     input: gate,
     output: process.stdout,
     terminal: true,
-    history: loadHistory(historyPath),
+    history: loadHistory(historyPath, HISTORY_LINES),
     historySize: HISTORY_LINES,
     removeHistoryDuplicates: true,
     completer: (line: string) => complete(line, ctx),
@@ -142,7 +146,7 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
       rl.close();
       return;
     }
-    if (!hadText) ctx.output.err(style.dim('(Ctrl-C again or Ctrl-D to leave)\n'));
+    if (!hadText) ctx.output.errRich(style.dim('(Ctrl-C again or Ctrl-D to leave)\n'));
     lastCtrlC = hadText ? 0 : Date.now();
     prompt();
   });
@@ -205,7 +209,7 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
       const stuck = jobs.retryWait + failedJobs({ jobs });
       if (jobs.retryWait < FAILING_JOBS_NOTICE && failedJobs({ jobs }) === 0) return;
       jobsNoticed = true;
-      ctx.output.err(style.dim(`memory: background jobs keep failing (${stuck} waiting or failed) — /memory status explains\n`));
+      ctx.output.errRich(style.dim(`memory: background jobs keep failing (${stuck} waiting or failed) — /memory status explains\n`));
     } catch {
       // Status is a courtesy here; a busy or degraded database is reported by the commands themselves.
     }
@@ -222,22 +226,8 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
   return 0;
 }
 
-function loadHistory(path: string): string[] {
-  if (!existsSync(path)) return [];
-  try {
-    return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim().length > 0).slice(-HISTORY_LINES).reverse();
-  } catch {
-    return [];
-  }
-}
-
-function saveHistory(path: string, line: string): void {
-  try {
-    mkdirSync(join(path, '..'), { recursive: true });
-    appendFileSync(path, `${line.replace(/\n/g, ' ')}\n`);
-  } catch {
-    // History is a convenience; a read-only folder must not stop the session.
-  }
+function historyPathOf(ctx: CliContext): string {
+  return join(dataDir(ctx.repoRoot), 'cli_history');
 }
 
 /** Completes slash commands, memory subcommands and memory ids; a complete word gets its trailing space. */

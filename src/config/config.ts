@@ -1,3 +1,5 @@
+import { redactUrl } from '../shared/redact.js';
+
 /** The model provider settings (INTERFACES.md §3). */
 export interface LlmConfig {
   baseUrl: string;
@@ -67,7 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
     baseUrl = url.toString().replace(/\/$/, '');
   } catch {
-    throw new ConfigError('AUTOPATCH_LLM_BASE_URL', `must be an http(s) URL, got '${baseUrl}'`);
+    throw new ConfigError('AUTOPATCH_LLM_BASE_URL', `must be an http(s) URL, got '${redactUrl(baseUrl)}'`);
   }
   const configured = apiKey !== null || baseUrlSetting !== undefined;
   return {

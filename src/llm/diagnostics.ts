@@ -1,4 +1,5 @@
 import { MemoryContractError } from '../shared/errors.js';
+import { redactSecrets } from '../shared/redact.js';
 import type { LlmPurpose } from './types.js';
 import { SHORT_CALL_PURPOSES } from './types.js';
 
@@ -62,7 +63,9 @@ function bodyText(value: unknown): string | null {
 
 /**
  * The bounded RAW diagnostic of a failure (M-9.5): exception type, message, structured status/code,
- * exception body and provider response body. Nothing of the request is ever attached.
+ * exception body and provider response body. Nothing of the request is ever attached, and credentials a
+ * client may put into its own messages (URL user info, `?api_key=`, `token=`, …) are redacted; the
+ * provider's response body stays as it came.
  */
 export function rawDiagnostic(error: unknown, context: { purpose?: LlmPurpose; policy?: CallPolicy } = {}): string {
   const lines: string[] = [];
@@ -74,7 +77,7 @@ export function rawDiagnostic(error: unknown, context: { purpose?: LlmPurpose; p
   }
   if (error instanceof Error) {
     lines.push(`type: ${error.name}`);
-    lines.push(`message: ${error.message}`);
+    lines.push(`message: ${redactSecrets(error.message)}`);
     if (error instanceof LlmCallError) {
       const d = error.details;
       lines.push(`kind: ${d.kind}`);
@@ -84,7 +87,7 @@ export function rawDiagnostic(error: unknown, context: { purpose?: LlmPurpose; p
       lines.push(`duration: ${d.durationMs} ms`);
       if (d.body) lines.push(`response body: ${d.body}`);
     } else if (error instanceof MemoryContractError) {
-      for (const issue of error.issues.slice(0, 50)) lines.push(`issue: ${issue}`);
+      for (const issue of error.issues.slice(0, 50)) lines.push(`issue: ${redactSecrets(issue)}`);
     } else {
       const extra = error as { status?: unknown; code?: unknown; body?: unknown };
       if (extra.status !== undefined) lines.push(`status: ${String(extra.status)}`);
@@ -94,11 +97,11 @@ export function rawDiagnostic(error: unknown, context: { purpose?: LlmPurpose; p
     }
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof Error && !(error instanceof LlmCallError && error.details.kind === 'http')) {
-      lines.push(`cause: ${cause.name}: ${cause.message}`);
+      lines.push(`cause: ${cause.name}: ${redactSecrets(cause.message)}`);
     }
   } else {
     lines.push(`type: ${typeof error}`);
-    lines.push(`message: ${String(error)}`);
+    lines.push(`message: ${redactSecrets(String(error))}`);
   }
   const text = lines.join('\n');
   return text.length <= RAW_DIAGNOSTIC_LIMIT ? text : `${text.slice(0, RAW_DIAGNOSTIC_LIMIT - 12)}\n[truncated]`;

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, existsSync, fsyncSync, linkSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MemoryStorageError, describeError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { Connection } from './connection.js';
+import { createPrivateFile, ensurePrivateDir, refuseLinks, removeStaleWorkDirs } from './files.js';
 import { SCHEMA_SQL, SCHEMA_VERSION, readCatalog, schemaManifest } from './schema.js';
+import { damageReason, isDamage, typedStorageError } from './storage-fault.js';
 
 /** Meta values a fresh database starts with: 1 and now, or what `clear` carries over (M-10.3). */
 export interface MetaSeed {
@@ -11,7 +13,12 @@ export interface MetaSeed {
   createdAt: number;
 }
 
-/** Outcome of opening `memory.db`: a verified connection, or an explicit degraded state (M-2.4). */
+/**
+ * Outcome of opening `memory.db`: a verified read-write connection, or an explicit degraded state (M-2.4)
+ * whose connection, when there is one, is read-only on a private snapshot so nothing in the project's
+ * files changes. A database that cannot be reached at all (permissions, full disk, locks, links) is
+ * neither: `bootstrap` throws MemoryStorageError.
+ */
 export type BootstrapResult =
   | { state: 'healthy'; conn: Connection; created: boolean; warnings: string[] }
   | { state: 'degraded'; reason: string; conn: Connection | null; warnings: string[] };
@@ -25,41 +32,197 @@ export function memoryDbPath(repoRoot: string): string {
   return join(dataDir(repoRoot), 'memory.db');
 }
 
+/** Private folders where an existing database is verified read-only: `.verify-<pid>-<random>`. */
+const VERIFY_PREFIX = '.verify-';
+
+/** Replacement databases a clear builds before renaming them into place: `.memory.db.new-<pid>-<random>`. */
+export const REPLACEMENT_PREFIX = '.memory.db.new-';
+
+/** A verification is repeated when a live writer changed the files meanwhile, at most this often. */
+const VERIFY_ATTEMPTS = 3;
+
+interface OpenOptions {
+  busyTimeoutMs?: number;
+}
+
 /**
- * Create `memory.db` when absent, otherwise verify it (M-2.2, M-2.3). A database that fails verification
- * is left exactly as found: no repairing DDL, no seeding, and WAL is switched on only after success.
+ * Create `memory.db` when absent, otherwise verify it (M-2.2, M-2.3). An existing database is verified
+ * through a read-only connection on a private snapshot (a hard link of the file plus a copy of its WAL), so
+ * a database that fails verification is left exactly as found, side files included: no repairing DDL, no
+ * seeding, no checkpoint, no new -wal/-shm. WAL is switched on only after success.
  */
-export function bootstrap(
-  dbPath: string,
-  now: number,
-  ids: IdGenerator,
-  seed?: MetaSeed,
-  options: { busyTimeoutMs?: number } = {},
-): BootstrapResult {
-  const warnings: string[] = [];
+export function bootstrap(dbPath: string, now: number, ids: IdGenerator, seed?: MetaSeed, options: OpenOptions = {}): BootstrapResult {
+  const dir = dirname(dbPath);
+  ensurePrivateDir(dir);
+  removeStaleWorkDirs(dir, VERIFY_PREFIX);
+  removeStaleWorkDirs(dir, REPLACEMENT_PREFIX);
+  let created: boolean;
   try {
-    mkdirSync(dirname(dbPath), { recursive: true });
+    refuseLinks(dbPath);
+    created = createPrivateFile(dbPath);
   } catch (error) {
-    throw new MemoryStorageError(`cannot create ${dirname(dbPath)}: ${describeError(error)}`, { cause: error });
+    throw typedStorageError(error, `cannot use ${dbPath}`, dir);
   }
-  let conn: Connection;
-  try {
-    conn = Connection.open(dbPath, options);
-  } catch (error) {
-    return { state: 'degraded', reason: sqliteReason(error), conn: null, warnings };
+  for (let attempt = 0; attempt < VERIFY_ATTEMPTS; attempt += 1) {
+    if (!created) {
+      const verdict = verifyReadOnly(dbPath, options);
+      if (verdict.kind === 'damaged') return { state: 'degraded', reason: verdict.reason, conn: verdict.conn, warnings: [] };
+      if (verdict.kind === 'sound') {
+        const opened = openVerified(dbPath, options);
+        if (opened) return { state: 'healthy', conn: opened, created: false, warnings: [] };
+        continue;
+      }
+    }
+    const initialized = openBlank(dbPath, now, ids, seed ?? { generation: 1, createdAt: now }, options);
+    if (initialized) return { state: 'healthy', conn: initialized.conn, created: initialized.created, warnings: initialized.warnings };
+    created = false;
   }
+  const verdict = verifyReadOnly(dbPath, options);
+  if (verdict.kind === 'damaged') return { state: 'degraded', reason: verdict.reason, conn: verdict.conn, warnings: [] };
+  throw typedStorageError(new Error('the database kept changing while it was verified'), `cannot open ${dbPath}`, dir);
+}
+
+type Verdict = { kind: 'sound' } | { kind: 'blank' } | { kind: 'damaged'; reason: string; conn: Connection | null };
+
+/** Size, time and inode of the database and its WAL: when they move, a live writer was at work. */
+function fingerprint(dbPath: string): string {
+  const parts: string[] = [];
+  for (const path of [dbPath, `${dbPath}-wal`]) {
+    const found = statSync(path, { throwIfNoEntry: false });
+    parts.push(found ? `${found.ino}:${found.size}:${found.mtimeMs}` : '-');
+  }
+  return parts.join('|');
+}
+
+/** The OS must let us read the file; otherwise it is a permission problem, not damage. */
+function checkReadable(dbPath: string): void {
+  const fd = openSync(dbPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+  closeSync(fd);
+}
+
+/**
+ * Verifies an existing database without changing any of its files: a read-only connection on a hard link
+ * (or copy) of the file in a private folder, with a copy of the WAL, so SQLite's WAL recovery, its shared
+ * memory file and any checkpoint stay in that folder. A damage verdict is trusted only when the files did
+ * not change meanwhile (a live writer's checkpoint can make a snapshot look inconsistent).
+ */
+function verifyReadOnly(dbPath: string, options: OpenOptions): Verdict {
+  const dir = dirname(dbPath);
+  for (let attempt = 1; ; attempt += 1) {
+    let before: string;
+    let work: string;
+    try {
+      checkReadable(dbPath);
+      before = fingerprint(dbPath);
+      work = mkdtempSync(join(dir, `${VERIFY_PREFIX}${process.pid}-`));
+    } catch (error) {
+      throw typedStorageError(error, `cannot read ${dbPath}`, dir);
+    }
+    const snapshot = join(work, 'memory.db');
+    let conn: Connection | null = null;
+    try {
+      try {
+        linkSync(dbPath, snapshot);
+      } catch {
+        copyFileSync(dbPath, snapshot);
+      }
+      const wal = statSync(`${dbPath}-wal`, { throwIfNoEntry: false });
+      if (wal && wal.size > 0) copyFileSync(`${dbPath}-wal`, `${snapshot}-wal`);
+      conn = Connection.open(snapshot, { readonly: true, fileMustExist: true, ...options });
+      conn.onClose(() => rmSync(work, { recursive: true, force: true }));
+      if (isBlank(conn)) {
+        conn.close();
+        return { kind: 'blank' };
+      }
+      const problem = bootstrapProblem(conn);
+      if (problem === null) {
+        conn.close();
+        return { kind: 'sound' };
+      }
+      if (attempt < VERIFY_ATTEMPTS && fingerprint(dbPath) !== before) {
+        conn.close();
+        continue;
+      }
+      return { kind: 'damaged', reason: problem.reason, conn };
+    } catch (error) {
+      if (isDamage(error) && (attempt >= VERIFY_ATTEMPTS || fingerprint(dbPath) === before)) {
+        if (!conn) rmSync(work, { recursive: true, force: true });
+        return { kind: 'damaged', reason: damageReason(error), conn };
+      }
+      if (conn) conn.close();
+      else rmSync(work, { recursive: true, force: true });
+      if (isDamage(error)) continue;
+      throw typedStorageError(error, `cannot read ${dbPath}`, dir);
+    }
+  }
+}
+
+/** Opens the verified database read-write; null when it was replaced since the verification. */
+function openVerified(dbPath: string, options: OpenOptions): Connection | null {
+  let conn: Connection | null = null;
   try {
-    let created = false;
-    if (isBlank(conn)) created = initializeBlank(conn, now, ids, seed ?? { generation: 1, createdAt: now });
-    if (created) deleteLegacyJson(dbPath, warnings);
-    const problem = verifyBootstrap(conn);
-    if (problem !== null) return { state: 'degraded', reason: problem, conn, warnings };
+    conn = Connection.open(dbPath, { fileMustExist: true, ...options });
+    conn.pinFile(dbPath);
+    const version = conn.db.pragma('user_version', { simple: true }) as number;
+    if (version !== SCHEMA_VERSION) {
+      conn.close();
+      return null;
+    }
     if (String(conn.db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') {
       conn.db.pragma('journal_mode = WAL');
     }
-    return { state: 'healthy', conn, created, warnings };
+    return conn;
   } catch (error) {
-    return { state: 'degraded', reason: sqliteReason(error), conn, warnings };
+    conn?.close();
+    if (isDamage(error)) return null;
+    throw typedStorageError(error, `cannot open ${dbPath}`, dirname(dbPath));
+  }
+}
+
+/** Initializes a new or blank database; null when it turned out not blank (another process won). */
+function openBlank(dbPath: string, now: number, ids: IdGenerator, seed: MetaSeed, options: OpenOptions): { conn: Connection; created: boolean; warnings: string[] } | null {
+  const warnings: string[] = [];
+  let conn: Connection | null = null;
+  try {
+    conn = Connection.open(dbPath, { fileMustExist: true, ...options });
+    conn.pinFile(dbPath);
+    const created = isBlank(conn) && initializeBlank(conn, now, ids, seed);
+    if (created) deleteLegacyJson(dbPath, warnings);
+    if (verifyBootstrap(conn) !== null) {
+      conn.close();
+      return null;
+    }
+    if (String(conn.db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') {
+      conn.db.pragma('journal_mode = WAL');
+    }
+    return { conn, created, warnings };
+  } catch (error) {
+    conn?.close();
+    if (isDamage(error)) return null;
+    throw typedStorageError(error, `cannot create ${dbPath}`, dirname(dbPath));
+  }
+}
+
+/**
+ * Builds a fresh database (schema, meta with `seed`, one active thread) in a new file at `path`, for a
+ * clear that replaces a damaged file: the file is complete and synced before anything is renamed.
+ */
+export function buildFreshDatabase(path: string, now: number, ids: IdGenerator, seed: MetaSeed): void {
+  if (!createPrivateFile(path)) throw new MemoryStorageError(`${path} already exists`, { code: 'EEXIST' });
+  const conn = Connection.open(path, { fileMustExist: true });
+  try {
+    initializeBlank(conn, now, ids, seed);
+    const problem = verifyBootstrap(conn);
+    if (problem !== null) throw new MemoryStorageError(`the new database failed verification: ${problem}`);
+  } finally {
+    conn.close();
+  }
+  // The commit already synced (synchronous=FULL); this covers file systems that need an explicit sync.
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -175,13 +338,3 @@ function catalogDrift(conn: Connection): string | null {
   return problems.length > 3 ? `${shown}; and ${problems.length - 3} more catalog difference(s)` : shown;
 }
 
-/** Turns a SQLite failure into a short reason ("file is not a database"). */
-export function sqliteReason(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_NOTADB') return 'file is not a database';
-  if (code === 'SQLITE_CORRUPT') return 'database disk image is malformed';
-  if (typeof code === 'string' && code.startsWith('SQLITE_')) {
-    return `${code}: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  return describeError(error);
-}

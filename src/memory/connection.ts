@@ -1,4 +1,13 @@
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { MemoryLeaseError } from '../shared/errors.js';
+
+/** The file a read-write connection was opened on, to notice when a clear elsewhere replaced it. */
+export interface FileIdentity {
+  path: string;
+  dev: number;
+  ino: number;
+}
 
 /** How long a writer waits for another process's lock before SQLite reports SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -10,8 +19,26 @@ export const BUSY_TIMEOUT_MS = 10_000;
 export class Connection {
   private readonly statements = new Map<string, Database.Statement>();
   private depth = 0;
+  private identity: FileIdentity | null = null;
+  private readonly cleanups: (() => void)[] = [];
 
   constructor(readonly db: Database.Database) {}
+
+  /**
+   * Pins the connection to the file it has open now. Every write transaction then checks, under the write
+   * lock, that the path still names that file: a clear in another process that replaced a damaged
+   * database makes this connection's writes fail with MemoryLeaseError instead of going to a file that
+   * no longer is the Memory. One stat per write transaction.
+   */
+  pinFile(path: string): void {
+    const found = statSync(path);
+    this.identity = { path, dev: found.dev, ino: found.ino };
+  }
+
+  /** Runs `fn` when the connection closes (a private snapshot folder is removed this way). */
+  onClose(fn: () => void): void {
+    this.cleanups.push(fn);
+  }
 
   /** Opens a connection with the pragmas every Memory connection uses. They do not write to the file. */
   static open(
@@ -23,14 +50,19 @@ export class Connection {
       fileMustExist: options.fileMustExist ?? false,
       ...(options.verbose ? { verbose: options.verbose } : {}),
     });
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
-    db.pragma('foreign_keys = ON');
-    // An acknowledged turn must survive power loss, not only a process crash.
-    db.pragma('synchronous = FULL');
-    // Search terms are written to random places of their indexes; checkpointing every 4,000 pages rather
-    // than 1,000 copies a hot page to the database once instead of several times. The WAL is then trimmed.
-    db.pragma('wal_autocheckpoint = 4000');
-    db.pragma(`journal_size_limit = ${32 * 1024 * 1024}`);
+    try {
+      db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
+      db.pragma('foreign_keys = ON');
+      // An acknowledged turn must survive power loss, not only a process crash.
+      db.pragma('synchronous = FULL');
+      // Search terms are written to random places of their indexes; checkpointing every 4,000 pages rather
+      // than 1,000 copies a hot page to the database once instead of several times. The WAL is then trimmed.
+      db.pragma('wal_autocheckpoint = 4000');
+      db.pragma(`journal_size_limit = ${32 * 1024 * 1024}`);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     return new Connection(db);
   }
 
@@ -74,6 +106,7 @@ export class Connection {
     this.stmt(begin).run();
     this.depth += 1;
     try {
+      if (begin === 'BEGIN IMMEDIATE') this.checkIdentity();
       const result = fn();
       this.stmt('COMMIT').run();
       return result;
@@ -85,8 +118,22 @@ export class Connection {
     }
   }
 
+  private checkIdentity(): void {
+    if (!this.identity) return;
+    const { path, dev, ino } = this.identity;
+    const found = statSync(path, { throwIfNoEntry: false });
+    if (found && found.dev === dev && found.ino === ino) return;
+    throw new MemoryLeaseError(
+      `${path} was replaced (Memory was cleared by another process); this write was refused so it cannot go to the old file — start autopatch-j again`,
+    );
+  }
+
   close(): void {
     this.statements.clear();
-    if (this.db.open) this.db.close();
+    try {
+      if (this.db.open) this.db.close();
+    } finally {
+      for (const cleanup of this.cleanups.splice(0)) cleanup();
+    }
   }
 }

@@ -1,20 +1,22 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { LlmClient } from '../llm/types.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
 import { type IdGenerator, randomIds } from '../shared/ids.js';
 import { clip } from '../shared/text.js';
-import { bootstrap, bootstrapProblem, dataDir, memoryDbPath } from './bootstrap.js';
-import { clearInPlace, readClearBasis, removeDatabaseFiles } from './clear.js';
-import type { Connection } from './connection.js';
-import { type ExportSnapshot, readSnapshot, unreadableSnapshot, writeExportFile } from './export.js';
+import { bootstrap, bootstrapProblem, buildFreshDatabase, dataDir, memoryDbPath } from './bootstrap.js';
+import { clearInPlace, holdWriteLock, readClearBasis, replaceDamagedDatabase } from './clear.js';
+import { BUSY_TIMEOUT_MS, Connection } from './connection.js';
+import { isDamage, typedStorageError } from './storage-fault.js';
+import { streamSnapshot, streamUnreadable, writeExportFile } from './export.js';
 import type { MemoryWorker } from './pipeline/worker.js';
 import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
 import { forgetItem, listActiveItems, resolveItemId } from './store/items.js';
 import { reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
+import { hasExpiredLeases } from './store/leases.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
 import { readStatus } from './status.js';
@@ -87,6 +89,7 @@ export class MemoryManager {
   private worker: MemoryWorker | null = null;
   private workerLoad: Promise<MemoryWorker> | null = null;
   private workerWanted = false;
+  private recoveryDeferred = false;
 
   private constructor(private readonly options: MemoryManagerOptions) {
     this.repoRoot = options.repoRoot;
@@ -98,19 +101,60 @@ export class MemoryManager {
     const opened = this.bootstrapState();
     this.state = opened.state;
     this.warnings = opened.warnings;
-    if (this.state.health === 'healthy') {
+    if (this.state.health === 'healthy') this.recoverAtStartup(this.state.conn);
+  }
+
+  /**
+   * M-10.1 without waiting on anyone: a read decides whether anything expired (usually nothing, so a
+   * read-only command never writes); if so, recovery is tried once without waiting for the write lock. A
+   * busy database defers it to the first write (the worker recovers before it claims).
+   */
+  private recoverAtStartup(conn: Connection): void {
+    try {
+      if (!hasExpiredLeases(conn, this.now())) return;
+      conn.db.pragma('busy_timeout = 0');
       try {
         this.recover();
-      } catch (error) {
-        // A busy database at startup is not fatal: the background pass recovers later (M-9.3).
-        this.warnings.push(`startup recovery deferred: ${describeError(error)}`);
+      } finally {
+        conn.db.pragma(`busy_timeout = ${this.options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
       }
+    } catch (error) {
+      this.recoveryDeferred = true;
+      this.warnings.push(`startup recovery deferred: ${describeError(error)}`);
+    }
+  }
+
+  /** Runs a deferred startup recovery before this process's first write. */
+  private recoverIfDeferred(): void {
+    if (!this.recoveryDeferred) return;
+    this.recover();
+    this.recoveryDeferred = false;
+  }
+
+  /**
+   * Every public method runs through here so SQLite and file-system failures leave as typed errors
+   * (M-2.7): MemoryStorageError with cause and fix, MemorySchemaError for damage SQLite found.
+   */
+  private guard<T>(what: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      throw typedStorageError(error, what, dirname(this.dbPath));
+    }
+  }
+
+  private async guardAsync<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw typedStorageError(error, what, dirname(this.dbPath));
     }
   }
 
   /**
-   * Opens (creating or verifying) the Memory of a project. Never throws for a degraded database; throws
-   * MemoryStorageError only when the `.autopatch-j` folder itself cannot be created.
+   * Opens (creating or verifying) the Memory of a project. Never throws for a degraded database (one SQLite
+   * read and found unsound); throws MemoryStorageError when the files cannot be reached — permissions, a
+   * full disk, a lock held too long, a read-only folder, a symbolic link — with the cause and the fix.
    */
   static open(options: MemoryManagerOptions): MemoryManager {
     return new MemoryManager(options);
@@ -128,6 +172,7 @@ export class MemoryManager {
     const now = this.now();
     recoverExpiredTurns(conn, now, () => this.ids('job'));
     reclaimExpiredJobs(conn, now);
+    this.recoveryDeferred = false;
   }
 
   /** The operational guard (M-2.4). */
@@ -168,11 +213,13 @@ export class MemoryManager {
 
   /** Health, counts and errors. Works while degraded. */
   status(): MemoryStatus {
-    const conn = this.anyConn();
-    const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
-    const tick = this.worker?.lastTickError ?? null;
-    const backgroundError = tick === null ? null : describeError(tick);
-    return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings, backgroundError });
+    return this.guard('cannot read Memory status', () => {
+      const conn = this.anyConn();
+      const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
+      const tick = this.worker?.lastTickError ?? null;
+      const backgroundError = tick === null ? null : describeError(tick);
+      return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings, backgroundError });
+    });
   }
 
   /**
@@ -180,33 +227,39 @@ export class MemoryManager {
    * at least 4 characters) or, without an id, all of them.
    */
   retry(jobId?: string): RetryResult {
-    const conn = this.healthyConn();
-    const wanted = jobId === undefined ? null : jobId.trim();
-    if (wanted !== null && wanted.length === 0) throw new MemoryNotFoundError('', 'No job id given');
-    const jobIds = retryFailedJobs(conn, wanted, this.now());
-    if (wanted !== null && jobIds.length === 0) {
-      throw new MemoryNotFoundError(wanted, `No failed job matches '${wanted}' (memory status lists them)`);
-    }
-    if (jobIds.length > 0) this.worker?.wake();
-    return { jobIds };
+    return this.guard('cannot retry jobs', () => {
+      const conn = this.healthyConn();
+      this.recoverIfDeferred();
+      const wanted = jobId === undefined ? null : jobId.trim();
+      if (wanted !== null && wanted.length === 0) throw new MemoryNotFoundError('', 'No job id given');
+      const jobIds = retryFailedJobs(conn, wanted, this.now());
+      if (wanted !== null && jobIds.length === 0) {
+        throw new MemoryNotFoundError(wanted, `No failed job matches '${wanted}' (memory status lists them)`);
+      }
+      if (jobIds.length > 0) this.worker?.wake();
+      return { jobIds };
+    });
   }
 
   /** M-3.2: stores the RAW user text and the owner lease before any model call; binds the request to the active thread. */
   beginTurn(input: { intent: OrdinaryIntent; userText: string; scopePaths?: string[] }): TurnHandle {
     if (!isOrdinaryIntent(input.intent)) throw new MemoryIntentError(String(input.intent));
-    const conn = this.healthyConn();
-    const now = this.now();
-    const handle = admitTurn(conn, {
-      turnId: this.ids('turn'),
-      intent: input.intent,
-      userText: input.userText,
-      scopePaths: input.scopePaths ?? [],
-      owner: this.owner,
-      leaseExpiresAt: now + this.turnLeaseMs,
-      now,
+    return this.guard('cannot store the turn', () => {
+      const conn = this.healthyConn();
+      this.recoverIfDeferred();
+      const now = this.now();
+      const handle = admitTurn(conn, {
+        turnId: this.ids('turn'),
+        intent: input.intent,
+        userText: input.userText,
+        scopePaths: input.scopePaths ?? [],
+        owner: this.owner,
+        leaseExpiresAt: now + this.turnLeaseMs,
+        now,
+      });
+      this.trackOpenTurn(handle.turnId);
+      return handle;
     });
-    this.trackOpenTurn(handle.turnId);
-    return handle;
   }
 
   /** Stores the final assistant text the user saw and queues the turn's extraction job. */
@@ -221,14 +274,16 @@ export class MemoryManager {
   }
 
   private finish(handle: TurnHandle, state: 'completed' | 'failed', assistantText: string | null, failure: string | null): TurnRecord {
-    const conn = this.healthyConn();
-    try {
-      const turn = finishTurn(conn, { handle, owner: this.owner, state, assistantText, failure, jobId: this.ids('job'), now: this.now() });
-      this.worker?.wake();
-      return turn;
-    } finally {
-      this.untrackOpenTurn(handle.turnId);
-    }
+    return this.guard('cannot store the answer', () => {
+      const conn = this.healthyConn();
+      try {
+        const turn = finishTurn(conn, { handle, owner: this.owner, state, assistantText, failure, jobId: this.ids('job'), now: this.now() });
+        this.worker?.wake();
+        return turn;
+      } finally {
+        this.untrackOpenTurn(handle.turnId);
+      }
+    });
   }
 
   private trackOpenTurn(turnId: string): void {
@@ -260,85 +315,145 @@ export class MemoryManager {
 
   /** The bound thread's recent completed turns, bounded, oldest first, never the handle's own (M-8.1). */
   history(handle: TurnHandle): ChatMessage[] {
-    return history(this.healthyConn(), handle);
+    return this.guard('cannot read the conversation history', () => history(this.healthyConn(), handle));
   }
 
   /** The bounded Memory routing context, or '' when there is nothing to say (M-8.2). */
   routingContext(handle: TurnHandle): string {
-    return routingContext(this.healthyConn(), handle);
+    return this.guard('cannot read the routing context', () => routingContext(this.healthyConn(), handle));
+  }
+
+  /**
+   * A read-only binding to the thread active at this moment, for callers that serve requests without a turn
+   * of their own (the MCP server). Search, read and the routing context use its thread; it owns no turn.
+   */
+  bindActiveThread(): TurnHandle {
+    const conn = this.healthyConn();
+    return { turnId: '', threadId: requireActiveThread(conn).id, sequence: Number.MAX_SAFE_INTEGER };
   }
 
   /** At most 5 hits in at most three statements (M-7.4). */
   search(handle: TurnHandle, query: string): SearchHit[] {
-    return searchMemory(this.healthyConn(), handle.threadId, query);
+    return this.guard('cannot search Memory', () => searchMemory(this.healthyConn(), handle.threadId, query));
   }
 
   /** Bounded detail and provenance of a usable memory (M-7.6). */
   read(handle: TurnHandle, memoryId: string): MemoryDetail {
-    return readMemory(this.healthyConn(), handle.threadId, memoryId);
+    return this.guard('cannot read the memory', () => readMemory(this.healthyConn(), handle.threadId, memoryId));
   }
 
   /** The usable derived memories: active preferences, decisions and the active thread's discussions. */
   list(): MemoryItemSummary[] {
-    const conn = this.healthyConn();
-    return conn.read(() => listActiveItems(conn, requireActiveThread(conn).id));
+    return this.guard('cannot list memories', () => {
+      const conn = this.healthyConn();
+      return conn.read(() => listActiveItems(conn, requireActiveThread(conn).id));
+    });
   }
 
   /** One memory with its revisions and sources, whatever its status. Works while degraded. */
   show(memoryId: string): MemoryDetail {
-    const conn = this.anyConn();
-    if (!conn) throw new MemorySchemaError(this.state.health === 'degraded' ? this.state.reason : 'closed');
-    return showMemory(conn, memoryId);
+    return this.guard('cannot read the memory', () => {
+      const conn = this.anyConn();
+      if (!conn) throw new MemorySchemaError(this.state.health === 'degraded' ? this.state.reason : 'closed');
+      return showMemory(conn, memoryId);
+    });
   }
 
   /** M-6.3: the item leaves routing and search at once and its candidates are suppressed; RAW turns stay. */
   forget(memoryId: string): ForgetResult {
-    const conn = this.healthyConn();
-    const id = resolveItemId(conn, memoryId);
-    return forgetItem(conn, id, this.now());
+    return this.guard('cannot forget the memory', () => {
+      const conn = this.healthyConn();
+      this.recoverIfDeferred();
+      const id = resolveItemId(conn, memoryId);
+      return forgetItem(conn, id, this.now());
+    });
   }
 
   /** `/new` (M-3.4): one chance for the old thread's pending jobs, then archive it and start a new thread. */
   async newThread(): Promise<NewThreadResult> {
-    const conn = this.healthyConn();
-    const old = requireActiveThread(conn);
-    const drain = await (await this.loadWorker()).drain({ threadId: old.id });
-    const { archived, created } = archiveAndCreateThread(this.healthyConn(), this.ids('thread'), this.now());
-    return { archivedThreadId: archived, threadId: created, drain };
+    return this.guardAsync('cannot start a new thread', async () => {
+      const conn = this.healthyConn();
+      this.recoverIfDeferred();
+      const old = requireActiveThread(conn);
+      const drain = await (await this.loadWorker()).drain({ threadId: old.id });
+      const { archived, created } = archiveAndCreateThread(this.healthyConn(), this.ids('thread'), this.now());
+      return { archivedThreadId: archived, threadId: created, drain };
+    });
   }
 
   /**
    * `/memory clear --confirm` (M-10.3): fences old workers, deletes all Memory data and creates one meta row
-   * and one empty active thread. Works while degraded; a database whose schema itself is broken is deleted
-   * and created again. Exports and CLI history are kept.
+   * and one empty active thread. Works while degraded. A database whose schema itself is broken is never
+   * deleted: a new one is built in a temp file and renamed over it, and the damaged file is moved to
+   * `memory.db.damaged-<timestamp>` (`movedAside`). A database that cannot be reached never gets here:
+   * opening it failed with MemoryStorageError. Exports and CLI history are kept.
    */
   clear(): ClearResult {
-    const conn = this.anyConn();
-    const now = this.now();
-    const basis = readClearBasis(conn);
-    const generation = basis.oldGeneration + 1;
-    const createdAt = basis.createdAt ?? now;
-    const inPlace = conn !== null && isSoundSchema(conn);
-    const threadId = this.ids('thread');
-    if (inPlace && conn) {
-      clearInPlace(conn, { generation, createdAt, threadId, now });
-      if (this.state.health === 'degraded') {
-        conn.close();
-        this.reopen({ generation, createdAt });
+    return this.guard('clear failed', () => {
+      const conn = this.anyConn();
+      const now = this.now();
+      const basis = readClearBasis(conn);
+      const generation = basis.oldGeneration + 1;
+      const createdAt = basis.createdAt ?? now;
+      const threadId = this.ids('thread');
+      if (this.state.health === 'healthy' && conn) {
+        clearInPlace(conn, { generation, createdAt, threadId, now });
+        return this.clearResult(generation, createdAt, false, null);
       }
-    } else {
+      // Degraded: the connection is a read-only snapshot. Rows-only damage is emptied in place through a
+      // read-write connection; a broken schema or an unreadable file is replaced and kept aside.
+      const dataOnly = conn !== null && isSoundSchema(conn);
       conn?.close();
-      removeDatabaseFiles(this.dbPath);
+      this.state = { health: 'degraded', reason: this.state.health === 'degraded' ? this.state.reason : 'closed', conn: null };
+      let movedAside: string | null = null;
+      let recreated = false;
+      try {
+        if (!dataOnly || !this.clearDataOnlyInPlace({ generation, createdAt, threadId, now })) {
+          movedAside = replaceDamagedDatabase(
+            this.dbPath,
+            now,
+            (temp) => buildFreshDatabase(temp, now, this.ids, { generation, createdAt }),
+            // A live session (WAL mode) always has a -shm file; without one there is no writer to wait for.
+            () => (existsSync(`${this.dbPath}-shm`) ? holdWriteLock(this.dbPath, this.options.busyTimeoutMs) : null),
+          );
+          recreated = true;
+        }
+      } catch (error) {
+        // The old files are unchanged: look at them again so status keeps explaining them.
+        try {
+          this.reopen();
+        } catch {
+          // Reported through the clear's own error below.
+        }
+        throw error;
+      }
       this.reopen({ generation, createdAt });
+      return this.clearResult(generation, createdAt, recreated, movedAside);
+    });
+  }
+
+  /** Empties a database whose schema is sound in place; false when it is not sound after all. */
+  private clearDataOnlyInPlace(input: { generation: number; createdAt: number; threadId: string; now: number }): boolean {
+    const rw = Connection.open(this.dbPath, { fileMustExist: true, busyTimeoutMs: this.options.busyTimeoutMs });
+    try {
+      rw.pinFile(this.dbPath);
+      if (!isSoundSchema(rw)) return false;
+      clearInPlace(rw, input);
+      return true;
+    } finally {
+      rw.close();
     }
+  }
+
+  private clearResult(generation: number, createdAt: number, recreated: boolean, movedAside: string | null): ClearResult {
     const status = this.status();
     if (status.health !== 'healthy' || status.activeThreadId === null) {
       throw new MemoryStorageError(`clear could not create a healthy Memory: ${status.degradedReason ?? 'no active thread'}`);
     }
-    return { generation, threadId: status.activeThreadId, recreated: !inPlace, createdAt };
+    return { generation, threadId: status.activeThreadId, recreated, createdAt, movedAside };
   }
 
-  private reopen(seed: { generation: number; createdAt: number }): void {
+  private reopen(seed?: { generation: number; createdAt: number }): void {
     const opened = this.bootstrapState(seed);
     this.state = opened.state;
     this.warnings = opened.warnings;
@@ -346,33 +461,33 @@ export class MemoryManager {
 
   /** `/memory export` (M-10.4): a new RAW JSON snapshot under `.autopatch-j/exports/`. Works while degraded. */
   export(): ExportResult {
-    const conn = this.anyConn();
-    const now = this.now();
-    const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
-    let snapshot: ExportSnapshot;
-    try {
-      if (!conn) throw new MemoryStorageError(degradedReason ?? 'no database');
-      snapshot = readSnapshot(conn, degradedReason ? 'degraded' : 'healthy', degradedReason, now);
-    } catch (error) {
+    return this.guard('export failed', () => {
+      const conn = this.anyConn();
+      const now = this.now();
+      const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
+      const exportDir = join(dataDir(this.repoRoot), 'exports');
+      if (conn) {
+        try {
+          const { path, result } = writeExportFile(exportDir, now, (sink) => streamSnapshot(sink, conn, degradedReason ? 'degraded' : 'healthy', degradedReason, now));
+          return { path, ...result };
+        } catch (error) {
+          if (!degradedReason || !(error instanceof MemorySchemaError || isDamage(error))) throw error;
+        }
+      }
       // SQLite cannot read the file at all (not a database, …): keep its bytes instead.
-      if (!degradedReason || !existsSync(this.dbPath)) throw error;
-      snapshot = unreadableSnapshot(this.dbPath, degradedReason, now);
-    }
-    const path = writeExportFile(join(dataDir(this.repoRoot), 'exports'), snapshot, now);
-    const turns = snapshot.tables['turns'];
-    const items = snapshot.tables['memory_items'];
-    return {
-      path,
-      turns: Array.isArray(turns) ? turns.length : 0,
-      items: Array.isArray(items) ? items.length : 0,
-      rawBytesOnly: snapshot.unreadableFile !== undefined,
-    };
+      if (!degradedReason || !existsSync(this.dbPath)) throw new MemoryStorageError(`export failed: ${degradedReason ?? 'no database'}`);
+      const { path, result } = writeExportFile(exportDir, now, (sink) => streamUnreadable(sink, this.dbPath, degradedReason, now));
+      return { path, ...result };
+    });
   }
 
   /** Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait. */
   async processDue(options: { force?: boolean } = {}): Promise<ProcessResult> {
-    this.healthyConn();
-    return (await this.loadWorker()).processDue({ force: options.force ?? false });
+    return this.guardAsync('cannot run Memory jobs', async () => {
+      this.healthyConn();
+      this.recoverIfDeferred();
+      return (await this.loadWorker()).processDue({ force: options.force ?? false });
+    });
   }
 
   /** Starts background scheduling and heartbeats (M-5.1, M-9.3). */
@@ -389,18 +504,23 @@ export class MemoryManager {
     if (this.state.health === 'closed') return result;
     this.workerWanted = false;
     this.worker?.stop();
-    if (options.drain && this.state.health === 'healthy' && this.options.llm) result = await (await this.loadWorker()).drain({ threadId: null });
-    if (this.workerLoad) {
-      const worker = await this.workerLoad;
-      worker.stop();
-      await worker.idle();
+    try {
+      if (options.drain && this.state.health === 'healthy' && this.options.llm) result = await (await this.loadWorker()).drain({ threadId: null });
+      if (this.workerLoad) {
+        const worker = await this.workerLoad;
+        worker.stop();
+        await worker.idle();
+      }
+    } catch (error) {
+      throw typedStorageError(error, 'the exit pass could not finish (pending jobs stay queued)', dirname(this.dbPath));
+    } finally {
+      if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+      this.heartbeatTimer = undefined;
+      // Another call (a concurrent close) may have changed the state while the drain ran.
+      const state = this.state as State;
+      this.state = { health: 'closed' };
+      if (state.health !== 'closed') state.conn?.close();
     }
-    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
-    this.heartbeatTimer = undefined;
-    // Another call (a concurrent close) may have changed the state while the drain ran.
-    const state = this.state as State;
-    if (state.health !== 'closed') state.conn?.close();
-    this.state = { health: 'closed' };
     return result;
   }
 }

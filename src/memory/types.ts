@@ -225,9 +225,11 @@ export interface NewThreadResult {
 export interface ClearResult {
   generation: number;
   threadId: string;
-  /** True when the database files were deleted and created again because the schema itself was broken. */
+  /** True when the database file was replaced by a new one because the schema itself was broken. */
   recreated: boolean;
   createdAt: number;
+  /** Where the damaged file was moved (`memory.db.damaged-<timestamp>`) when it was replaced; never deleted. */
+  movedAside: string | null;
 }
 
 export interface ExportResult {

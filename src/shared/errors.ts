@@ -1,3 +1,5 @@
+import { redactSecrets } from './redact.js';
+
 /** Base class of every error the Memory subsystem throws on purpose. */
 export class MemoryError extends Error {
   override readonly name: string = 'MemoryError';
@@ -14,9 +16,21 @@ export class MemorySchemaError extends MemoryError {
   }
 }
 
-/** A file-system or SQLite failure that is not a schema problem. */
+/**
+ * The database or its folder cannot be opened, read or written (permissions, full disk, a lock held too
+ * long, a read-only folder, a symbolic link): the data is not known to be damaged, so this is never the
+ * degraded state and never a reason to clear. `fix` says what a person can do about it.
+ */
 export class MemoryStorageError extends MemoryError {
   override readonly name = 'MemoryStorageError';
+  readonly fix: string | null;
+  /** The SQLite or errno code behind the failure, when there was one (`SQLITE_FULL`, `EACCES`, …). */
+  readonly code: string | null;
+  constructor(message: string, options?: { cause?: unknown; fix?: string; code?: string | null }) {
+    super(message, options);
+    this.fix = options?.fix ?? null;
+    this.code = options?.code ?? null;
+  }
 }
 
 /** A model answer that breaks the strict LLM JSON contract (INTERFACES.md §2). */
@@ -48,8 +62,13 @@ export class MemoryIntentError extends MemoryError {
   }
 }
 
-/** Describe any thrown value in one line, for logs and short status text. */
+/** Describe any thrown value in one line, for logs and short status text; credentials are redacted. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
+  let text: string;
+  try {
+    text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    text = '[unprintable error]';
+  }
+  return redactSecrets(text);
 }

@@ -9,7 +9,7 @@ export interface RecordedRequest {
 }
 
 export type Reply =
-  | { text: string; toolCalls?: { name: string; arguments: string }[]; /** stream the text, then never finish */ hangAfter?: boolean }
+  | { text: string; toolCalls?: { name: string; arguments: string }[]; delayMs?: number; /** stream the text, then never finish */ hangAfter?: boolean }
   | { status: number; body: string; contentType?: string; headers?: Record<string, string> }
   | { raw: string; contentType?: string }
   | { hang: true }
@@ -69,6 +69,8 @@ export class FakeOpenAi {
     this.requests.push(recorded);
     let reply = this.queue.shift() ?? this.fallback;
     while (typeof reply === 'function') reply = reply(recorded);
+    // A slow answer, so progress output (the spinner) has time to draw.
+    if ('text' in reply && reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     this.send(res, reply, body.stream === true);
   }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, MemoryStorageError } from '../../src/index.js';
@@ -54,13 +54,30 @@ describe('export (M-10.4)', () => {
     await memory.close();
   });
 
-  it('a failed export leaves no temp file behind', () => {
+  it('a short write is an error and leaves no temp file behind (every write is counted)', () => {
     const repo = tempRepo();
     const dir = join(repo, 'exports');
-    const circular: Record<string, unknown> = {};
-    circular['self'] = circular;
-    const snapshot = { tables: circular } as unknown as ExportSnapshot;
-    expect(() => writeExportFile(dir, snapshot, 1_800_000_000_000)).toThrow(MemoryStorageError);
+    let calls = 0;
+    // The first write stores half of what it was given, the second stores nothing: a full disk.
+    const write = (fd: number, buffer: Buffer, offset: number, length: number): number => {
+      calls += 1;
+      if (calls > 1) return 0;
+      return writeSync(fd, buffer, offset, Math.ceil(length / 2));
+    };
+    expect(() => writeExportFile(dir, 1_800_000_000_000, (sink) => sink.text('x'.repeat(5000)), { write })).toThrow(MemoryStorageError);
+    expect(calls).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a failing body leaves no temp file behind', () => {
+    const repo = tempRepo();
+    const dir = join(repo, 'exports');
+    expect(() =>
+      writeExportFile(dir, 1_800_000_000_000, (sink) => {
+        sink.text('{');
+        throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_READ' });
+      }),
+    ).toThrow(MemoryStorageError);
     expect(readdirSync(dir)).toEqual([]);
   });
 

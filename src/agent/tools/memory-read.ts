@@ -1,5 +1,19 @@
 import { z } from 'zod';
+import type { MemoryDetail } from '../../memory/types.js';
 import { defineTool } from './tool.js';
+
+/** What `memory_read` shows a model: bounded detail, the non-factual flag and provenance excerpts (M-7.6). */
+export function memoryReadView(detail: MemoryDetail) {
+  return {
+    id: detail.id,
+    kind: detail.kind,
+    title: detail.title,
+    content: detail.content,
+    non_factual: detail.nonFactual,
+    revision: detail.revision,
+    sources: detail.sources.map((s) => ({ turn_id: s.turnId, role: s.role, excerpt: s.excerpt })),
+  };
+}
 
 export const memoryRead = defineTool({
   name: 'memory_read',
@@ -7,19 +21,6 @@ export const memoryRead = defineTool({
   schema: z.strictObject({ memory_id: z.string().min(4).max(64) }),
   run({ memory_id }, { memory }) {
     if (!memory) return 'Error: memory is not available in this flow.';
-    const detail = memory.manager.read(memory.handle, memory_id);
-    return JSON.stringify(
-      {
-        id: detail.id,
-        kind: detail.kind,
-        title: detail.title,
-        content: detail.content,
-        non_factual: detail.nonFactual,
-        revision: detail.revision,
-        sources: detail.sources.map((s) => ({ turn_id: s.turnId, role: s.role, excerpt: s.excerpt })),
-      },
-      null,
-      1,
-    );
+    return JSON.stringify(memoryReadView(memory.manager.read(memory.handle, memory_id)), null, 1);
   },
 });

@@ -4,6 +4,7 @@ import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../../llm/guarded-client.js';
 import { LazyProvider } from '../../llm/lazy-provider.js';
 import { dataDir, memoryDbPath } from '../../memory/bootstrap.js';
 import { describeError } from '../../shared/errors.js';
+import { redactUrl } from '../../shared/redact.js';
 import type { AppConfig } from '../../config/config.js';
 import { StartupError, readConfig, resolveRepo } from '../context.js';
 import { jsonText } from '../json.js';
@@ -42,7 +43,7 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
       checks.push({ name: 'provider', ok: false, detail: 'no model provider is configured', fix: 'set AUTOPATCH_LLM_API_KEY (and AUTOPATCH_LLM_BASE_URL / AUTOPATCH_LLM_MODEL for a provider other than DeepSeek)' });
     } else {
       const llm = config.llm;
-      checks.push({ name: 'provider', ok: true, detail: `${llm.model} at ${llm.baseUrl}${llm.apiKey ? ' (API key set)' : ' (no API key)'}`, fix: null });
+      checks.push({ name: 'provider', ok: true, detail: `${literal(llm.model)} at ${literal(redactUrl(llm.baseUrl))}${llm.apiKey ? ' (API key set)' : ' (no API key)'}`, fix: null });
       const client = new GuardedLlm(new LazyProvider(llm), { classifierTimeoutMs: Math.min(CLASSIFIER_TIMEOUT_MS, llm.timeoutMs), maxRetries: 0 });
       const started = Date.now();
       try {
@@ -96,7 +97,7 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
   }
   const style = styleFor(options.output);
   const rows = checks.map((c) => [`${c.ok ? style.green('✓') : style.red('✗')} ${c.name}`, c.ok || !c.fix ? c.detail : `${c.detail} — fix: ${c.fix}`]);
-  options.output.out(`${renderColumns(rows, options.output.outTerminal ? options.output.columns() : 100)}\n`);
+  options.output.outRich(`${renderColumns(rows, options.output.outTerminal ? options.output.columns() : 100)}\n`);
   options.output.out(allOk ? 'All checks passed.\n' : `${checks.filter((c) => !c.ok).length} check(s) failed.\n`);
   return allOk ? EXIT.ok : EXIT.failure;
 }

@@ -57,7 +57,9 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
   try {
     const result = ctx.memory.clear();
     return ok(
-      `Memory cleared${result.recreated ? ' (the damaged database was replaced)' : ''}: generation ${result.generation}, new thread ${result.threadId}. Exports and CLI history are kept.`,
+      `Memory cleared: generation ${result.generation}, new thread ${result.threadId}. Exports and CLI history are kept.${
+        result.movedAside ? `\nThe damaged database was not deleted: it was moved to ${result.movedAside} (with its -wal/-shm files, if any).` : ''
+      }`,
       result,
     );
   } catch (error) {

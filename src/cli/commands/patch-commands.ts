@@ -9,7 +9,7 @@ import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
 export function showPatch(workspace: ReviewWorkspace, output: Pick<Output, 'color' | 'outTerminal' | 'interactive'>): CommandOutput {
   const patch = workspace.pendingPatch;
   if (!patch) return ok('There is no pending patch.', { pendingPatch: null });
-  return ok(renderPatch(workspace.repoRoot, patch, styleFor(output)), { pendingPatch: patch });
+  return { ...ok(renderPatch(workspace.repoRoot, patch, styleFor(output)), { pendingPatch: patch }), rich: true };
 }
 
 /** `/apply`: all edits or none; each search text must match exactly once. */

@@ -15,7 +15,7 @@ export function degradedHelp(reason: string): string {
     `Memory is degraded: ${reason}`,
     'Ordinary chat is paused until it is healthy again; repair requests and the memory commands still work.',
     '  diagnose:  autopatch-j memory status   ·   keep a copy:  autopatch-j memory export',
-    '  recover:   autopatch-j memory clear --confirm   (deletes Memory; exports and CLI history are kept)',
+    '  recover:   autopatch-j memory clear --confirm   (starts an empty Memory; a damaged file is moved aside, not deleted)',
   ].join('\n');
 }
 

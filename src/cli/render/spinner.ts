@@ -1,8 +1,12 @@
+import { safeLabel } from './safe-text.js';
+
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /**
  * A one-line spinner on stderr, drawn only on a terminal: `⠹ thinking… 4s · Ctrl-C to cancel`. The
- * elapsed time counts from `start`; `update` changes the label without resetting it; `stop` clears the line.
+ * elapsed time counts from the first `start`; `update` changes the label without resetting it; `stop`
+ * clears the line. The label can come from the model (a tool name), so it is neutralized; only the
+ * spinner's own carriage return and line erase are written as control sequences.
  */
 export class Spinner {
   private timer: NodeJS.Timeout | undefined;
@@ -11,14 +15,14 @@ export class Spinner {
   private started = 0;
 
   constructor(
-    private readonly write: (text: string) => void,
+    private readonly control: (sequence: string) => void,
     private readonly enabled: boolean,
     private readonly hint = 'Ctrl-C to cancel',
     private readonly now: () => number = Date.now,
   ) {}
 
   start(label: string): void {
-    this.label = label;
+    this.label = safeLabel(label);
     if (this.started === 0) this.started = this.now();
     if (!this.enabled || this.timer) return;
     this.timer = setInterval(() => this.draw(), 80);
@@ -26,7 +30,7 @@ export class Spinner {
   }
 
   update(label: string): void {
-    this.label = label;
+    this.label = safeLabel(label);
   }
 
   /** The line drawn now (without the carriage return); for tests. */
@@ -37,13 +41,13 @@ export class Spinner {
 
   private draw(): void {
     this.frame += 1;
-    this.write(`\r\u001b[2K${this.line()}`);
+    this.control(`\r\u001b[2K${this.line()}`);
   }
 
   stop(): void {
     if (!this.timer) return;
     clearInterval(this.timer);
     this.timer = undefined;
-    this.write('\r\u001b[2K');
+    this.control('\r\u001b[2K');
   }
 }

@@ -1,7 +1,7 @@
 import { LlmCallError, rawDiagnostic } from '../../llm/diagnostics.js';
 import type { ChatMessage, ChatResponse, LlmClient, LlmPurpose } from '../../llm/types.js';
 import type { Clock } from '../../shared/clock.js';
-import { MemoryContractError, MemoryError } from '../../shared/errors.js';
+import { MemoryContractError, MemoryError, describeError } from '../../shared/errors.js';
 import { ModelAnswerError } from '../../shared/model-json.js';
 import { clip } from '../../shared/text.js';
 import type { IdGenerator } from '../../shared/ids.js';
@@ -256,7 +256,7 @@ export class MemoryWorker {
       return await work();
     } catch (error) {
       const raw = rawDiagnostic(error, { purpose });
-      const short = error instanceof MemoryError || error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const short = describeError(error);
       const unusable = error instanceof MemoryContractError || (error instanceof LlmCallError && error.details.kind === 'malformed_response');
       let failed: ReturnType<typeof failBatch>;
       try {

@@ -12,22 +12,18 @@ interface SourceRow {
   turn_id: string;
   role: 'user' | 'assistant';
   quote: string;
+  quote_start: number;
   sequence: number | null;
   thread_id: string | null;
   turn_created_at: number | null;
-  excerpt: string | null;
-  excerpt_start: number;
-  text_length: number | null;
+  text: string | null;
 }
 
-// The excerpt is cut inside SQL so a huge RAW turn is never loaded whole: a window of EXCERPT_LENGTH
-// characters with the quote in its middle (quote_start counts characters, as SQLite's substr does).
+// The excerpt is cut in JavaScript, not with SQLite's substr()/length(): those stop at a NUL character, so
+// a NUL before the quoted words would cut the excerpt short. quote_start counts code points.
 const SOURCES_SQL = `
-SELECT cs.turn_id, cs.role, cs.quote, t.sequence, t.thread_id, t.created_at AS turn_created_at,
-       substr(CASE cs.role WHEN 'user' THEN t.user_text ELSE t.assistant_text END,
-              max(1, cs.quote_start + 1 - max(0, (${EXCERPT_LENGTH} - length(cs.quote)) / 2)), ${EXCERPT_LENGTH}) AS excerpt,
-       max(0, cs.quote_start - max(0, (${EXCERPT_LENGTH} - length(cs.quote)) / 2)) AS excerpt_start,
-       length(CASE cs.role WHEN 'user' THEN t.user_text ELSE t.assistant_text END) AS text_length
+SELECT cs.turn_id, cs.role, cs.quote, cs.quote_start, t.sequence, t.thread_id, t.created_at AS turn_created_at,
+       CASE cs.role WHEN 'user' THEN t.user_text ELSE t.assistant_text END AS text
   FROM memory_item_candidates mic
   JOIN candidate_sources cs ON cs.candidate_id = mic.candidate_id
   LEFT JOIN turns t ON t.id = cs.turn_id
@@ -35,19 +31,23 @@ SELECT cs.turn_id, cs.role, cs.quote, t.sequence, t.thread_id, t.created_at AS t
  ORDER BY mic.revision DESC, cs.role = 'assistant', cs.candidate_id, cs.ordinal
  LIMIT ?`;
 
+/** A window of EXCERPT_LENGTH code points with the quote in its middle, "…" marking a cut at either end. */
+export function excerptAround(text: string, quoteStart: number, quote: string): string {
+  const chars = Array.from(text);
+  const quoteLength = Array.from(quote).length;
+  const start = Math.max(0, quoteStart - Math.max(0, Math.floor((EXCERPT_LENGTH - quoteLength) / 2)));
+  let excerpt = chars.slice(start, start + EXCERPT_LENGTH);
+  if (start > 0) excerpt = ['…', ...excerpt.slice(1)];
+  if (start + EXCERPT_LENGTH < chars.length) excerpt = [...excerpt.slice(0, -1), '…'];
+  return excerpt.join('');
+}
+
 function toSource(row: SourceRow): ProvenanceSource {
-  let excerpt = row.excerpt ?? row.quote;
-  if (row.excerpt !== null) {
-    if (row.excerpt_start > 0) excerpt = `…${excerpt.slice(1)}`;
-    if (row.text_length !== null && row.excerpt_start + Array.from(row.excerpt).length < row.text_length) {
-      excerpt = `${excerpt.slice(0, -1)}…`;
-    }
-  }
   return {
     turnId: row.turn_id,
     role: row.role,
     quote: row.quote,
-    excerpt,
+    excerpt: row.text === null ? row.quote : excerptAround(row.text, row.quote_start, row.quote),
     sequence: row.sequence,
     threadId: row.thread_id,
     turnCreatedAt: row.turn_created_at,

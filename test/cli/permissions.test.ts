@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MemoryManager } from '../../src/index.js';
+import { collect } from '../helpers/child.js';
+import { dbPathOf, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const NOBODY = 65534;
+const unavailable = process.getuid?.() !== 0 ? 'permission tests run the CLI as another user, which needs root (run npm test as root, as CI does)' : null;
+if (unavailable !== null) console.log(`[permission tests skipped] ${unavailable}`);
+
+/** Runs the built CLI as user `nobody`, who cannot read root's 0600 files. */
+async function runAsNobody(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    uid: NOBODY,
+    gid: NOBODY,
+    env: { PATH: process.env.PATH ?? '', HOME: '/tmp' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collect(child, 60_000);
+}
+
+describe.skipIf(unavailable !== null)("another user's Memory is a permission error, never degraded, never cleared", () => {
+  it('status says permission and the fix, clear --confirm refuses, and all 5 turns stay', async () => {
+    const repo = tempRepo();
+    const memory = MemoryManager.open({ repoRoot: repo });
+    for (let i = 0; i < 5; i += 1) memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: `turn ${i}` }), 'ok');
+    await memory.close();
+    chmodSync(repo, 0o755);
+    // The folder is open to everyone, the database is root's 0600 file.
+    chmodSync(join(repo, '.autopatch-j'), 0o777);
+    const hash = sha256(dbPathOf(repo));
+    const status = await runAsNobody(['memory', 'status', '--repo', repo]);
+    expect(status.code).toBe(1);
+    expect(status.stderr).toMatch(/EACCES|permission/i);
+    expect(status.stderr).toMatch(/may read and write/);
+    expect(status.stderr).not.toMatch(/degraded|clear --confirm/);
+    const clear = await runAsNobody(['memory', 'clear', '--confirm', '--repo', repo]);
+    expect(clear.code).toBe(1);
+    expect(sha256(dbPathOf(repo))).toBe(hash);
+    withRawDb(dbPathOf(repo), (db) => expect(db.prepare('SELECT count(*) AS n FROM turns').get()).toEqual({ n: 5 }));
+  });
+
+  it('a project folder the user cannot write: exit 1 with the fix, not the usage code', async () => {
+    const repo = tempRepo();
+    chmodSync(repo, 0o755);
+    const run = await runAsNobody(['memory', 'status', '--repo', repo]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/fix:|may read and write/);
+  });
+});

@@ -1,0 +1,226 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { loadHistory, saveHistory } from '../../src/cli/history.js';
+import { safeJson, safeTerminalText } from '../../src/cli/render/safe-text.js';
+import { byRole, runCli } from '../helpers/cli.js';
+import { FakeOpenAi } from '../helpers/fake-openai.js';
+import { consolidateWith, extractWith } from '../helpers/scripted.js';
+import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+
+const DRIVER = fileURLToPath(new URL('../fixtures/pty-drive.py', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+/** OSC 52 clipboard write, clear screen, a one-byte C1 CSI, a bidi override, a carriage return and DEL. */
+const HOSTILE = '\u001b]52;c;SGFja2Vk\u0007\u001b[2J\u009b31m\u202eEVIL\r\u007f';
+/** What must never appear in bytes written to the terminal. */
+const FORBIDDEN = ['\u001b]52', '\u001b[2J', '\u009b', '\u202e', '\u0007', '\u007f', 'EVIL\r'];
+
+let server: FakeOpenAi;
+beforeEach(async () => {
+  server = await new FakeOpenAi().start();
+});
+afterEach(async () => {
+  await server.stop();
+});
+
+interface Drive {
+  ok: boolean;
+  transcript: string;
+  code: number | null;
+  failed_wait: string | null;
+}
+
+function drive(steps: object[], args: string[], env: Record<string, string> = {}): Promise<Drive> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', [DRIVER, JSON.stringify(steps), process.execPath, CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out) as Drive);
+      } catch (error) {
+        reject(new Error(`driver output: ${out}`, { cause: error }));
+      }
+    });
+  });
+}
+
+function expectClean(transcript: string): void {
+  for (const bad of FORBIDDEN) expect(transcript.includes(bad), `${JSON.stringify(bad)} reached the terminal:\n${JSON.stringify(transcript)}`).toBe(false);
+}
+
+/** A repo with one usable memory whose title carries the hostile text, and a hostile history line. */
+async function hostileRepo(): Promise<{ repo: string; id: string }> {
+  const repo = tempRepo();
+  const llm = new ScriptedLlm()
+    .always('memory_extraction', extractWith((t) => [
+      { kind: 'user_preference', title: `answers ${HOSTILE}`, content: `answer first ${HOSTILE}`, aliases: [], sources: [{ turn_id: t.turn_id, role: 'user', quote: t.user }] },
+    ]))
+    .always('memory_consolidation', consolidateWith());
+  const memory = MemoryManager.open({ repoRoot: repo, llm });
+  const h = memory.beginTurn({ intent: 'general_chat', userText: `From now on, answer first. ${HOSTILE}` });
+  memory.completeTurn(h, 'ok');
+  await memory.processDue({ force: true });
+  const items = memory.list();
+  expect(items).toHaveLength(1);
+  await memory.close();
+  writeFileSync(join(repo, '.autopatch-j', 'cli_history'), `recalled ${HOSTILE}\n`);
+  return { repo, id: items[0]!.id };
+}
+
+describe('nothing hostile reaches the terminal (one neutralizer for every output path)', () => {
+  it('spinner label, debug lines, recalled history, tables and answers in a session on a pty', async () => {
+    const { repo } = await hostileRepo();
+    server.always(
+      byRole({
+        main: (r) => {
+          const last = r.body.messages!.at(-1)!;
+          if (last.role === 'tool') return { text: `done ${HOSTILE}`, delayMs: 500 };
+          return { text: '', toolCalls: [{ name: `read_file${HOSTILE}`, arguments: `{"path":"${HOSTILE.replace(/[\u0000-\u001f\\"]/g, '')}"}` }] };
+        },
+      }),
+    );
+    const result = await drive(
+      [
+        { wait: 'autopatch-j> ' },
+        { send: '\u001b[A' },
+        { wait: 'recalled \\x1b]52' },
+        { send: '\u0015' },
+        { send: 'use a tool please\r' },
+        { wait: 'done \\x1b]52' },
+        { wait: 'autopatch-j> ' },
+        { send: '/memory list\r' },
+        { wait: 'answers \\x1b]52' },
+        { wait: 'autopatch-j> ' },
+        { send: '/memory status\r' },
+        { wait: 'Memory: healthy' },
+        { wait: 'autopatch-j> ' },
+        { send: '\u0004' },
+      ],
+      ['--repo', repo],
+      { AUTOPATCH_LLM_BASE_URL: server.url, AUTOPATCH_LLM_API_KEY: 'k', AUTOPATCH_DEBUG: 'true' },
+    );
+    expect(result.failed_wait, result.transcript).toBeNull();
+    expect(result.code).toBe(0);
+    // The tool name was shown (debug line and spinner), made visible.
+    expect(result.transcript).toContain('[debug] tool read_file\\x1b]52;c;SGFja2Vk\\x07\\x1b[2J\\x9b31m\\u202eEVIL\\r\\x7f');
+    expect(result.transcript.split('read_file\\x1b]52').length).toBeGreaterThan(2);
+    expectClean(result.transcript);
+  });
+
+  it('degraded reasons, error messages and --json output on a pty', async () => {
+    const { repo, id } = await hostileRepo();
+    const broken = tempRepo();
+    const memory = MemoryManager.open({ repoRoot: broken });
+    await memory.close();
+    withRawDb(dbPathOf(broken), (db) => db.exec(`CREATE TABLE "t${HOSTILE}" (x)`));
+    const runs = [
+      await drive([], ['memory', 'status', '--repo', broken]),
+      await drive([], ['memory', 'status', '--json', '--repo', broken]),
+      await drive([], ['memory', 'show', `mem-${HOSTILE}`, '--repo', repo]),
+      await drive([], ['memory', 'show', id, '--repo', repo]),
+      await drive([], ['memory', 'list', '--json', '--repo', repo]),
+      await drive([], ['memory', 'show', id, '--json', '--repo', repo]),
+    ];
+    expect(runs[0]!.transcript).toContain('unknown table t\\x1b]52');
+    expect(runs[1]!.transcript).toContain('\\u009b31m\\u202eEVIL');
+    expect(runs[2]!.transcript).toContain("No memory matches id 'mem-\\x1b]52");
+    expect(runs[4]!.transcript).toContain('answers \\u001b]52;c;SGFja2Vk\\u0007\\u001b[2J\\u009b31m\\u202eEVIL\\r\\u007f');
+    for (const run of runs) expectClean(run.transcript);
+  });
+});
+
+describe('--json escapes C1 and bidi controls, and stays the same JSON value', () => {
+  it('\\u009b and \\u202e are escaped', () => {
+    const value = { title: `a\u009bb\u202ec\u2066d\u007f` };
+    const text = safeJson(value);
+    expect(text).toContain('a\\u009bb\\u202ec\\u2066d\\u007f');
+    expect(text).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  it('the neutralizer makes bidi marks and separators visible too', () => {
+    expect(safeTerminalText('a\u200fb\u061cc\u2028d')).toBe('a\\u200fb\\u061cc\\u2028d');
+  });
+});
+
+describe('the CLI history file', () => {
+  it('is never read or written through a symbolic link', () => {
+    const repo = tempRepo();
+    const outside = join(tempRepo('autopatch-j-outside-'), 'target');
+    writeFileSync(outside, 'outside\n');
+    mkdirSync(join(repo, '.autopatch-j'));
+    const path = join(repo, '.autopatch-j', 'cli_history');
+    symlinkSync(outside, path);
+    expect(saveHistory(path, 'typed secret')).toMatch(/symbolic link/);
+    expect(loadHistory(path, 10)).toEqual([]);
+    expect(readFileSync(outside, 'utf8')).toBe('outside\n');
+    expect(lstatSync(path).isSymbolicLink()).toBe(true);
+  });
+
+  it('is created 0600 whatever the umask, and recalled lines are neutralized', () => {
+    const repo = tempRepo();
+    const path = join(repo, 'cli_history');
+    const old = process.umask(0o022);
+    try {
+      expect(saveHistory(path, `line ${HOSTILE}`)).toBeNull();
+    } finally {
+      process.umask(old);
+    }
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(loadHistory(path, 10)).toEqual([safeTerminalText(`line ${HOSTILE.replace(/\r/g, ' ')}`)]);
+    chmodSync(path, 0o600);
+  });
+});
+
+describe('exit codes of storage failures', () => {
+  it('.autopatch-j as a file: exit 1 with the cause and the fix, not the usage code', async () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, '.autopatch-j'), 'a file');
+    const run = await runCli(['memory', 'status', '--repo', repo]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/is not a folder/);
+    expect(run.stderr).toMatch(/fix: move/);
+    expect(run.stderr).not.toMatch(/clear --confirm/);
+  });
+
+  it('the MCP server too: a storage error exits 1 with the fix, nothing on stdout', async () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, '.autopatch-j'), 'a file');
+    const run = await runCli(['mcp', '--repo', repo]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/autopatch-j mcp: .*is not a folder \(fix: move/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('a symbolic link for .autopatch-j: exit 1, nothing written outside', async () => {
+    const repo = tempRepo();
+    const outside = tempRepo('autopatch-j-outside-');
+    symlinkSync(outside, join(repo, '.autopatch-j'));
+    const run = await runCli(['memory', 'status', '--repo', repo]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/symbolic link/);
+  });
+
+  it('a base URL with credentials never shows them, in debug output or the export', async () => {
+    const repo = tempRepo();
+    const url = new URL(server.url);
+    const secretUrl = `http://user:PASS-77@${url.host}/v1?api_key=QSECRET`;
+    const env = { AUTOPATCH_LLM_BASE_URL: secretUrl, AUTOPATCH_LLM_API_KEY: 'k', AUTOPATCH_DEBUG: 'true' };
+    const ask = await runCli(['ask', '--repo', repo, 'hello'], { env });
+    const status = await runCli(['memory', 'status', '--repo', repo], { env });
+    const exported = await runCli(['memory', 'export', '--json', '--repo', repo], { env });
+    const file = readFileSync((JSON.parse(exported.stdout) as { path: string }).path, 'utf8');
+    for (const text of [ask.stdout, ask.stderr, status.stdout, status.stderr, file]) {
+      expect(text).not.toContain('PASS-77');
+      expect(text).not.toContain('QSECRET');
+    }
+  });
+});
