@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
@@ -79,7 +79,7 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
   const config = readConfig(options);
   if (config.noColor) options.output.color = false;
   const repoRoot = resolveRepo(options.repo);
-  if (options.readOnly && !existsSync(memoryDbPath(repoRoot))) throw new NoMemoryYet(repoRoot);
+  if (options.readOnly && hasNoMemoryYet(repoRoot)) throw new NoMemoryYet(repoRoot);
   const llm = config.llm
     ? new GuardedLlm(new LazyProvider(config.llm), { classifierTimeoutMs: Math.min(CLASSIFIER_TIMEOUT_MS, config.llm.timeoutMs) })
     : null;
@@ -103,6 +103,27 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
     return agent;
   };
   return { repoRoot, config, memory, workspace, llm, agent: loadAgent, output: options.output };
+}
+
+/**
+ * True when a read-only command can say "no Memory yet" without opening anything: there is no database,
+ * and nothing is wrong with the place it would live. A `.autopatch-j` that is a file or a symbolic link, or
+ * a project where it could not be created, goes on to the storage checks, which name the problem and fix.
+ */
+function hasNoMemoryYet(repoRoot: string): boolean {
+  const dir = dataDir(repoRoot);
+  let stat;
+  try {
+    stat = lstatSync(dir);
+  } catch {
+    try {
+      accessSync(repoRoot, constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return stat.isDirectory() && !existsSync(memoryDbPath(repoRoot));
 }
 
 /** Where a proposed patch waits for /apply between processes. */
