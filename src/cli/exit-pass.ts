@@ -23,9 +23,9 @@ export interface ExitPassSummary {
  * was processed, what stays queued or failed and why, and where to look). A provider that already timed
  * out, was unreachable or refused the key in this process is not waited on again; Ctrl-C skips the pass.
  */
-export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {}): Promise<ExitPassSummary> {
+export async function exitPass(ctx: CliContext): Promise<ExitPassSummary> {
   try {
-    return await drainAndClose(ctx, options);
+    return await drainAndClose(ctx);
   } catch (error) {
     // Never thrown to main: a locked or full database must not turn leaving into a crash (jobs stay queued).
     ctx.output.err(`Memory exit pass stopped: ${describeError(error)}\n`);
@@ -38,12 +38,12 @@ export async function exitPass(ctx: CliContext, options: { quiet?: boolean } = {
   }
 }
 
-async function drainAndClose(ctx: CliContext, options: { quiet?: boolean }): Promise<ExitPassSummary> {
+async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   const style = styleFor(ctx.output, 'err');
-  const status: ReturnType<CliContext['memory']['status']> | null = ctx.memory.status();
-  const pending = status?.jobs.pending ?? 0;
+  const status = ctx.memory.status();
+  const pending = status.jobs.pending;
   const failedBefore = failedJobs(status);
-  const healthy = status?.health === 'healthy';
+  const healthy = status.health === 'healthy';
   const trouble = ctx.llm?.trouble ?? null;
   let skipped: string | null = null;
   if (!healthy) skipped = 'Memory is degraded';
@@ -57,14 +57,14 @@ async function drainAndClose(ctx: CliContext, options: { quiet?: boolean }): Pro
   };
   if (drain) {
     process.once('SIGINT', onInterrupt);
-    if (ctx.output.interactive && !options.quiet) ctx.output.errRich(style.dim(`processing ${pending} memory job${pending === 1 ? '' : 's'}… (Ctrl-C skips)`));
+    if (ctx.output.interactive) ctx.output.errRich(style.dim(`processing ${pending} memory job${pending === 1 ? '' : 's'}… (Ctrl-C skips)`));
   }
   let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
   try {
     result = await ctx.memory.close({ drain });
   } finally {
     process.off('SIGINT', onInterrupt);
-    if (drain && ctx.output.interactive && !options.quiet) ctx.output.control('\r\u001b[2K');
+    if (drain && ctx.output.interactive) ctx.output.control('\r\u001b[2K');
   }
   if (interrupted) skipped = 'skipped with Ctrl-C';
   if (ctx.config.debug) for (const line of renderDrainWarnings(result)) ctx.output.err(`${line}\n`);
@@ -81,7 +81,7 @@ async function drainAndClose(ctx: CliContext, options: { quiet?: boolean }): Pro
   if (parts.length === 0) return summary;
   const needsLook = summary.queued > 0 || summary.failed > 0;
   summary.line = `memory: ${parts.join(' · ')}${needsLook ? ` — ${EXPLAINS}` : ''}`;
-  if (!options.quiet) ctx.output.errRich(`${needsLook ? style.yellow(literal(summary.line)) : style.dim(literal(summary.line))}\n`);
+  ctx.output.errRich(`${needsLook ? style.yellow(literal(summary.line)) : style.dim(literal(summary.line))}\n`);
   return summary;
 }
 

@@ -29,10 +29,6 @@ export class KeyGate extends EventEmitter {
     super();
   }
 
-  get columns(): number {
-    return process.stdout.columns ?? 80;
-  }
-
   /** readline switches raw mode through its input; the real terminal gets it. */
   setRawMode(mode: boolean): this {
     if (typeof this.stdin.setRawMode === 'function') this.stdin.setRawMode(mode);

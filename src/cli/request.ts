@@ -100,13 +100,11 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
           if (!options.json) endLine();
           if (debug) output.err(`[debug] tool ${name} ${literal(args.slice(0, 300))}\n`);
           spinner.start(`${name}…`);
-          spinner.update(`${name}…`);
         },
         onToolResult: (name, args, toolOutput) => {
           spinner.stop();
           output.errRich(`${style.dim(`  ${toolLine(name, args, toolOutput, output.columns())}`)}\n`);
           spinner.start('thinking…');
-          spinner.update('thinking…');
         },
       },
     });
