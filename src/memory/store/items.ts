@@ -1,6 +1,6 @@
 import { MemoryNotFoundError } from '../../shared/errors.js';
 import type { Connection } from '../connection.js';
-import { buildItemTerms } from '../retrieval/terms.js';
+import { buildItemTerms } from './item-terms.js';
 import type { ForgetResult, ItemStatus, MemoryItemSummary, MemoryKind } from '../types.js';
 
 export interface ItemRow {
