@@ -5,6 +5,7 @@ const PASTE_START = '\u001b[200~';
 const PASTE_END = '\u001b[201~';
 /** Alt+Enter, and Shift+Enter where the terminal reports it (kitty, xterm modifyOtherKeys). */
 const NEWLINE_KEYS = ['\u001b\r', '\u001b\n', '\u001b[13;2u', '\u001b[27;2;13~'];
+const MARKERS = [PASTE_START, PASTE_END, ...NEWLINE_KEYS];
 
 /**
  * Stands between the terminal and readline. readline edits one line; the gate decides what reaches it:
@@ -19,6 +20,8 @@ export class KeyGate extends EventEmitter {
   continuing = false;
   private held = '';
   private pasting = false;
+  /** The start of a marker cut off at the end of a chunk (a large paste arrives in pieces). */
+  private carry = '';
   private readonly decoder = new StringDecoder('utf8');
   private readonly onData = (chunk: Buffer | string): void => this.receive(typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
   private readonly onEnd = (): void => {
@@ -67,7 +70,9 @@ export class KeyGate extends EventEmitter {
   }
 
   /** Text from the terminal (exposed for tests). */
-  receive(text: string): void {
+  receive(chunk: string): void {
+    const text = this.carry + chunk;
+    this.carry = '';
     if (this.busy) {
       this.hold(text);
       return;
@@ -95,6 +100,10 @@ export class KeyGate extends EventEmitter {
         continue;
       }
       const ch = text[i]!;
+      if (ch === '\u001b' && MARKERS.some((m) => m.length > text.length - i && m.startsWith(text.slice(i)))) {
+        this.carry = text.slice(i);
+        break;
+      }
       if (this.pasting) {
         if (ch === '\r' || ch === '\n') {
           flush();
