@@ -1,4 +1,4 @@
-import { safeJson } from './render/safe-text.js';
+import { safeJson } from '../shared/terminal-text.js';
 
 /**
  * `--json` output: timestamps (fields named `…At` holding epoch milliseconds) become ISO-8601 strings,

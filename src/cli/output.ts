@@ -1,5 +1,5 @@
 import { safeRichText } from './render/rich-text.js';
-import { safeTerminalText } from './render/safe-text.js';
+import { safeTerminalText } from '../shared/terminal-text.js';
 
 /**
  * Where the CLI writes: answers and command results to stdout, progress and diagnostics to stderr. `out`

@@ -1,4 +1,4 @@
-import { safeTerminalText } from './safe-text.js';
+import { safeTerminalText } from '../../shared/terminal-text.js';
 
 /**
  * The program's own styling that may reach a terminal besides text: SGR colours (picocolors, the markdown

@@ -1,4 +1,4 @@
-import { safeLabel } from './safe-text.js';
+import { safeLabel } from '../../shared/terminal-text.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
