@@ -20,6 +20,8 @@ export interface AgentEvents {
   onRoute?: (route: RouteDecision) => void;
   onText?: (delta: string) => void;
   onTool?: (name: string, argumentsText: string) => void;
+  /** After a tool ran: what it handed back to the model (the CLI shows a short summary). */
+  onToolResult?: (name: string, argumentsText: string, output: string) => void;
 }
 
 export interface AgentResult {
@@ -113,6 +115,7 @@ export class Agent {
     const tools = profile.tools.map(toolSchema);
     let toolCalls = 0;
     for (let step = 1; step <= this.maxSteps; step += 1) {
+      run.signal?.throwIfAborted();
       const response = await this.options.llm.chat({
         purpose,
         messages,
@@ -123,12 +126,17 @@ export class Agent {
       if (!response.toolCalls || response.toolCalls.length === 0) return { text: response.content, steps: step, toolCalls };
       messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
       for (const call of response.toolCalls) {
+        // A cancel between tools stops the request before the next tool touches anything.
+        run.signal?.throwIfAborted();
         run.events?.onTool?.(call.name, call.arguments);
         toolCalls += 1;
-        messages.push({ role: 'tool', toolCallId: call.id, content: await runToolCall(profile.tools, call, context) });
+        const output = await runToolCall(profile.tools, call, context);
+        run.events?.onToolResult?.(call.name, call.arguments, output);
+        messages.push({ role: 'tool', toolCallId: call.id, content: output });
       }
     }
     // Out of tool rounds: one last call without tools forces an answer from what was gathered.
+    run.signal?.throwIfAborted();
     messages.push({ role: 'user', content: `(You have used ${this.maxSteps} tool rounds. Answer now with what you have.)` });
     const final = await this.options.llm.chat({
       purpose,

@@ -1,22 +1,27 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { Agent } from '../agent/agent.js';
+import { accessSync, constants, existsSync, lstatSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
-import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
-import { MemoryManager } from '../memory/manager.js';
+import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
+import { LazyProvider } from '../llm/lazy-provider.js';
+import { dataDir, memoryDbPath } from '../memory/bootstrap.js';
+import type { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
+import { projectRoot } from '../workspace/project-root.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
 import { EXIT } from './commands/command-output.js';
 import type { Output } from './output.js';
 
-/** Everything a command needs: the project, its Memory, the agent (when a model is configured). */
+/** Everything a command needs: the project, its Memory, the model (when one is configured). */
 export interface CliContext {
   repoRoot: string;
   config: AppConfig;
   memory: MemoryManager;
   workspace: ReviewWorkspace;
-  provider: OpenAiCompatibleProvider | null;
-  agent: Agent | null;
+  /** The configured model, guarded (timeouts, retries, remembered trouble); null without a provider. */
+  llm: GuardedLlm | null;
+  /** The agent, loaded on first use; null without a provider. */
+  agent(): Promise<Agent | null>;
   output: Output;
 }
 
@@ -28,8 +33,26 @@ export class StartupError extends Error {
   }
 }
 
-/** Reads the config and opens the project's Memory. A degraded Memory opens fine; status says why. */
-export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; output: Output }): CliContext {
+/** A read-only command in a project that has no Memory yet: nothing is created. */
+export class NoMemoryYet extends Error {
+  override readonly name = 'NoMemoryYet';
+  constructor(readonly repoRoot: string) {
+    super(`No Memory in this project yet (${repoRoot}); it is created by the first request.`);
+  }
+}
+
+export interface OpenOptions {
+  repo?: string;
+  env?: NodeJS.ProcessEnv;
+  output: Output;
+  /** `--model`: overrides AUTOPATCH_LLM_MODEL for this run. */
+  model?: string;
+  /** Read-only commands never create a database. */
+  readOnly?: boolean;
+}
+
+/** Reads and validates the settings (with `--model` applied). */
+export function readConfig(options: { env?: NodeJS.ProcessEnv; model?: string }): AppConfig {
   let config: AppConfig;
   try {
     config = loadConfig(options.env ?? process.env);
@@ -37,12 +60,33 @@ export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; o
     if (error instanceof ConfigError) throw new StartupError(`invalid setting ${error.message}`);
     throw error;
   }
-  const repoRoot = resolve(options.repo ?? process.cwd());
-  if (!existsSync(repoRoot) || !statSync(repoRoot).isDirectory()) throw new StartupError(`--repo ${repoRoot} is not a folder`);
-  const provider = config.llm ? new OpenAiCompatibleProvider(config.llm) : null;
+  if (options.model !== undefined && config.llm) config = { ...config, llm: { ...config.llm, model: options.model } };
+  return config;
+}
+
+/** The project folder: `--repo` as given, else the git top level of the current folder. */
+export function resolveRepo(repo: string | undefined): string {
+  const root = repo !== undefined ? resolve(repo) : projectRoot(process.cwd());
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new StartupError(`--repo ${root} is not a folder`);
+  return root;
+}
+
+/**
+ * Reads the config and opens the project's Memory. A degraded Memory opens fine; status says why. The
+ * Memory module loads only past the read-only check, so "no Memory yet" costs almost nothing.
+ */
+export async function openContext(options: OpenOptions): Promise<CliContext> {
+  const config = readConfig(options);
+  if (config.noColor) options.output.color = false;
+  const repoRoot = resolveRepo(options.repo);
+  if (options.readOnly && hasNoMemoryYet(repoRoot)) throw new NoMemoryYet(repoRoot);
+  const llm = config.llm
+    ? new GuardedLlm(new LazyProvider(config.llm), { classifierTimeoutMs: Math.min(CLASSIFIER_TIMEOUT_MS, config.llm.timeoutMs) })
+    : null;
+  const { MemoryManager } = await import('../memory/manager.js');
   let memory: MemoryManager;
   try {
-    memory = MemoryManager.open({ repoRoot, ...(provider ? { llm: provider } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
+    memory = MemoryManager.open({ repoRoot, ...(llm ? { llm } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
   } catch (error) {
     if (error instanceof MemoryStorageError) {
       const fix = error.fix !== null && !error.message.includes(error.fix) ? `\n  fix: ${error.fix}` : '';
@@ -50,7 +94,50 @@ export function openContext(options: { repo?: string; env?: NodeJS.ProcessEnv; o
     }
     throw error;
   }
-  const workspace = new ReviewWorkspace(repoRoot);
-  const agent = provider ? new Agent({ llm: provider, memory, repoRoot, workspace }) : null;
-  return { repoRoot, config, memory, workspace, provider, agent, output: options.output };
+  ensureGitignore(dataDir(repoRoot));
+  const workspace = new ReviewWorkspace(repoRoot, { patchFile: pendingPatchPath(repoRoot) });
+  let agent: Promise<Agent | null> | null = null;
+  const loadAgent = (): Promise<Agent | null> => {
+    if (!llm) return Promise.resolve(null);
+    agent ??= import('../agent/agent.js').then(({ Agent }) => new Agent({ llm, memory, repoRoot, workspace }));
+    return agent;
+  };
+  return { repoRoot, config, memory, workspace, llm, agent: loadAgent, output: options.output };
+}
+
+/**
+ * True when a read-only command can say "no Memory yet" without opening anything: there is no database,
+ * and nothing is wrong with the place it would live. A `.autopatch-j` that is a file or a symbolic link, or
+ * a project where it could not be created, goes on to the storage checks, which name the problem and fix.
+ */
+function hasNoMemoryYet(repoRoot: string): boolean {
+  const dir = dataDir(repoRoot);
+  let stat;
+  try {
+    stat = lstatSync(dir);
+  } catch {
+    try {
+      accessSync(repoRoot, constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return stat.isDirectory() && !existsSync(memoryDbPath(repoRoot));
+}
+
+/** Where a proposed patch waits for /apply between processes. */
+export function pendingPatchPath(repoRoot: string): string {
+  return join(dataDir(repoRoot), 'pending-patch.json');
+}
+
+/** `.autopatch-j/` holds the RAW conversation: it ignores itself so it is never committed by accident. */
+export function ensureGitignore(dir: string): void {
+  const path = join(dir, '.gitignore');
+  if (existsSync(path) || !existsSync(dir)) return;
+  try {
+    writeFileSync(path, '# autopatch-j data (RAW conversations): never commit\n*\n');
+  } catch {
+    // A read-only folder already keeps the data out of commits made from here; nothing to protect.
+  }
 }

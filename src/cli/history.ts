@@ -1,5 +1,5 @@
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { safeTerminalText } from './render/safe-text.js';
+import { safeTerminalText } from '../shared/terminal-text.js';
 
 /** Why the history file is not used, or null when it is fine. A symbolic link is never followed. */
 export function historyProblem(path: string): string | null {

@@ -4,94 +4,239 @@ import { dataDir } from '../memory/bootstrap.js';
 import { PROVIDER_SETUP_HINT } from '../config/config.js';
 import { SLASH_COMMANDS, runSlash } from './commands/registry.js';
 import type { CliContext } from './context.js';
-import { exitPass } from './exit-pass.js';
+import { exitPass, failedJobs } from './exit-pass.js';
 import { historyProblem, loadHistory, saveHistory } from './history.js';
+import { KeyGate } from './key-gate.js';
+import { literal } from './output.js';
 import { redactUrl } from '../shared/redact.js';
 import { degradedHelp } from './render/memory-views.js';
+import { styleFor } from './render/style.js';
 import { runRequest } from './request.js';
+import { readAllStdin } from './stdin.js';
 
 const HISTORY_LINES = 1000;
+const PROMPT = 'autopatch-j> ';
+const CONTINUATION = '… ';
+/** Two Ctrl-C on an empty prompt within this time leave the session. */
+const DOUBLE_CTRL_C_MS = 2000;
+/** Background jobs waiting to retry before the session says once that they keep failing (one failed job is enough). */
+const FAILING_JOBS_NOTICE = 2;
+
+export interface SessionOptions {
+  /** From a pipe: one request per line instead of the whole input as one request. */
+  lines?: boolean;
+  input?: NodeJS.ReadStream;
+}
 
 /**
- * The interactive session: a readline prompt with persistent history and completion on a terminal, or
- * one input per line from a pipe. Ctrl-C cancels the request in flight; Ctrl-D or /exit leaves after the
- * Memory exit pass.
+ * The interactive session. On a terminal: a prompt with persistent history and completion, multi-line
+ * requests (a pasted block, or lines ended with `\` or Alt+Enter), Ctrl-C or Esc to cancel a request,
+ * Ctrl-C at the prompt to clear the line (twice to leave), type-ahead held until the prompt returns.
+ * From a pipe: the whole input is ONE request (a lone slash command runs as such) unless `lines` is set.
+ * Memory's exit pass runs on the way out.
  */
-export async function runSession(ctx: CliContext, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
+export async function runSession(ctx: CliContext, options: SessionOptions = {}): Promise<number> {
+  const input = options.input ?? process.stdin;
   const tty = input.isTTY === true && process.stdout.isTTY === true;
-  const historyPath = join(dataDir(ctx.repoRoot), 'cli_history');
+  const style = styleFor(ctx.output, 'err');
   const status = ctx.memory.status();
   if (tty) {
     ctx.output.err(`autopatch-j in ${ctx.repoRoot} — /help for commands, Ctrl-D to leave.\n`);
-    ctx.output.err(ctx.provider ? `model: ${ctx.config.llm!.model} at ${redactUrl(ctx.config.llm!.baseUrl)}\n` : `${PROVIDER_SETUP_HINT}\n`);
-    const problem = historyProblem(historyPath);
+    if (ctx.config.llm) {
+      ctx.output.errRich(style.dim(`model: ${literal(ctx.config.llm.model)} at ${literal(redactUrl(ctx.config.llm.baseUrl))}\n`));
+      ctx.output.errRich(style.dim(`Conversations are stored locally in .autopatch-j/ and sent to ${literal(new URL(ctx.config.llm.baseUrl).host)}.\n`));
+    } else ctx.output.err(`${PROVIDER_SETUP_HINT}\n`);
+    const problem = historyProblem(historyPathOf(ctx));
     if (problem !== null) ctx.output.err(`${problem}\n`);
   }
   if (status.health === 'degraded') ctx.output.err(`${degradedHelp(status.degradedReason ?? 'unknown')}\n`);
   else ctx.memory.start();
 
-  const rl = createInterface({
-    input,
-    output: tty ? process.stdout : undefined,
-    terminal: tty,
-    history: tty ? loadHistory(historyPath, HISTORY_LINES) : [],
-    historySize: HISTORY_LINES,
-    removeHistoryDuplicates: true,
-    completer: (line: string) => complete(line, ctx),
-  } as Parameters<typeof createInterface>[0]);
-  rl.setPrompt('autopatch-j> ');
-
-  let inflight: AbortController | null = null;
-  const onInterrupt = (): void => {
-    if (inflight) {
-      inflight.abort();
-      return;
-    }
-    if (tty) {
-      ctx.output.out('\n(Ctrl-D or /exit to leave)\n');
-      rl.prompt();
-    } else {
-      rl.close();
-    }
-  };
-  rl.on('SIGINT', onInterrupt);
-  process.on('SIGINT', onInterrupt);
-
-  let exitCode = 0;
-  if (tty) rl.prompt();
-  try {
-    for await (const raw of rl) {
-      const line = raw.trim();
-      if (line.length === 0) {
-        if (tty) rl.prompt();
-        continue;
-      }
-      if (tty) saveHistory(historyPath, raw);
-      if (line.startsWith('/')) {
-        const result = await runSlash(line, ctx);
-        if (result === 'exit') break;
-        const text = result.text;
-        if (result.exitCode === 0) ctx.output.out(`${text}\n`);
-        else ctx.output.err(`${text}\n`);
-      } else {
-        inflight = new AbortController();
-        const code = await runRequest(ctx, line, inflight.signal);
-        inflight = null;
-        if (!tty && code !== 0) exitCode = code;
-      }
-      if (tty) rl.prompt();
-    }
-  } finally {
-    process.off('SIGINT', onInterrupt);
-    rl.close();
-  }
-  if (tty) ctx.output.out('\n');
+  const exitCode = tty ? await terminalSession(ctx, input) : await pipedSession(ctx, input, options.lines === true);
   await exitPass(ctx);
   return exitCode;
 }
 
-/** Completes slash commands, memory subcommands and memory ids. */
+/** One input, slash command or request, from either mode. Returns the exit code it earned, or 'exit'. */
+async function serve(ctx: CliContext, text: string, signal: AbortSignal): Promise<number | 'exit'> {
+  if (text.startsWith('/') && !text.includes('\n')) {
+    const result = await runSlash(text, ctx);
+    if (result === 'exit') return 'exit';
+    if (result.exitCode === 0) (result.rich ? ctx.output.outRich : ctx.output.out)(`${result.text}\n`);
+    else (result.rich ? ctx.output.errRich : ctx.output.err)(`${result.text}\n`);
+    return 0;
+  }
+  const outcome = await runRequest(ctx, text, { signal, commands: 'session' });
+  return outcome.exitCode;
+}
+
+async function pipedSession(ctx: CliContext, input: NodeJS.ReadStream, lines: boolean): Promise<number> {
+  let inflight: AbortController | null = null;
+  let stop = false;
+  const onInterrupt = (): void => {
+    stop = true;
+    inflight?.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  ctx.output.onClosed(onInterrupt);
+  let exitCode = 0;
+  try {
+    const inputs = lines ? (await readAllStdin(input)).split('\n') : [await readAllStdin(input)];
+    for (const raw of inputs) {
+      if (stop) break;
+      const text = raw.trim();
+      if (text.length === 0) continue;
+      inflight = new AbortController();
+      const code = await serve(ctx, text, inflight.signal);
+      inflight = null;
+      if (code === 'exit') break;
+      if (code !== 0 && !ctx.output.closed) exitCode = code;
+    }
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+  return exitCode;
+}
+
+async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promise<number> {
+  const style = styleFor(ctx.output, 'err');
+  const historyPath = historyPathOf(ctx);
+  const gate = new KeyGate(input);
+  const rl = createInterface({
+    input: gate,
+    output: process.stdout,
+    terminal: true,
+    history: loadHistory(historyPath, HISTORY_LINES),
+    historySize: HISTORY_LINES,
+    removeHistoryDuplicates: true,
+    completer: (line: string) => complete(line, ctx),
+  } as unknown as Parameters<typeof createInterface>[0]);
+  const editor = rl as unknown as { line: string; cursor: number };
+  rl.setPrompt(PROMPT);
+
+  let pending: string[] = [];
+  let inflight: AbortController | null = null;
+  let lastCtrlC = 0;
+  let jobsNoticed = false;
+  const queue: string[] = [];
+  let draining = false;
+  let closed = false;
+  const closedPromise = new Promise<void>((resolve) => rl.once('close', () => {
+    closed = true;
+    resolve();
+  }));
+
+  const prompt = (): void => {
+    rl.setPrompt(pending.length > 0 ? CONTINUATION : PROMPT);
+    rl.prompt();
+  };
+
+  gate.on('interrupt', () => {
+    if (inflight) {
+      inflight.abort();
+      return;
+    }
+    if (gate.busy) return;
+    const hadText = editor.line.length > 0 || pending.length > 0;
+    ctx.output.out('^C\n');
+    editor.line = '';
+    editor.cursor = 0;
+    pending = [];
+    if (!hadText && Date.now() - lastCtrlC < DOUBLE_CTRL_C_MS) {
+      rl.close();
+      return;
+    }
+    if (!hadText) ctx.output.errRich(style.dim('(Ctrl-C again or Ctrl-D to leave)\n'));
+    lastCtrlC = hadText ? 0 : Date.now();
+    prompt();
+  });
+  gate.on('cancel', () => inflight?.abort());
+  rl.on('SIGINT', () => gate.emit('interrupt'));
+  const onSignal = (): void => {
+    if (inflight) inflight.abort();
+    else rl.close();
+  };
+  process.on('SIGINT', onSignal);
+
+  rl.on('line', (line: string) => {
+    lastCtrlC = 0;
+    if (gate.continuing || (line.endsWith('\\') && !line.endsWith('\\\\'))) {
+      pending.push(gate.continuing ? line : line.slice(0, -1));
+      prompt();
+      return;
+    }
+    const text = [...pending, line].join('\n');
+    pending = [];
+    if (text.trim().length === 0) {
+      prompt();
+      return;
+    }
+    saveHistory(historyPath, text);
+    queue.push(text.trim());
+    void drain();
+  });
+
+  // Requests run one at a time; keys typed meanwhile wait in the gate and replay at the next prompt.
+  const drain = async (): Promise<void> => {
+    if (draining) return;
+    draining = true;
+    gate.busy = true;
+    try {
+      while (queue.length > 0 && !closed) {
+        const text = queue.shift()!;
+        inflight = new AbortController();
+        const code = await serve(ctx, text, inflight.signal);
+        inflight = null;
+        if (code === 'exit') {
+          rl.close();
+          return;
+        }
+        noticeFailingJobs();
+      }
+    } finally {
+      draining = false;
+      gate.busy = false;
+    }
+    if (closed) return;
+    prompt();
+    gate.release();
+  };
+
+  const noticeFailingJobs = (): void => {
+    if (jobsNoticed) return;
+    try {
+      const jobs = ctx.memory.status().jobs;
+      const stuck = jobs.retryWait + failedJobs({ jobs });
+      if (jobs.retryWait < FAILING_JOBS_NOTICE && failedJobs({ jobs }) === 0) return;
+      jobsNoticed = true;
+      ctx.output.errRich(style.dim(`memory: background jobs keep failing (${stuck} waiting or failed) — /memory status explains\n`));
+    } catch {
+      // Status is a courtesy here; a busy or degraded database is reported by the commands themselves.
+    }
+  };
+
+  gate.start();
+  prompt();
+  // The prompt is up: load the agent and the model SDK now, so the first request does not wait for them.
+  setTimeout(() => void ctx.agent(), 50).unref();
+  await closedPromise;
+  process.off('SIGINT', onSignal);
+  gate.stop();
+  ctx.output.out('\n');
+  return 0;
+}
+
+function historyPathOf(ctx: CliContext): string {
+  return join(dataDir(ctx.repoRoot), 'cli_history');
+}
+
+/** Completes slash commands, memory subcommands and memory ids; a complete word gets its trailing space. */
 export function complete(line: string, ctx: CliContext): [string[], string] {
+  const [hits, word] = completions(line, ctx);
+  return [hits.map((h) => `${h} `), word];
+}
+
+function completions(line: string, ctx: CliContext): [string[], string] {
   if (!line.startsWith('/')) return [[], line];
   const parts = line.split(/\s+/);
   if (parts.length === 1) {
@@ -114,4 +259,3 @@ export function complete(line: string, ctx: CliContext): [string[], string] {
   if (parts[0] === '/memory' && parts[1] === 'clear' && parts.length === 3) return [['--confirm'].filter((s) => s.startsWith(parts[2]!)), parts[2]!];
   return [[], line];
 }
-

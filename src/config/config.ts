@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { redactUrl } from '../shared/redact.js';
 
 /** The model provider settings (INTERFACES.md §3). */
@@ -19,6 +18,8 @@ export interface AppConfig {
   /** Null when no provider is configured: the CLI still starts and Memory commands work. */
   llm: LlmConfig | null;
   debug: boolean;
+  /** NO_COLOR is set (https://no-color.org): no colour anywhere. */
+  noColor: boolean;
 }
 
 /** A setting that cannot be used, with the variable to fix. */
@@ -39,7 +40,6 @@ export const PROVIDER_SETUP_HINT =
   `for a provider other than ${DEFAULT_BASE_URL} with ${DEFAULT_MODEL}); for a local endpoint that needs no key, ` +
   'set AUTOPATCH_LLM_BASE_URL alone (for example http://127.0.0.1:11434/v1 for Ollama).';
 
-const ExtraBody = z.record(z.string(), z.unknown());
 
 /**
  * Reads the environment once and validates it (nothing else reads `process.env`). A provider is configured
@@ -74,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const configured = apiKey !== null || baseUrlSetting !== undefined;
   return {
     debug,
+    noColor: env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '',
     llm: configured
       ? {
           baseUrl,
@@ -106,7 +107,7 @@ function parseExtraBody(name: string, raw: string | undefined, example: string):
   } catch (error) {
     throw new ConfigError(name, `is not valid JSON (${(error as Error).message}); expected an object such as ${example}`);
   }
-  const object = ExtraBody.safeParse(parsed);
-  if (!object.success || Array.isArray(parsed)) throw new ConfigError(name, `must be a JSON object such as ${example}`);
-  return object.data;
+  // A plain check, not a schema: the config is read by every command and must not load a validator.
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(name, `must be a JSON object such as ${example}`);
+  return parsed as Record<string, unknown>;
 }

@@ -3,11 +3,12 @@ import { resolve } from 'node:path';
 import { format } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { safeTerminalText } from '../cli/render/safe-text.js';
+import { safeTerminalText } from '../shared/terminal-text.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
 import type { DrainResult } from '../memory/types.js';
 import { MemoryStorageError } from '../shared/errors.js';
+import { projectRoot } from '../workspace/project-root.js';
 import { InFlight } from './in-flight.js';
 import { MemoryHost } from './memory-host.js';
 import { registerMemoryResources } from './resources.js';
@@ -81,7 +82,8 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
     }
     throw error;
   }
-  const repoRoot = resolve(options.repo ?? process.cwd());
+  // The same project as the CLI: --repo, else the git top level (or the nearest folder with Memory).
+  const repoRoot = options.repo !== undefined ? resolve(options.repo) : projectRoot(process.cwd());
   if (!existsSync(repoRoot) || !statSync(repoRoot).isDirectory()) {
     log(`--repo ${repoRoot} is not a folder`);
     return EXIT_USAGE;

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { MemoryStorageError, describeError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { Connection } from './connection.js';
+import { closedCleanSinceVerified, forgetCleanClose } from './clean-close.js';
 import { createPrivateFile, ensurePrivateDir, refuseLinks, removeStaleWorkDirs } from './files.js';
 import { SCHEMA_SQL, SCHEMA_VERSION, readCatalog, schemaManifest } from './schema.js';
 import { damageReason, isDamage, typedStorageError } from './storage-fault.js';
@@ -43,6 +44,8 @@ const VERIFY_ATTEMPTS = 3;
 
 interface OpenOptions {
   busyTimeoutMs?: number;
+  /** Run quick_check and foreign_key_check (false only for a file unchanged since a verified clean close). */
+  physical?: boolean;
 }
 
 /**
@@ -63,13 +66,18 @@ export function bootstrap(dbPath: string, now: number, ids: IdGenerator, seed?: 
   } catch (error) {
     throw typedStorageError(error, `cannot use ${dbPath}`, dir);
   }
+  const physical = created || !closedCleanSinceVerified(dbPath);
   for (let attempt = 0; attempt < VERIFY_ATTEMPTS; attempt += 1) {
     if (!created) {
-      const verdict = verifyReadOnly(dbPath, options);
+      const verdict = verifyReadOnly(dbPath, { ...options, physical: physical || attempt > 0 });
       if (verdict.kind === 'damaged') return { state: 'degraded', reason: verdict.reason, conn: verdict.conn, warnings: [] };
       if (verdict.kind === 'sound') {
         const opened = openVerified(dbPath, options);
-        if (opened) return { state: 'healthy', conn: opened, created: false, warnings: [] };
+        if (opened) {
+          // This session may change the file: only its own clean close stamps it again.
+          forgetCleanClose(dbPath);
+          return { state: 'healthy', conn: opened, created: false, warnings: [] };
+        }
         continue;
       }
     }
@@ -134,7 +142,7 @@ function verifyReadOnly(dbPath: string, options: OpenOptions): Verdict {
         conn.close();
         return { kind: 'blank' };
       }
-      const problem = bootstrapProblem(conn);
+      const problem = bootstrapProblem(conn, { physical: options.physical !== false });
       if (problem === null) {
         conn.close();
         return { kind: 'sound' };
@@ -284,7 +292,7 @@ export function verifyBootstrap(conn: Connection): string | null {
   return bootstrapProblem(conn)?.reason ?? null;
 }
 
-export function bootstrapProblem(conn: Connection): BootstrapProblem | null {
+export function bootstrapProblem(conn: Connection, options: { physical?: boolean } = {}): BootstrapProblem | null {
   const version = conn.db.pragma('user_version', { simple: true }) as number;
   if (version !== SCHEMA_VERSION) {
     const objects = conn.db
@@ -295,6 +303,19 @@ export function bootstrapProblem(conn: Connection): BootstrapProblem | null {
   }
   const drift = catalogDrift(conn);
   if (drift !== null) return { reason: drift, dataOnly: false };
+  if (options.physical !== false) {
+    const physical = physicalProblem(conn);
+    if (physical !== null) return physical;
+  }
+  const meta = conn.db.prepare('SELECT count(*) AS n FROM memory_meta WHERE id = 1').get() as { n: number };
+  if (meta.n !== 1) return { reason: 'memory_meta row id=1 missing', dataOnly: true };
+  const active = conn.db.prepare("SELECT count(*) AS n FROM threads WHERE status = 'active'").get() as { n: number };
+  if (active.n !== 1) return { reason: active.n === 0 ? 'no active thread' : `${active.n} active threads`, dataOnly: true };
+  return null;
+}
+
+/** M-2.2's physical checks: every page (quick_check) and every foreign key. */
+function physicalProblem(conn: Connection): BootstrapProblem | null {
   // quick_check reads every page: through a memory map that costs ~20 % less than one read() per page.
   conn.db.pragma(`mmap_size = ${VERIFY_MMAP_BYTES}`);
   let quick: { quick_check: string }[];
@@ -311,10 +332,6 @@ export function bootstrapProblem(conn: Connection): BootstrapProblem | null {
     const tables = [...new Set(fk.map((r) => r.table))].join(', ');
     return { reason: `foreign_key_check found ${fk.length} violation(s) in ${tables}`, dataOnly: true };
   }
-  const meta = conn.db.prepare('SELECT count(*) AS n FROM memory_meta WHERE id = 1').get() as { n: number };
-  if (meta.n !== 1) return { reason: 'memory_meta row id=1 missing', dataOnly: true };
-  const active = conn.db.prepare("SELECT count(*) AS n FROM threads WHERE status = 'active'").get() as { n: number };
-  if (active.n !== 1) return { reason: active.n === 0 ? 'no active thread' : `${active.n} active threads`, dataOnly: true };
   return null;
 }
 

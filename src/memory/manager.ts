@@ -5,12 +5,13 @@ import { type Clock, systemClock } from '../shared/clock.js';
 import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
 import { type IdGenerator, randomIds } from '../shared/ids.js';
 import { clip } from '../shared/text.js';
+import { recordCleanClose } from './clean-close.js';
 import { bootstrap, bootstrapProblem, buildFreshDatabase, dataDir, memoryDbPath } from './bootstrap.js';
 import { clearInPlace, holdWriteLock, readClearBasis, replaceDamagedDatabase } from './clear.js';
 import { BUSY_TIMEOUT_MS, Connection } from './connection.js';
 import { isDamage, typedStorageError } from './storage-fault.js';
 import { streamSnapshot, streamUnreadable, writeExportFile } from './export.js';
-import { MemoryWorker } from './pipeline/worker.js';
+import type { MemoryWorker } from './pipeline/worker.js';
 import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
@@ -87,7 +88,10 @@ export class MemoryManager {
   private readonly turnLeaseMs: number;
   private readonly openTurns = new Set<string>();
   private heartbeatTimer: NodeJS.Timeout | undefined;
-  private readonly worker: MemoryWorker;
+  /** Loaded on first use (see loadWorker). */
+  private worker: MemoryWorker | null = null;
+  private workerLoad: Promise<MemoryWorker> | null = null;
+  private workerWanted = false;
   private recoveryDeferred = false;
 
   private constructor(private readonly options: MemoryManagerOptions) {
@@ -100,16 +104,6 @@ export class MemoryManager {
     const opened = this.bootstrapState();
     this.state = opened.state;
     this.warnings = opened.warnings;
-    this.worker = new MemoryWorker({
-      conn: () => this.healthyConn(),
-      llm: options.llm,
-      now: this.now,
-      ids: this.ids,
-      owner: this.owner,
-      jobLeaseMs: options.jobLeaseMs ?? DEFAULT_JOB_LEASE_MS,
-      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      recover: () => this.recover(),
-    });
     if (this.state.health === 'healthy') this.recoverAtStartup(this.state.conn);
   }
 
@@ -197,12 +191,35 @@ export class MemoryManager {
     return this.state.conn;
   }
 
+  /**
+   * The pipeline (prompts, answer contracts, speech-act lexicons) loads on first use, so a read-only
+   * command (`memory list`, `memory status`) opens Memory without paying for it.
+   */
+  private loadWorker(): Promise<MemoryWorker> {
+    this.workerLoad ??= import('./pipeline/worker.js').then(({ MemoryWorker }) => {
+      const worker = new MemoryWorker({
+        conn: () => this.healthyConn(),
+        llm: this.options.llm,
+        now: this.now,
+        ids: this.ids,
+        owner: this.owner,
+        jobLeaseMs: this.options.jobLeaseMs ?? DEFAULT_JOB_LEASE_MS,
+        requestTimeoutMs: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        recover: () => this.recover(),
+      });
+      this.worker = worker;
+      if (this.workerWanted) worker.start();
+      return worker;
+    });
+    return this.workerLoad;
+  }
+
   /** Health, counts and errors. Works while degraded. */
   status(): MemoryStatus {
     return this.guard('cannot read Memory status', () => {
       const conn = this.anyConn();
       const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
-      const tick = this.worker.lastTickError;
+      const tick = this.worker?.lastTickError ?? null;
       const backgroundError = tick === null ? null : describeError(tick);
       return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings, backgroundError });
     });
@@ -222,7 +239,7 @@ export class MemoryManager {
       if (wanted !== null && jobIds.length === 0) {
         throw new MemoryNotFoundError(wanted, `No failed job matches '${wanted}' (memory status lists them)`);
       }
-      if (jobIds.length > 0) this.worker.wake();
+      if (jobIds.length > 0) this.worker?.wake();
       return { jobIds };
     });
   }
@@ -264,7 +281,7 @@ export class MemoryManager {
       const conn = this.healthyConn();
       try {
         const turn = finishTurn(conn, { handle, owner: this.owner, state, assistantText, failure, jobId: this.ids('job'), now: this.now() });
-        this.worker.wake();
+        this.worker?.wake();
         return turn;
       } finally {
         this.untrackOpenTurn(handle.turnId);
@@ -361,7 +378,7 @@ export class MemoryManager {
       const conn = this.healthyConn();
       this.recoverIfDeferred();
       const old = requireActiveThread(conn);
-      const drain = await this.worker.drain({ threadId: old.id });
+      const drain = await (await this.loadWorker()).drain({ threadId: old.id });
       const { archived, created } = archiveAndCreateThread(this.healthyConn(), this.ids('thread'), this.now());
       return { archivedThreadId: archived, threadId: created, drain };
     });
@@ -479,24 +496,31 @@ export class MemoryManager {
     return this.guardAsync('cannot run Memory jobs', async () => {
       this.healthyConn();
       this.recoverIfDeferred();
-      return this.worker.processDue({ force: options.force ?? false });
+      return (await this.loadWorker()).processDue({ force: options.force ?? false });
     });
   }
 
   /** Starts background scheduling and heartbeats (M-5.1, M-9.3). */
   start(): void {
     this.healthyConn();
-    this.worker.start();
+    this.workerWanted = true;
+    if (this.worker) this.worker.start();
+    else void this.loadWorker();
   }
 
   /** Stops background work; with `drain`, runs the exit pass first (M-10.2). */
   async close(options: { drain?: boolean } = {}): Promise<DrainResult> {
     let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
     if (this.state.health === 'closed') return result;
-    this.worker.stop();
+    this.workerWanted = false;
+    this.worker?.stop();
     try {
-      if (options.drain && this.state.health === 'healthy') result = await this.worker.drain({ threadId: null });
-      await this.worker.idle();
+      if (options.drain && this.state.health === 'healthy' && this.options.llm) result = await (await this.loadWorker()).drain({ threadId: null });
+      if (this.workerLoad) {
+        const worker = await this.workerLoad;
+        worker.stop();
+        await worker.idle();
+      }
     } catch (error) {
       throw typedStorageError(error, 'the exit pass could not finish (pending jobs stay queued)', dirname(this.dbPath));
     } finally {
@@ -506,6 +530,8 @@ export class MemoryManager {
       const state = this.state as State;
       this.state = { health: 'closed' };
       if (state.health !== 'closed') state.conn?.close();
+      // A verified session that closed its last connection: the next start may skip the physical checks.
+      if (state.health === 'healthy') recordCleanClose(this.dbPath);
     }
     return result;
   }

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { resolveInRepo } from './repo-paths.js';
 
 /** One search/replace edit of a pending patch. */
@@ -27,9 +28,22 @@ export type ApplyResult =
   | { applied: true; files: string[] }
   | { applied: false; problems: string[] };
 
+/** Reads a kept patch file; anything else than the shape written by `save` is refused. */
+function parseStoredPatch(value: unknown): { nextId: number; patch: PendingPatch | null } {
+  const v = value as { nextId?: unknown; patch?: unknown } | null;
+  const isCount = (n: unknown, min: number): n is number => Number.isInteger(n) && (n as number) >= min;
+  if (v === null || typeof v !== 'object' || !isCount(v.nextId, 1)) throw new Error('not a pending patch file');
+  if (v.patch === null) return { nextId: v.nextId, patch: null };
+  const p = v.patch as Partial<PendingPatch> | undefined;
+  const editsOk = Array.isArray(p?.edits) && p.edits.every((e) => e !== null && typeof e === 'object' && typeof e.path === 'string' && typeof e.search === 'string' && typeof e.replace === 'string');
+  if (!p || !isCount(p.id, 1) || typeof p.summary !== 'string' || !isCount(p.revisions, 0) || !editsOk) throw new Error('not a pending patch file');
+  return { nextId: v.nextId, patch: { id: p.id, summary: p.summary, edits: p.edits!.map((e) => ({ path: e.path, search: e.search, replace: e.replace })), revisions: p.revisions } };
+}
+
 /**
- * The review workspace of repair flows: the pending patch, audit findings and small caches. It lives in
- * the process only; Memory never sees it (M-1.3).
+ * The review workspace of repair flows: the pending patch, audit findings and small caches. Memory never
+ * sees it (M-1.3). With `patchFile`, the pending patch is kept on disk so that `autopatch-j ask` can
+ * propose it and a later session or `autopatch-j apply` can apply it; everything else lives in the process.
  */
 export class ReviewWorkspace {
   private patch: PendingPatch | null = null;
@@ -39,8 +53,12 @@ export class ReviewWorkspace {
   sourceIndex: string[] | null = null;
   /** Small per-session caches of tool results (file reads). */
   readonly requestCache = new Map<string, string>();
+  private readonly patchFile: string | null;
 
-  constructor(readonly repoRoot: string) {}
+  constructor(readonly repoRoot: string, options: { patchFile?: string } = {}) {
+    this.patchFile = options.patchFile ?? null;
+    this.load();
+  }
 
   get pendingPatch(): PendingPatch | null {
     return this.patch;
@@ -48,13 +66,36 @@ export class ReviewWorkspace {
 
   proposePatch(summary: string, edits: PatchEdit[]): PendingPatch {
     this.patch = { id: this.nextId++, summary, edits, revisions: 0 };
+    this.save();
     return this.patch;
   }
 
   revisePatch(summary: string | undefined, edits: PatchEdit[]): PendingPatch {
     if (!this.patch) throw new Error('there is no pending patch to revise');
     this.patch = { ...this.patch, summary: summary ?? this.patch.summary, edits, revisions: this.patch.revisions + 1 };
+    this.save();
     return this.patch;
+  }
+
+  /** Reads the kept patch; an unreadable file is ignored (the patch is a proposal, never data). */
+  private load(): void {
+    if (!this.patchFile || !existsSync(this.patchFile)) return;
+    try {
+      const stored = parseStoredPatch(JSON.parse(readFileSync(this.patchFile, 'utf8')));
+      this.patch = stored.patch;
+      this.nextId = Math.max(stored.nextId, (stored.patch?.id ?? 0) + 1);
+    } catch {
+      this.patch = null;
+    }
+  }
+
+  private save(): void {
+    if (!this.patchFile) return;
+    if (!this.patch && !existsSync(this.patchFile)) return;
+    mkdirSync(dirname(this.patchFile), { recursive: true });
+    const temp = `${this.patchFile}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify({ nextId: this.nextId, patch: this.patch }, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, this.patchFile);
   }
 
   /**
@@ -67,6 +108,7 @@ export class ReviewWorkspace {
     if (plan.problems.length > 0) return { applied: false, problems: plan.problems };
     for (const [file, text] of plan.files) writeFileSync(file, text);
     this.patch = null;
+    this.save();
     this.sourceIndex = null;
     this.requestCache.clear();
     return { applied: true, files: [...plan.files.keys()] };
@@ -76,6 +118,7 @@ export class ReviewWorkspace {
   discardPatch(): boolean {
     const had = this.patch !== null;
     this.patch = null;
+    if (had) this.save();
     return had;
   }
 
@@ -94,8 +137,25 @@ export class ReviewWorkspace {
  * required to occur exactly once at its turn. Nothing is written; problems are listed instead.
  */
 export function planEdits(repoRoot: string, edits: readonly PatchEdit[]): { files: Map<string, string>; problems: string[] } {
+  return planChanges(repoRoot, edits).plan;
+}
+
+/** One file a patch changes: its text now and after the patch. */
+export interface FileChange {
+  path: string;
+  before: string;
+  after: string;
+}
+
+/**
+ * Plans a patch: each search text must occur exactly once in the file as it is now and again at its turn
+ * (so an earlier edit cannot create or hide the match), and an edit whose replacement contains its own
+ * search text must not find that replacement already in place (applying it again would nest it).
+ */
+export function planChanges(repoRoot: string, edits: readonly PatchEdit[]): { plan: { files: Map<string, string>; problems: string[] }; changes: FileChange[] } {
   const problems: string[] = [];
   const files = new Map<string, string>();
+  const originals = new Map<string, { path: string; text: string }>();
   for (const edit of edits) {
     let file: string;
     try {
@@ -106,23 +166,37 @@ export function planEdits(repoRoot: string, edits: readonly PatchEdit[]): { file
     }
     let text: string;
     try {
-      text = files.get(file) ?? readFileSync(file, 'utf8');
+      if (!originals.has(file)) originals.set(file, { path: edit.path, text: readFileSync(file, 'utf8') });
+      text = files.get(file) ?? originals.get(file)!.text;
     } catch {
       problems.push(`${edit.path}: cannot read the file`);
       continue;
     }
-    const first = text.indexOf(edit.search);
-    if (edit.search.length === 0 || first < 0) {
+    const original = originals.get(file)!.text;
+    if (edit.search.length === 0 || countOccurrences(original, edit.search) === 0 || text.indexOf(edit.search) < 0) {
       problems.push(`${edit.path}: the search text no longer matches`);
       continue;
     }
-    if (text.indexOf(edit.search, first + 1) >= 0) {
+    if (countOccurrences(original, edit.search) > 1 || countOccurrences(text, edit.search) > 1) {
       problems.push(`${edit.path}: the search text matches more than once`);
       continue;
     }
+    if (edit.replace.includes(edit.search) && edit.replace !== edit.search && original.includes(edit.replace)) {
+      problems.push(`${edit.path}: the replacement is already there (the patch looks applied)`);
+      continue;
+    }
+    const first = text.indexOf(edit.search);
     files.set(file, text.slice(0, first) + edit.replace + text.slice(first + edit.search.length));
   }
-  return { files, problems };
+  const changes = [...files.entries()].map(([file, after]) => ({ path: originals.get(file)!.path, before: originals.get(file)!.text, after }));
+  return { plan: { files, problems }, changes };
+}
+
+/** Occurrences (overlapping ones too) of `needle` in `text`. */
+function countOccurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) count += 1;
+  return count;
 }
 
 /** Renders a patch as readable text for people and for repair prompts. */

@@ -58,7 +58,7 @@ describe('autopatch-j ask and the Memory across processes', () => {
     server.always(byRole({ main: () => ({ text: '好的，以后先给结论。' }), extraction: extractPreferences, consolidation: createAll }));
     const first = ok(await runCli(['ask', '--repo', repo, '以后回答先给结论。'], { env: env() }));
     expect(first.stdout).toContain('好的，以后先给结论。');
-    expect(first.stderr).toContain('processing 1 memory job');
+    expect(first.stderr).toMatch(/^memory: 2 jobs processed$/m);
     server.requests.length = 0;
     ok(await runCli(['ask', '--repo', repo, '解释一下 parse 函数'], { env: env() }));
     expect(systemOf(mains()[0]!)).toContain('回答先给结论');
@@ -67,7 +67,7 @@ describe('autopatch-j ask and the Memory across processes', () => {
 
   it('a degraded database refuses ordinary chat with exit code 3; a repair request still works', async () => {
     const repo = tempRepo();
-    ok(await runCli(['memory', 'status', '--repo', repo]));
+    ok(await runCli(['--repo', repo], { input: '/memory status\n' }));
     withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
     server.always(byRole({ main: () => ({ text: 'audit: no findings' }) }));
     const refused = await runCli(['ask', '--repo', repo, 'hello'], { env: env() });
@@ -88,14 +88,14 @@ describe('autopatch-j ask and the Memory across processes', () => {
     server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ hang: true }) }));
     const run = ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env({ AUTOPATCH_LLM_TIMEOUT_MS: '1000' }) }));
     expect(run.ms).toBeLessThan(10_000);
-    expect(run.stderr).toMatch(/warning: memory extraction job \S+ did not finish and will be retried/);
+    expect(run.stderr).toMatch(/^memory: 1 still queued \(the provider timed out\) — autopatch-j memory status explains$/m);
     const status = JSON.parse(ok(await runCli(['memory', 'status', '--repo', repo, '--json'])).stdout) as { jobs: { retryWait: number } };
     expect(status.jobs.retryWait).toBe(1);
   });
 
   it('no provider configured: memory commands work and the first request says which variables to set', async () => {
     const repo = tempRepo();
-    const run = await runCli(['--repo', repo], { input: 'hello\n/memory status\n' });
+    const run = await runCli(['--repo', repo, '--lines'], { input: 'hello\n/memory status\n' });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Set AUTOPATCH_LLM_API_KEY');
     expect(run.stdout).toContain('Memory: healthy');
@@ -127,7 +127,7 @@ describe('the interactive session from a pipe', () => {
   it('runs requests and commands line by line, end to end', async () => {
     const repo = tempRepo();
     server.always(byRole({ main: (r) => ({ text: `echo: ${r.body.messages!.at(-1)!.content}` }), extraction: extractPreferences, consolidation: createAll }));
-    const run = ok(await runCli(['--repo', repo], { env: env(), input: '以后回答先给结论。\n/memory status\n第二个问题\n/nwe\n/exit\nnever read\n' }));
+    const run = ok(await runCli(['--repo', repo, '--lines'], { env: env(), input: '以后回答先给结论。\n/memory status\n第二个问题\n/nwe\n/exit\nnever read\n' }));
     expect(run.stdout).toContain('echo: 以后回答先给结论。');
     expect(run.stdout).toContain('echo: 第二个问题');
     expect(run.stdout).toContain('Memory: healthy');
@@ -141,7 +141,7 @@ describe('the interactive session from a pipe', () => {
   it('/new hides the old discussion but keeps preferences (M-3.4)', async () => {
     const repo = tempRepo();
     server.always(byRole({ main: () => ({ text: 'ok' }), extraction: extractPreferences, consolidation: createAll }));
-    const run = ok(await runCli(['--repo', repo], { env: env(), input: '我们在比较方案A和方案B。以后回答先给结论。\n/new\n接着说\n' }));
+    const run = ok(await runCli(['--repo', repo, '--lines'], { env: env(), input: '我们在比较方案A和方案B。以后回答先给结论。\n/new\n接着说\n' }));
     expect(run.stdout).toContain('Started a new thread');
     expect(run.stdout).toContain('Kept: your preferences');
     const last = mains().at(-1)!;
@@ -159,7 +159,7 @@ describe('the interactive session from a pipe', () => {
         ? { text: 'Found one bug; patch proposed.' }
         : { text: '', toolCalls: [{ name: 'propose_patch', arguments: JSON.stringify({ summary: 'fix add', edits: [{ path: 'calc.js', search: 'a - b', replace: 'a + b' }] }) }] }),
     }));
-    const run = ok(await runCli(['--repo', repo], { env: env(), input: 'audit calc.js\n/patch\n/apply\n/apply\n' }));
+    const run = ok(await runCli(['--repo', repo, '--lines'], { env: env(), input: 'audit calc.js\n/patch\n/apply\n/apply\n' }));
     expect(run.stdout).toContain('Found one bug; patch proposed.');
     expect(run.stdout).toContain('Pending patch #1: fix add');
     expect(run.stdout).toContain('Applied patch #1 to 1 file(s).');
@@ -172,7 +172,7 @@ describe('the interactive session from a pipe', () => {
     const repo = tempRepo();
     mkdirSync(join(repo, '.autopatch-j'), { recursive: true });
     writeFileSync(join(repo, '.autopatch-j', 'cli_history'), 'old line\n');
-    const run = ok(await runCli(['--repo', repo], { env: env(), input: '/memory export\n/reset\n' }));
+    const run = ok(await runCli(['--repo', repo, '--lines'], { env: env(), input: '/memory export\n/reset\n' }));
     expect(run.stdout).toMatch(/Exported 0 turn\(s\)/);
     expect(run.stdout).toContain('Memory is kept');
     expect(run.stdout).toContain('/memory clear --confirm');

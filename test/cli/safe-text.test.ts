@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeTerminalText } from '../../src/cli/render/safe-text.js';
+import { safeTerminalText } from '../../src/shared/terminal-text.js';
 
 describe('M-9.9 provider text prints literally', () => {
   it('neutralizes escape sequences and control characters but keeps markup-like text as is', () => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../src/index.js';
 import { loadHistory, saveHistory } from '../../src/cli/history.js';
-import { safeJson, safeTerminalText } from '../../src/cli/render/safe-text.js';
+import { safeJson, safeTerminalText } from '../../src/shared/terminal-text.js';
 import { byRole, runCli } from '../helpers/cli.js';
 import { FakeOpenAi } from '../helpers/fake-openai.js';
 import { consolidateWith, extractWith } from '../helpers/scripted.js';

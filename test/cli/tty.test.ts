@@ -40,19 +40,19 @@ function drive(steps: object[], args: string[], env: Record<string, string>): Pr
 describe('the interactive session on a terminal', () => {
   it('completes slash commands, cancels a request with Ctrl-C and continues, keeps history, leaves with Ctrl-D', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: (r) => (String(r.body.messages!.at(-1)!.content).includes('hang') ? { hang: true } : { text: 'streamed 答案 here' }) }));
+    server.always(byRole({ main: (r) => (String(r.body.messages!.at(-1)!.content).includes('hang') ? { text: 'working on it', hangAfter: true } : { text: 'streamed 答案 here' }) }));
     const result = await drive(
       [
         { wait: 'autopatch-j> ' },
         { send: '/mem\t' },
         { wait: 'memory' },
-        { send: ' status\r' },
+        { send: 'status\r' },
         { wait: 'Memory: healthy' },
         { wait: 'autopatch-j> ' },
         { send: 'please hang\r' },
-        { sleep: 0.6 },
+        { wait: 'working on it' },
         { send: '\u0003' },
-        { wait: 'Cancelled.' },
+        { wait: 'cancelled' },
         { wait: 'autopatch-j> ' },
         { send: 'quick question\r' },
         { wait: 'streamed 答案 here' },
@@ -88,10 +88,10 @@ describe('completion', () => {
     await memory.processDue({ force: true });
     const id = memory.list()[0]!.id;
     const ctx = { memory } as unknown as Parameters<typeof complete>[1];
-    expect(complete('/me', ctx)).toEqual([['/memory'], '/me']);
-    expect(complete('/memory sh', ctx)).toEqual([['show'], 'sh']);
-    expect(complete(`/memory forget ${id.slice(0, 3)}`, ctx)).toEqual([[id], id.slice(0, 3)]);
-    expect(complete('/memory clear --c', ctx)).toEqual([['--confirm'], '--c']);
+    expect(complete('/me', ctx)).toEqual([['/memory '], '/me']);
+    expect(complete('/memory sh', ctx)).toEqual([['show '], 'sh']);
+    expect(complete(`/memory forget ${id.slice(0, 3)}`, ctx)).toEqual([[`${id} `], id.slice(0, 3)]);
+    expect(complete('/memory clear --c', ctx)).toEqual([['--confirm '], '--c']);
     expect(complete('hello', ctx)).toEqual([[], 'hello']);
     await memory.close();
   });

@@ -13,11 +13,14 @@ export interface CliRun {
 }
 
 /** Runs the built CLI with a clean environment (only what the test passes), optionally feeding stdin. */
-export async function runCli(args: string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export const CLI_PATH = CLI;
+
+export async function runCli(args: string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<CliRun> {
   const started = Date.now();
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   child.stdin.end(options.input ?? '');
   const result = await collect(child, options.timeoutMs ?? 60_000);

@@ -9,8 +9,8 @@ export interface RecordedRequest {
 }
 
 export type Reply =
-  | { text: string; toolCalls?: { name: string; arguments: string }[]; delayMs?: number }
-  | { status: number; body: string; contentType?: string }
+  | { text: string; toolCalls?: { name: string; arguments: string }[]; delayMs?: number; /** stream the text, then never finish */ hangAfter?: boolean }
+  | { status: number; body: string; contentType?: string; headers?: Record<string, string> }
   | { raw: string; contentType?: string }
   | { hang: true }
   | ((request: RecordedRequest) => Reply);
@@ -80,7 +80,7 @@ export class FakeOpenAi {
       return;
     }
     if ('status' in reply) {
-      res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json' });
+      res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json', ...reply.headers });
       res.end(reply.body);
       return;
     }
@@ -107,6 +107,10 @@ export class FakeOpenAi {
     // Split the text so the client really assembles a stream.
     const parts = reply.text.match(/[\s\S]{1,5}/gu) ?? [];
     for (const part of parts) chunk({ content: part });
+    if (reply.hangAfter) {
+      this.hanging.add(res);
+      return;
+    }
     toolCalls.forEach((c, index) => {
       chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] });
       const half = Math.ceil(c.function.arguments.length / 2);

@@ -1,6 +1,8 @@
 /** What a command returns; the caller prints `text` (or `json` with --json) and exits with `exitCode`. */
 export interface CommandOutput {
   text: string;
+  /** `text` carries the program's own colours around neutralized data (written with outRich). */
+  rich?: boolean;
   json?: unknown;
   exitCode: number;
 }

@@ -13,7 +13,7 @@ export function memoryStatus(ctx: CliContext): CommandOutput {
 export function memoryList(ctx: CliContext): CommandOutput {
   return guarded(() => {
     const items = ctx.memory.list();
-    return ok(renderList(items), items);
+    return ok(renderList(items, ctx.output.outTerminal ? ctx.output.columns() : undefined), items);
   });
 }
 

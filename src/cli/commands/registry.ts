@@ -1,8 +1,11 @@
-import { describePatch } from '../../workspace/review-workspace.js';
 import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
+import { reasonWords } from '../exit-pass.js';
 import { renderDrainWarnings } from '../render/memory-views.js';
+import { renderColumns, wrapText } from '../render/wrap.js';
 import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
+import { applyPatch, discardPatch, showPatch } from './patch-commands.js';
+import { closest } from './suggest.js';
 import { memoryClear, memoryExport, memoryForget, memoryList, memoryRefused, memoryRetry, memoryShow, memoryStatus } from './memory-commands.js';
 
 /** A slash command: data the session dispatches to; actions return what to print. */
@@ -21,7 +24,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: 'help',
     usage: '/help',
     description: 'show the commands',
-    run: async () => ok(helpText()),
+    run: async (_args, ctx) => ok(helpText(ctx.output.columns())),
   },
   {
     name: 'new',
@@ -80,26 +83,20 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'apply',
     usage: '/apply',
-    description: 'apply the pending patch (only if every edit still matches exactly)',
-    run: async (_args, ctx) => {
-      const patch = ctx.workspace.pendingPatch;
-      if (!patch) return failure('There is no pending patch.');
-      const result = ctx.workspace.applyPatch();
-      if (result.applied) return ok(`Applied patch #${patch.id} to ${result.files.length} file(s).`);
-      return failure(`Patch #${patch.id} was not applied; nothing changed:\n- ${result.problems.join('\n- ')}`);
-    },
+    description: 'apply the pending patch (only if every edit still matches exactly once)',
+    run: async (_args, ctx) => applyPatch(ctx.workspace),
   },
   {
     name: 'discard',
     usage: '/discard',
     description: 'drop the pending patch',
-    run: async (_args, ctx) => (ctx.workspace.discardPatch() ? ok('Discarded the pending patch.') : failure('There is no pending patch.')),
+    run: async (_args, ctx) => discardPatch(ctx.workspace),
   },
   {
     name: 'patch',
     usage: '/patch',
-    description: 'show the pending patch',
-    run: async (_args, ctx) => (ctx.workspace.pendingPatch ? ok(literal(describePatch(ctx.workspace.pendingPatch))) : ok('There is no pending patch.')),
+    description: 'show the pending patch as a diff',
+    run: async (_args, ctx) => showPatch(ctx.workspace, ctx.output),
   },
   {
     name: 'exit',
@@ -113,27 +110,55 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 async function newThread(ctx: CliContext): Promise<CommandOutput> {
   const status = ctx.memory.status();
   if (status.health !== 'healthy') return failure(`Cannot start a new thread: Memory is degraded (${status.degradedReason}). /memory status explains how to recover.`, EXIT.degraded);
-  if (ctx.provider && status.jobs.pending > 0) ctx.output.err(`processing ${status.jobs.pending} memory job(s) of this thread…\n`);
+  // A provider that already timed out or was unreachable in this run is not waited on again.
+  const held = ctx.llm?.trouble != null;
+  if (ctx.llm && !held && status.jobs.pending > 0) ctx.output.err(`processing ${status.jobs.pending} memory job(s) of this thread…\n`);
   const patch = ctx.workspace.pendingPatch;
   ctx.workspace.reset();
-  const result = await ctx.memory.newThread();
+  if (ctx.llm) ctx.llm.holdMemoryCalls = held;
+  let result: Awaited<ReturnType<typeof ctx.memory.newThread>>;
+  try {
+    result = await ctx.memory.newThread();
+  } finally {
+    if (ctx.llm) ctx.llm.holdMemoryCalls = false;
+  }
+  const unfinished = result.drain.warnings.length;
   const lines = [
     `Started a new thread (${result.threadId}).${patch ? ` The pending patch #${patch.id} was discarded.` : ''}`,
     'Kept: your preferences, project decisions, the old RAW turns, exports and the CLI history. The old discussion context is no longer used.',
-    ...renderDrainWarnings(result.drain),
+    ...(unfinished > 0
+      ? [`${unfinished} memory job(s) of the old thread stay queued (${held ? 'the provider did not answer earlier, not waiting again' : reasonWords(result.drain.warnings[0]!.message)}) — /memory status explains.`]
+      : []),
+    ...(ctx.config.debug ? renderDrainWarnings(result.drain) : []),
   ];
   return ok(lines.join('\n'), result);
 }
 
-export function helpText(): string {
-  const width = Math.max(...SLASH_COMMANDS.map((c) => c.usage.length));
+export function helpText(columns = 80): string {
+  const rows = SLASH_COMMANDS.map((c) => [c.usage, c.description]);
   return [
-    'Type a question or request; it is routed to the right assistant. Slash commands:',
-    ...SLASH_COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.description}`),
+    wrapText('Type a question or request; it is routed to the right assistant. A pasted block, or lines ended with \\ (or Alt+Enter), is one request. Slash commands:', columns),
+    renderColumns(rows, columns, '  '),
     '',
-    'Ctrl-C cancels a running request; Ctrl-D leaves.',
+    wrapText('Ctrl-C or Esc cancels a running request; at the prompt Ctrl-C clears the line, twice leaves; Ctrl-D leaves.', columns),
   ].join('\n');
 }
+
+/** Names people bring from other tools, and what they most likely want here. */
+const SLASH_HINTS: Record<string, string> = {
+  clear: '/new (a new conversation) or /memory clear (delete Memory)',
+  q: '/exit',
+  bye: '/exit',
+  h: '/help',
+  '?': '/help',
+  commands: '/help',
+  diff: '/patch',
+  undo: '/discard',
+  forget: '/memory forget <id>',
+  status: '/memory status',
+  export: '/memory export',
+  remember: '(nothing to type: state a preference in ordinary chat and Memory keeps it; /memory list shows them)',
+};
 
 /** Parses and runs a slash line. Unknown commands are answered with the closest match. */
 export async function runSlash(line: string, ctx: CliContext): Promise<CommandOutput | 'exit'> {
@@ -141,36 +166,11 @@ export async function runSlash(line: string, ctx: CliContext): Promise<CommandOu
   const name = (head ?? '').toLowerCase();
   const command = SLASH_COMMANDS.find((c) => c.name === name) ?? (name === 'quit' ? SLASH_COMMANDS.find((c) => c.name === 'exit') : undefined);
   if (!command) {
-    const guess = closest(name, SLASH_COMMANDS.map((c) => c.name));
-    return failure(`Unknown command /${literal(name)}.${guess ? ` Did you mean /${guess}?` : ''} /help lists the commands.`, EXIT.usage);
+    const guess = SLASH_HINTS[name] !== undefined ? name : closest(name, [...SLASH_COMMANDS.map((c) => c.name), ...Object.keys(SLASH_HINTS)]);
+    const hint = guess === null ? null : (SLASH_HINTS[guess] ?? `/${guess}`);
+    return failure(`Unknown command /${literal(name)}.${hint ? ` Did you mean ${hint}?` : ''} /help lists the commands.`, EXIT.usage);
   }
   return command.run(args, ctx);
 }
 
-/** The closest name by edit distance, if it is close enough to be a plausible typo. */
-export function closest(input: string, names: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = Infinity;
-  for (const name of names) {
-    const d = editDistance(input.toLowerCase(), name);
-    if (d < bestDistance) {
-      best = name;
-      bestDistance = d;
-    }
-  }
-  return bestDistance <= Math.max(2, Math.floor((best?.length ?? 0) / 2)) ? best : null;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
+export { closest };

@@ -30,8 +30,7 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
   lines.push(`  memories       ${items.user_preference} preference(s) · ${items.project_decision} decision(s) · ${items.discussion_context} discussion item(s) in this thread`);
   const t = status.turns;
   lines.push(`  turns          ${t.completed} completed · ${t.failed} failed · ${t.interrupted} interrupted · ${t.open} open`);
-  const j = status.jobs;
-  lines.push(`  jobs           ${j.pending} pending · ${j.leased} running · ${j.retryWait} waiting to retry · ${j.failed} failed · ${j.succeeded} done · ${j.succeededNoOutput} done without output`);
+  lines.push(`  jobs           ${jobStates(status.jobs).map(([state, n]) => `${n} ${state}`).join(' · ')}`);
   const u = status.unresolved;
   if (u.oldestCreatedAt !== null) lines.push(`  unresolved     oldest job waiting since ${formatTime(u.oldestCreatedAt)} · most attempts ${u.maxAttempts}`);
   for (const f of u.failed) lines.push(`  failed job     ${f.id} (${f.kind}, ${f.attempts} attempt(s)): ${literal(f.reason.split('\n')[0]!.slice(0, 160))} — memory retry ${f.id}`);
@@ -46,10 +45,22 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
   return lines.join('\n');
 }
 
-export function renderList(items: MemoryItemSummary[]): string {
+/**
+ * One vocabulary for job states: the words of `memory status` text are the keys of `memory status --json`
+ * (`jobs.pending`, `jobs.leased`, `jobs.retryWait`, …), in the order a job moves through them.
+ */
+export function jobStates(jobs: MemoryStatus['jobs']): [string, number][] {
+  const counts = jobs as unknown as Record<string, number>;
+  const order = ['pending', 'leased', 'retryWait', 'succeeded', 'succeededNoOutput', 'failed'];
+  const known = order.filter((k) => typeof counts[k] === 'number');
+  const extra = Object.keys(counts).filter((k) => !order.includes(k) && typeof counts[k] === 'number');
+  return [...known, ...extra].map((k) => [k, counts[k]!]);
+}
+
+export function renderList(items: MemoryItemSummary[], width?: number): string {
   if (items.length === 0) return 'No memories yet. They appear after you state a preference or confirm a decision in ordinary chat.';
   const rows = items.map((i) => [i.id, KIND_LABEL[i.kind], literal(i.title), formatTime(i.updatedAt)]);
-  return `${renderTable(['ID', 'KIND', 'TITLE', 'UPDATED'], rows, [12, 10, 48, 19])}\n${items.length} memor${items.length === 1 ? 'y' : 'ies'}.`;
+  return `${renderTable(['ID', 'KIND', 'TITLE', 'UPDATED'], rows, [12, 10, 48, 19], width, 2)}\n${items.length} memor${items.length === 1 ? 'y' : 'ies'}.`;
 }
 
 /** Plain words for the refusal reasons a person is most likely to meet. */

@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../../llm/guarded-client.js';
+import { LazyProvider } from '../../llm/lazy-provider.js';
+import { dataDir, memoryDbPath } from '../../memory/bootstrap.js';
+import { describeError } from '../../shared/errors.js';
+import { redactUrl } from '../../shared/redact.js';
+import type { AppConfig } from '../../config/config.js';
+import { StartupError, readConfig, resolveRepo } from '../context.js';
+import { jsonText } from '../json.js';
+import { type Output, literal } from '../output.js';
+import { modelFailureText } from '../render/errors.js';
+import { styleFor } from '../render/style.js';
+import { renderColumns } from '../render/wrap.js';
+import { EXIT } from './command-output.js';
+
+/** One line of `autopatch-j doctor`. */
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** What to do when it is not ok. */
+  fix: string | null;
+}
+
+/**
+ * `autopatch-j doctor`: the settings, the provider reached with one tiny request, the Memory database and
+ * the data folder, as a ✓/✗ table with a fix for every ✗ (or `--json`). Exit 0 when all pass, else 1.
+ */
+export async function runDoctor(options: { repo?: string; model?: string; json: boolean; output: Output }): Promise<number> {
+  const checks: Check[] = [];
+  const major = Number(process.versions.node.split('.')[0]);
+  checks.push({ name: 'node', ok: major >= 20, detail: `Node.js ${process.versions.node}`, fix: major >= 20 ? null : 'install Node.js 20 or newer' });
+  let config: AppConfig | null = null;
+  try {
+    config = readConfig({ ...(options.model ? { model: options.model } : {}) });
+    checks.push({ name: 'settings', ok: true, detail: 'all AUTOPATCH_* settings are valid', fix: null });
+  } catch (error) {
+    checks.push({ name: 'settings', ok: false, detail: error instanceof StartupError ? error.message : describeError(error), fix: 'correct the variable named above' });
+  }
+  if (config) {
+    if (!config.llm) {
+      checks.push({ name: 'provider', ok: false, detail: 'no model provider is configured', fix: 'set AUTOPATCH_LLM_API_KEY (and AUTOPATCH_LLM_BASE_URL / AUTOPATCH_LLM_MODEL for a provider other than DeepSeek)' });
+    } else {
+      const llm = config.llm;
+      checks.push({ name: 'provider', ok: true, detail: `${literal(llm.model)} at ${literal(redactUrl(llm.baseUrl))}${llm.apiKey ? ' (API key set)' : ' (no API key)'}`, fix: null });
+      const client = new GuardedLlm(new LazyProvider(llm), { classifierTimeoutMs: Math.min(CLASSIFIER_TIMEOUT_MS, llm.timeoutMs), maxRetries: 0 });
+      const started = Date.now();
+      try {
+        // The smallest request that proves the key, the URL and the model: a short call with one word.
+        await client.chat({ purpose: 'classifier', messages: [{ role: 'user', content: 'Reply with: ok' }] });
+        checks.push({ name: 'model answers', ok: true, detail: `answered in ${Date.now() - started} ms`, fix: null });
+      } catch (error) {
+        const text = modelFailureText(error, llm);
+        checks.push({ name: 'model answers', ok: false, detail: literal(text), fix: fixFor(text) });
+      }
+    }
+  }
+  let root: string | null = null;
+  try {
+    root = resolveRepo(options.repo);
+  } catch (error) {
+    checks.push({ name: 'project', ok: false, detail: error instanceof Error ? error.message : String(error), fix: 'pass an existing folder with --repo' });
+  }
+  if (root) {
+    checks.push({ name: 'project', ok: true, detail: root, fix: null });
+    if (!existsSync(memoryDbPath(root))) {
+      checks.push({ name: 'memory', ok: true, detail: 'no Memory in this project yet (the first request creates it)', fix: null });
+    } else {
+      const { MemoryManager } = await import('../../memory/manager.js');
+      try {
+        const memory = MemoryManager.open({ repoRoot: root });
+        const status = memory.status();
+        await memory.close();
+        if (status.health === 'healthy') {
+          const stuck = status.jobs.retryWait + ((status.jobs as { failed?: number }).failed ?? 0);
+          checks.push({
+            name: 'memory',
+            ok: stuck === 0,
+            detail: `healthy, schema v${status.schemaVersion}, ${status.jobs.pending} job(s) pending${stuck > 0 ? `, ${stuck} waiting to retry or failed` : ''}`,
+            fix: stuck > 0 ? 'autopatch-j memory status shows why the jobs fail' : null,
+          });
+        } else {
+          checks.push({ name: 'memory', ok: false, detail: `degraded: ${literal(status.degradedReason ?? 'unknown')}`, fix: 'autopatch-j memory export, then autopatch-j memory clear --confirm' });
+        }
+      } catch (error) {
+        checks.push({ name: 'memory', ok: false, detail: literal(describeError(error)), fix: 'check the permissions of .autopatch-j/' });
+      }
+      const ignored = existsSync(join(dataDir(root), '.gitignore'));
+      checks.push({ name: 'data folder', ok: ignored, detail: ignored ? '.autopatch-j/ ignores itself in git' : '.autopatch-j/.gitignore is missing', fix: ignored ? null : "run any request, or: echo '*' > .autopatch-j/.gitignore" });
+    }
+  }
+  const allOk = checks.every((c) => c.ok);
+  if (options.json) {
+    options.output.out(jsonText({ ok: allOk, checks }));
+    return allOk ? EXIT.ok : EXIT.failure;
+  }
+  const style = styleFor(options.output);
+  const rows = checks.map((c) => [`${c.ok ? style.green('✓') : style.red('✗')} ${c.name}`, c.ok || !c.fix ? c.detail : `${c.detail} — fix: ${c.fix}`]);
+  options.output.outRich(`${renderColumns(rows, options.output.outTerminal ? options.output.columns() : 100)}\n`);
+  options.output.out(allOk ? 'All checks passed.\n' : `${checks.filter((c) => !c.ok).length} check(s) failed.\n`);
+  return allOk ? EXIT.ok : EXIT.failure;
+}
+
+function fixFor(text: string): string {
+  const variable = /AUTOPATCH_LLM_[A-Z_]+/.exec(text);
+  return variable ? `check ${variable[0]}` : 'try again later, or run with AUTOPATCH_DEBUG=true to see the RAW error';
+}

@@ -1,0 +1,42 @@
+import { ReviewWorkspace } from '../../workspace/review-workspace.js';
+import { StartupError, pendingPatchPath, resolveRepo } from '../context.js';
+import { type Output, literal } from '../output.js';
+import { renderPatch } from '../render/patch-view.js';
+import { styleFor } from '../render/style.js';
+import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
+
+/** `/patch`: the pending patch as a coloured unified diff. */
+export function showPatch(workspace: ReviewWorkspace, output: Pick<Output, 'color' | 'outTerminal' | 'interactive'>): CommandOutput {
+  const patch = workspace.pendingPatch;
+  if (!patch) return ok('There is no pending patch.', { pendingPatch: null });
+  return { ...ok(renderPatch(workspace.repoRoot, patch, styleFor(output)), { pendingPatch: patch }), rich: true };
+}
+
+/** `/apply`: all edits or none; each search text must match exactly once. */
+export function applyPatch(workspace: ReviewWorkspace): CommandOutput {
+  const patch = workspace.pendingPatch;
+  if (!patch) return failure('There is no pending patch.');
+  const result = workspace.applyPatch();
+  if (result.applied) return ok(`Applied patch #${patch.id} to ${result.files.length} file(s).`, { applied: true, id: patch.id, files: result.files });
+  return failure(`Patch #${patch.id} was not applied; nothing changed:\n- ${result.problems.map(literal).join('\n- ')}`, EXIT.failure, { applied: false, id: patch.id, problems: result.problems });
+}
+
+export function discardPatch(workspace: ReviewWorkspace): CommandOutput {
+  const patch = workspace.pendingPatch;
+  return workspace.discardPatch() ? ok(`Discarded the pending patch #${patch!.id}.`, { discarded: true }) : failure('There is no pending patch.');
+}
+
+/** `autopatch-j patch|apply|discard`: the patch an earlier `ask` or session left; Memory is not opened. */
+export async function patchOutsideSession(name: 'patch' | 'apply' | 'discard', options: { repo: string | undefined; output: Output }): Promise<CommandOutput> {
+  let root: string;
+  try {
+    root = resolveRepo(options.repo);
+  } catch (error) {
+    if (error instanceof StartupError) return failure(`autopatch-j: ${error.message}`, EXIT.usage);
+    throw error;
+  }
+  const workspace = new ReviewWorkspace(root, { patchFile: pendingPatchPath(root) });
+  if (name === 'patch') return showPatch(workspace, options.output);
+  if (name === 'apply') return applyPatch(workspace);
+  return discardPatch(workspace);
+}

@@ -1,0 +1,17 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/**
+ * The project a command works on: the git top level above `start` (a `.git` folder or file); outside git,
+ * the nearest folder above that already holds an `.autopatch-j` data folder; else `start` itself. Running
+ * from `src/` therefore uses the same Memory as running from the top, never a second, empty one.
+ */
+export function projectRoot(start: string): string {
+  const from = resolve(start);
+  let withData: string | null = null;
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (withData === null && existsSync(join(dir, '.autopatch-j'))) withData = dir;
+    if (dirname(dir) === dir) return withData ?? from;
+  }
+}

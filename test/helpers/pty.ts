@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const DRIVER = fileURLToPath(new URL('../fixtures/pty-drive.py', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+export type Step = { wait: string; timeout?: number } | { send: string } | { sleep: number };
+
+export interface Driven {
+  ok: boolean;
+  transcript: string;
+  code: number | null;
+  failed_wait: string | null;
+}
+
+/** Runs the built CLI in a pseudo-terminal, sending keys and waiting for text (test/fixtures/pty-drive.py). */
+export function drive(steps: Step[], args: string[], env: Record<string, string>): Promise<Driven> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', [DRIVER, JSON.stringify(steps), process.execPath, CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm-256color', ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out) as Driven);
+      } catch (error) {
+        reject(new Error(`driver output: ${out}`, { cause: error }));
+      }
+    });
+  });
+}
+
+/** The transcript without terminal escape sequences. */
+export function plain(transcript: string): string {
+  // eslint-disable-next-line no-control-regex
+  return transcript.replace(/\u001b\[[0-9;?]*[A-Za-z~]/g, '').replace(/\r/g, '');
+}
+
+/**
+ * What the screen shows at the end, roughly: a small emulation of the sequences the CLI uses to redraw
+ * (carriage return, cursor up, erase line, erase below), colours dropped, no line wrapping.
+ */
+export function screenOf(transcript: string): string {
+  const lines: string[] = [''];
+  let row = 0;
+  let col = 0;
+  const put = (ch: string): void => {
+    const line = lines[row] ?? '';
+    lines[row] = line.slice(0, col).padEnd(col, ' ') + ch + line.slice(col + 1);
+    col += 1;
+  };
+  // eslint-disable-next-line no-control-regex
+  const tokens = transcript.match(/\u001b\[[0-9;?]*[A-Za-z~]|[\s\S]/gu) ?? [];
+  for (const token of tokens) {
+    if (token.startsWith('\u001b[')) {
+      const final = token.at(-1);
+      const n = Number(token.slice(2, -1)) || 1;
+      if (final === 'A') row = Math.max(0, row - n);
+      else if (final === 'J') {
+        lines[row] = (lines[row] ?? '').slice(0, col);
+        lines.length = row + 1;
+      } else if (final === 'K') lines[row] = token === '\u001b[2K' ? '' : (lines[row] ?? '').slice(0, col);
+      else if (final === 'G') col = n - 1;
+      continue;
+    }
+    if (token === '\r') col = 0;
+    else if (token === '\n') {
+      row += 1;
+      col = 0;
+      if (lines.length <= row) lines.push('');
+    } else if (token >= ' ' || token === '\t') put(token);
+  }
+  return lines.map((l) => l.trimEnd()).join('\n');
+}

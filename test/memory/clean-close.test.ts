@@ -1,0 +1,86 @@
+import { existsSync, openSync, closeSync, statSync, utimesSync, writeSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { MemoryManager } from '../../src/index.js';
+import { dbPathOf, tempRepo } from '../helpers/temp-repo.js';
+
+/**
+ * M-2.2 at start-up: the physical checks are skipped only for a file unchanged since a verified clean close.
+ * A damaged page that keeps size, inode and mtime shows it: skipped while the stamp holds, found otherwise.
+ */
+
+async function seeded(): Promise<string> {
+  const repo = tempRepo();
+  const memory = MemoryManager.open({ repoRoot: repo });
+  for (let i = 0; i < 300; i += 1) {
+    const h = memory.beginTurn({ intent: 'general_chat', userText: `turn ${i} ${'x'.repeat(200)}` });
+    memory.completeTurn(h, 'ok '.repeat(100));
+  }
+  await memory.close();
+  return repo;
+}
+
+/** Scribbles over the middle of a table page, keeping the file's size and mtime. */
+function damagePageKeepingStamp(path: string): void {
+  const before = statSync(path);
+  const pageSize = 4096;
+  const page = Math.floor(before.size / pageSize) - 2;
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.alloc(64, 0xa5), 0, 64, page * pageSize + 8);
+  closeSync(fd);
+  utimesSync(path, before.atime, before.mtime);
+}
+
+describe('M-2.2 physical checks after a verified clean close', () => {
+  it('a clean close stamps the file; the next open skips quick_check while the file is unchanged', async () => {
+    const repo = await seeded();
+    const db = dbPathOf(repo);
+    expect(existsSync(`${db}-wal`)).toBe(false);
+    expect(existsSync(`${db}-verified`)).toBe(true);
+    damagePageKeepingStamp(db);
+    // Same inode, size and mtime, no WAL: the physical checks are skipped, so the damage is not seen here.
+    const skipped = MemoryManager.open({ repoRoot: repo });
+    expect(skipped.status().health).toBe('healthy');
+    // An open session forgets the stamp until it closes cleanly.
+    expect(existsSync(`${db}-verified`)).toBe(false);
+    await skipped.close();
+  });
+
+  it('a changed mtime runs the full check and finds the damage (degraded)', async () => {
+    const repo = await seeded();
+    const db = dbPathOf(repo);
+    damagePageKeepingStamp(db);
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(db, later, later);
+    const memory = MemoryManager.open({ repoRoot: repo });
+    expect(memory.status()).toMatchObject({ health: 'degraded', degradedReason: expect.stringMatching(/quick_check|malformed|corrupt/) });
+    await memory.close();
+  });
+
+  it('a WAL left behind (a crash, or a session still open) runs the full check', async () => {
+    const repo = await seeded();
+    const db = dbPathOf(repo);
+    damagePageKeepingStamp(db);
+    const other = new Database(db, { readonly: true });
+    other.pragma('user_version');
+    try {
+      expect(existsSync(`${db}-wal`)).toBe(true);
+      const memory = MemoryManager.open({ repoRoot: repo });
+      expect(memory.status().health).toBe('degraded');
+      await memory.close();
+    } finally {
+      other.close();
+    }
+  });
+
+  it('without a stamp (never closed cleanly) the full check runs', async () => {
+    const repo = await seeded();
+    const db = dbPathOf(repo);
+    damagePageKeepingStamp(db);
+    const { rmSync } = await import('node:fs');
+    rmSync(`${db}-verified`);
+    const memory = MemoryManager.open({ repoRoot: repo });
+    expect(memory.status().health).toBe('degraded');
+    await memory.close();
+  });
+});
