@@ -119,7 +119,7 @@ export const THIRD_PARTIES = w(
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
     'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer', 'ops', 'the dba',
     'the sre', 'folks', 'the … folks', 'the … guys', 'the company', 'the business', 'stakeholders', 'compliance', 'tech lead', 'team lead', 'our tech lead',
-    'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss'],
+    'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss', 'investors', 'our investors', 'the board', 'leadership', 'our customers', 'customers', 'our users'],
 );
 
 /** Another or an earlier project, or the past: not this project's ruling. */
@@ -141,7 +141,7 @@ export const REPORTING = w(
     '文档里说', '文档上说', '文档写着', '告诉我', '跟我说', '通知说', '认为', '觉得', '建议', '要求'],
   ['said', 'says', 'saying', 'wrote', 'writes', 'mentioned', 'told me', 'told us', 'suggested', 'wants', 'insists', 'decided',
     'thinks', 'believes', 'claims', 'announced', 'posted', 'argued', 'insisted', 'the docs say', 'the readme says',
-    'quote'],
+    'quote', 'want us to', 'wants us to', 'asked us to', 'told us to', 'requires us to', 'require us to', 'expects us to', 'expect us to'],
 );
 
 /** A frame that reports someone else's words on its own ("听说", "according to"). */
@@ -355,7 +355,7 @@ export const CONFIRMATIONS = w(
     'yeah', 'ok', 'okay', 'k', 'sure', 'lgtm', 'approved', 'makes sense', 'that works', 'deal', 'fine', 'go ahead', 'ship it',
     'yes please', 'that one', 'perfect', 'great', 'please do', 'sounds great', 'works for me', 'go for it', 'y', '+1',
     'do that', "let's go", 'absolutely', 'sgtm', 'fine by me', 'alright', 'all right', 'good call', 'sold', 'exactly',
-    "that's right", 'correct', 'right', '👍', '👌', '✅', '💯', '🙆', 'option a', 'option b', 'the first one', 'the second one',
+    "that's right", 'correct', 'right', '👍', '👌', '✅', '💯', '🙆', 'the first one', 'the second one',
     'first one', 'second one'],
 );
 
@@ -376,7 +376,7 @@ export const PROPOSALS = w(
     'my proposal', 'i would propose', 'i would suggest', 'i would recommend', 'we could', 'we should', 'how about', 'what about',
     'shall we', "i'd go with", 'i would go with', 'consider', 'recommend', 'suggest', 'propose', 'should we', 'want me to',
     'should i', 'shall i', "let's", 'the best option', 'best option', 'i lean towards', 'i lean toward', "i'd lean",
-    'one option', 'option a', 'option b', 'sound good', 'sounds good?', 'ok?', 'right?', 'agreed?', 'does that work'],
+    'one option', 'sound good', 'sounds good?', 'ok?', 'right?', 'agreed?', 'does that work'],
 );
 
 /** Negations that cancel an act a few characters or words after them. */

@@ -32,7 +32,8 @@ export function thirdParty(s: Sentence, act: Act): string | null {
     if (subject.length === 0) continue;
     // "我觉得", "我一直说" are mine; "我舍友说", "我们组长说" name someone else behind the pronoun.
     const owned = s.hits(P.own, c.start, rep.index).filter((h) => h.end <= rep.index);
-    if (owned.length > 0 && !HAN.test(subject)) continue;
+    // "our investors want us to …": a possessive names someone else; only I, we and you speak for themselves.
+    if (owned.length > 0 && !HAN.test(subject) && !/\b(?:our|my)\s+(?!team\b|project\b|repo\b|codebase\b|service\b|app\b)\w+/u.test(subject)) continue;
     if (owned.length > 0) {
       let rest = subject;
       for (const o of owned) rest = rest.replace(o.text, ' ');
