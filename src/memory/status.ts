@@ -1,8 +1,10 @@
 import type { Connection } from './connection.js';
 import { readMeta } from './store/meta.js';
-import { countJobs, unresolvedJobs } from './store/jobs.js';
+import { countUsableItems } from './store/items.js';
+import { countJobs, refusalCounts, unresolvedJobs } from './store/jobs.js';
+import { findActiveThread } from './store/threads.js';
 import { countTurns } from './store/turns.js';
-import type { FilteredCounts, MemoryKind, MemoryStatus } from './types.js';
+import type { FilteredCounts, MemoryStatus } from './types.js';
 
 /**
  * Builds the status from whatever can be read. While degraded, each part that cannot be read stays at
@@ -51,7 +53,7 @@ export function readStatus(
       status.createdAt = meta.createdAt;
     });
     attempt(() => {
-      status.activeThreadId = conn.stmt<{ id: string }>("SELECT id FROM threads WHERE status = 'active' LIMIT 1").get()?.id ?? null;
+      status.activeThreadId = findActiveThread(conn)?.id ?? null;
     });
     attempt(() => {
       status.turns = countTurns(conn);
@@ -77,34 +79,8 @@ export function readStatus(
   return status;
 }
 
-function countUsableItems(conn: Connection, activeThreadId: string | null): Record<MemoryKind, number> {
-  const out: Record<MemoryKind, number> = { user_preference: 0, project_decision: 0, discussion_context: 0 };
-  const rows = conn
-    .stmt<{ kind: MemoryKind; n: number }>(
-      `SELECT kind, count(*) AS n FROM memory_items
-        WHERE status = 'active' AND (kind <> 'discussion_context' OR thread_id = ?)
-        GROUP BY kind`,
-    )
-    .all(activeThreadId);
-  for (const row of rows) out[row.kind] = row.n;
-  return out;
-}
-
-/** Sums the refusals recorded in job diagnostics: the extraction validator's (M-5.4) and consolidation's (M-6.4). */
+/** Refusals by reason, summed over the finished jobs' diagnostics (M-5.4, M-6.4). */
 function countFiltered(conn: Connection): FilteredCounts {
-  const rows = conn
-    .stmt<{ reason: string; n: number }>(
-      `SELECT f.key AS reason, sum(f.value) AS n
-         FROM memory_jobs j, json_each(j.diagnostics, '$.filtered') f
-        WHERE j.diagnostics IS NOT NULL AND j.finished_at IS NOT NULL
-        GROUP BY f.key`,
-    )
-    .all();
-  const byReason: Record<string, number> = {};
-  let total = 0;
-  for (const row of rows) {
-    byReason[row.reason] = row.n;
-    total += row.n;
-  }
-  return { total, byReason };
+  const byReason = refusalCounts(conn);
+  return { total: Object.values(byReason).reduce((a, b) => a + b, 0), byReason };
 }

@@ -2,8 +2,8 @@ import { MemoryContractError, MemoryStorageError } from '../../shared/errors.js'
 import { clip, normalizeText } from '../../shared/text.js';
 import type { Connection } from '../connection.js';
 import { searchMemory } from '../retrieval/search.js';
-import { candidatesOfJob, setCandidateStatus } from '../store/candidates.js';
-import { ITEM_COLUMNS, type ItemRow, addEvidence, findCurrentItem, insertRevision, itemEvidenceQuotes, markSuperseded, retireRevision } from '../store/items.js';
+import { candidatesOfJob, pendingCandidateIds, setCandidateStatus } from '../store/candidates.js';
+import { type ItemRow, activeItemsWithTitleTerm, addEvidence, findCurrentItem, insertRevision, itemEvidenceQuotes, markSuperseded, recentActiveItems, retireRevision } from '../store/items.js';
 import { type ClaimedBatch, batchStillOwned, finishBatch } from '../store/jobs.js';
 import type { CandidateRecord, MemoryKind } from '../types.js';
 import type { ConsolidationPayload, ConsolidationRead, OperationAnswer } from './contracts.js';
@@ -60,13 +60,8 @@ export function loadConsolidationInput(conn: Connection, batch: ClaimedBatch): C
         if (hit.kind === candidate.kind) offer(findCurrentItem(conn, hit.id));
       }
     }
-    const recent = conn.stmt<ItemRow>(
-      `SELECT ${ITEM_COLUMNS} FROM memory_items
-        WHERE status = 'active' AND kind = ? AND thread_id IS ?
-        ORDER BY updated_at DESC LIMIT ${RECENT_ITEMS_PER_KIND}`,
-    );
     for (const kind of new Set(candidates.map((c) => c.kind))) {
-      for (const row of recent.all(kind, kind === 'discussion_context' ? batch.threadId : null)) offer(row);
+      for (const row of recentActiveItems(conn, kind, kind === 'discussion_context' ? batch.threadId : null, RECENT_ITEMS_PER_KIND)) offer(row);
     }
     const payload: ConsolidationPayload = {
       thread_id: batch.threadId,
@@ -212,13 +207,7 @@ export function planConsolidation(conn: Connection, read: ConsolidationRead, inp
  * through the whole-title search term (an index seek), never a scan of the active items.
  */
 function activeTwin(conn: Connection, kind: MemoryKind, threadId: string | null, title: string, content: string): string | null {
-  const rows = conn
-    .stmt<{ id: string; title: string; content: string }>(
-      `SELECT i.id, i.title, i.content FROM memory_terms t
-         JOIN memory_items i ON i.id = t.item_id AND i.is_current = 1
-        WHERE t.term = ? AND i.status = 'active' AND i.kind = ? AND i.thread_id IS ?`,
-    )
-    .all(normalizeText(title), kind, threadId);
+  const rows = activeItemsWithTitleTerm(conn, normalizeText(title), kind, threadId);
   return rows.find((r) => sameText(r.title, title) && sameText(r.content, content))?.id ?? null;
 }
 
@@ -252,14 +241,7 @@ export function applyConsolidation(
       purpose: 'memory_consolidation', created: 0, revised: 0, superseded: 0, rejected: 0, duplicates: 0, skippedSuppressed: 0,
       filtered: {}, rejections: [], repairs: plan.repairs.slice(0, 32),
     };
-    const live = new Set(
-      conn
-        .stmt<{ id: string }>(
-          `SELECT id FROM memory_candidates WHERE consolidation_job_id = ? AND status = 'pending'`,
-        )
-        .all(batch.jobs[0]!.id)
-        .map((r) => r.id),
-    );
+    const live = new Set(pendingCandidateIds(conn, batch.jobs[0]!.id));
     for (const refusal of plan.refusals) {
       const ids = refusal.candidateIds.filter((id) => live.has(id));
       setCandidateStatus(conn, ids, 'rejected', now);

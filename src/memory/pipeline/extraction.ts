@@ -3,7 +3,8 @@ import type { Connection } from '../connection.js';
 import { assignConsolidationJob, insertCandidate, touchesSuppressedEvidence } from '../store/candidates.js';
 import { type ClaimedBatch, batchStillOwned, finishBatch, insertConsolidationJob } from '../store/jobs.js';
 import { advanceCompaction, findThread } from '../store/threads.js';
-import type { OrdinaryIntent, TurnState } from '../types.js';
+import type { TurnRecord } from '../types.js';
+import { previousCompletedTurn, turnsByIds } from '../store/turns.js';
 import type { CandidateAnswer, ExtractionPayload, ExtractionRead } from './contracts.js';
 import { type ContextTurn, type RejectReason, type ValidationContext, type ValidCandidate, validateCandidate } from './validation.js';
 
@@ -38,80 +39,57 @@ turn_id string given; never join separate parts of a text with "…". Preference
 user's own sentence that states them. Reuse the user's own key words in title and content, in the language
 of the quote. Limits: title ≤ 160 characters, content ≤ 4000, at most 12 aliases, 1–8 sources, 32 candidates.`;
 
-interface TurnRow {
-  id: string;
-  thread_id: string;
-  sequence: number;
-  intent: OrdinaryIntent;
-  state: TurnState;
-  user_text: string;
-  assistant_text: string | null;
-}
-
 export interface ExtractionInput {
   payload: ExtractionPayload;
   context: ValidationContext;
   maxSequence: number;
 }
 
-function toContextTurn(row: TurnRow): ContextTurn {
+function toContextTurn(turn: TurnRecord): ContextTurn {
   return {
-    id: row.id,
-    threadId: row.thread_id,
-    sequence: row.sequence,
-    state: row.state,
-    userText: row.user_text,
-    assistantText: row.assistant_text,
+    id: turn.id,
+    threadId: turn.threadId,
+    sequence: turn.sequence,
+    state: turn.state,
+    userText: turn.userText,
+    assistantText: turn.assistantText,
   };
 }
 
 /** Reads what an extraction batch needs, in one read transaction. */
 export function loadExtractionInput(conn: Connection, batch: ClaimedBatch): ExtractionInput {
   return conn.read(() => {
-    const turnIds = batch.jobs.map((j) => j.turnId!);
-    const rows = conn
-      .stmt<TurnRow>(
-        `SELECT id, thread_id, sequence, intent, state, user_text, assistant_text FROM turns
-          WHERE id IN (SELECT value FROM json_each(?)) ORDER BY sequence`,
-      )
-      .all(JSON.stringify(turnIds));
-    const minSequence = rows[0]?.sequence ?? 0;
-    const adjacentRow = conn
-      .stmt<TurnRow>(
-        `SELECT id, thread_id, sequence, intent, state, user_text, assistant_text FROM turns
-          WHERE thread_id = ? AND sequence < ? AND state = 'completed'
-          ORDER BY sequence DESC LIMIT 1`,
-      )
-      .get(batch.threadId, minSequence);
+    const turns = turnsByIds(conn, batch.jobs.map((j) => j.turnId!));
+    const adjacent = previousCompletedTurn(conn, batch.threadId, turns[0]?.sequence ?? 0);
     const thread = findThread(conn, batch.threadId);
     const payload: ExtractionPayload = {
       thread_id: batch.threadId,
       previous_compaction: thread?.compaction ?? '',
-      adjacent_previous_turn: adjacentRow
+      adjacent_previous_turn: adjacent
         ? {
-            turn_id: adjacentRow.id,
-            sequence: adjacentRow.sequence,
-            user: clip(adjacentRow.user_text, PAYLOAD_TEXT_LIMIT),
-            assistant: clip(adjacentRow.assistant_text ?? '', PAYLOAD_TEXT_LIMIT),
+            turn_id: adjacent.id,
+            sequence: adjacent.sequence,
+            user: clip(adjacent.userText, PAYLOAD_TEXT_LIMIT),
+            assistant: clip(adjacent.assistantText ?? '', PAYLOAD_TEXT_LIMIT),
           }
         : null,
-      turns: rows.map((r) => ({
-        turn_id: r.id,
-        sequence: r.sequence,
-        intent: r.intent,
-        state: r.state,
-        user: clip(r.user_text, PAYLOAD_TEXT_LIMIT),
-        assistant: clip(r.assistant_text ?? '', PAYLOAD_TEXT_LIMIT),
+      turns: turns.map((t) => ({
+        turn_id: t.id,
+        sequence: t.sequence,
+        intent: t.intent,
+        state: t.state,
+        user: clip(t.userText, PAYLOAD_TEXT_LIMIT),
+        assistant: clip(t.assistantText ?? '', PAYLOAD_TEXT_LIMIT),
       })),
     };
     return {
       payload,
       context: {
         threadId: batch.threadId,
-        turns: new Map(rows.map((r) => [r.id, toContextTurn(r)])),
-        adjacent: adjacentRow ? toContextTurn(adjacentRow) : null,
+        turns: new Map(turns.map((t) => [t.id, toContextTurn(t)])),
+        adjacent: adjacent ? toContextTurn(adjacent) : null,
       },
-      maxSequence: rows[rows.length - 1]?.sequence ?? 0,
+      maxSequence: turns[turns.length - 1]?.sequence ?? 0,
     };
   });
 }

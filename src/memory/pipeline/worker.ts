@@ -9,12 +9,12 @@ import type { Connection } from '../connection.js';
 import {
   type ClaimOptions,
   type ClaimedBatch,
-  EXTRACTION_WAIT_MS,
   childJobs,
   claimConsolidationJob,
   claimExtractionBatch,
   failBatch,
   heartbeatBatch,
+  nextJobEventAt,
   snapshotOpenJobs,
 } from '../store/jobs.js';
 import type { DrainResult, JobOutcome, ProcessResult } from '../types.js';
@@ -353,21 +353,11 @@ export class MemoryWorker {
 
   /** Time until the next job can become due: a 30-second wait ending, a retry time, or a lease expiring. */
   private nextWakeDelay(): number {
-    const conn = this.deps.conn();
-    const now = this.deps.now();
-    const row = conn
-      .stmt<{ at: number | null }>(
-        `SELECT min(at) AS at FROM (
-           SELECT min(created_at) + ${EXTRACTION_WAIT_MS} AS at FROM memory_jobs WHERE finished_at IS NULL AND status = 'pending' AND kind = 'extraction'
-           UNION ALL SELECT min(created_at) FROM memory_jobs WHERE finished_at IS NULL AND status = 'pending' AND kind = 'consolidation'
-           UNION ALL SELECT min(available_at) FROM memory_jobs WHERE finished_at IS NULL AND status = 'retry_wait'
-           UNION ALL SELECT min(lease_expires_at) + 1 FROM memory_jobs WHERE finished_at IS NULL AND status = 'leased'
-           UNION ALL SELECT min(lease_expires_at) + 1 FROM turns WHERE state = 'open')`,
-      )
-      .get();
-    if (!row || row.at === null) return MAX_WAKE_MS;
-    return Math.min(MAX_WAKE_MS, Math.max(MIN_WAKE_MS, row.at - now));
+    const at = nextJobEventAt(this.deps.conn());
+    if (at === null) return MAX_WAKE_MS;
+    return Math.min(MAX_WAKE_MS, Math.max(MIN_WAKE_MS, at - this.deps.now()));
   }
+
 }
 
 /** A worker model request ran past its timeout. */

@@ -86,3 +86,11 @@ export function setCandidateStatus(conn: Connection, ids: string[], status: 'con
     )
     .run(status, now, JSON.stringify(ids));
 }
+
+/** Ids of a consolidation job's candidates still pending (a forget may have suppressed some since the claim). */
+export function pendingCandidateIds(conn: Connection, consolidationJobId: string): string[] {
+  return conn
+    .stmt<{ id: string }>(`SELECT id FROM memory_candidates WHERE consolidation_job_id = ? AND status = 'pending'`)
+    .all(consolidationJobId)
+    .map((r) => r.id);
+}

@@ -244,3 +244,37 @@ export function summarize(row: ItemRow): MemoryItemSummary {
     updatedAt: row.updated_at,
   };
 }
+
+/** Usable items by kind: active preferences and decisions, and the active thread's discussions. */
+export function countUsableItems(conn: Connection, activeThreadId: string | null): Record<MemoryKind, number> {
+  const out: Record<MemoryKind, number> = { user_preference: 0, project_decision: 0, discussion_context: 0 };
+  const rows = conn
+    .stmt<{ kind: MemoryKind; n: number }>(
+      `SELECT kind, count(*) AS n FROM memory_items
+        WHERE status = 'active' AND (kind <> 'discussion_context' OR thread_id = ?)
+        GROUP BY kind`,
+    )
+    .all(activeThreadId);
+  for (const row of rows) out[row.kind] = row.n;
+  return out;
+}
+
+/** The most recently updated active items of a kind (and thread, for discussions). */
+export function recentActiveItems(conn: Connection, kind: MemoryKind, threadId: string | null, limit: number): ItemRow[] {
+  return conn
+    .stmt<ItemRow>(
+      `SELECT ${ITEM_COLUMNS} FROM memory_items WHERE status = 'active' AND kind = ? AND thread_id IS ? ORDER BY updated_at DESC LIMIT ?`,
+    )
+    .all(kind, threadId, limit);
+}
+
+/** Active items of a kind and scope indexed under a whole normalized title term (an index seek). */
+export function activeItemsWithTitleTerm(conn: Connection, term: string, kind: MemoryKind, threadId: string | null): ItemRow[] {
+  return conn
+    .stmt<ItemRow>(
+      `SELECT ${ITEM_COLUMNS.split(', ').map((c) => `i.${c}`).join(', ')} FROM memory_terms t
+         JOIN memory_items i ON i.id = t.item_id AND i.is_current = 1
+        WHERE t.term = ? AND i.status = 'active' AND i.kind = ? AND i.thread_id IS ?`,
+    )
+    .all(term, kind, threadId);
+}

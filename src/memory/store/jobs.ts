@@ -1,6 +1,6 @@
 import type { Connection } from '../connection.js';
 import type { JobCounts, JobKind, JobRecord, JobStatus } from '../types.js';
-import { refreshGlobalLastError } from './meta.js';
+import { currentGeneration, refreshGlobalLastError } from './meta.js';
 
 interface JobRow {
   id: string;
@@ -224,7 +224,7 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
       .all(params)
       .filter((t) => t.n > 0 || t.retry > 0)
       .sort((a, b) => (a.oldest ?? Number.MAX_SAFE_INTEGER) - (b.oldest ?? Number.MAX_SAFE_INTEGER) || a.thread_id.localeCompare(b.thread_id));
-    const generation = conn.stmt<{ generation: number }>('SELECT generation FROM memory_meta WHERE id = 1').get()?.generation;
+    const generation = currentGeneration(conn);
     for (const t of threads) {
       const due = options.force || t.n >= 2 || (t.oldest !== null && t.oldest <= options.now - EXTRACTION_WAIT_MS) || t.retry === 1;
       if (!due || generation === undefined) continue;
@@ -270,7 +270,7 @@ function headOfThread(conn: Connection, threadId: string, options: ClaimOptions)
     .sort((a, b) => a.turn_sequence - b.turn_sequence)
     .slice(0, EXTRACTION_BATCH_SIZE);
   const allow = options.allow === null ? null : new Set(options.allow);
-  const current = conn.stmt<{ generation: number }>('SELECT generation FROM memory_meta WHERE id = 1').get()?.generation;
+  const current = currentGeneration(conn);
   const cap = Math.max(1, Math.min(EXTRACTION_BATCH_SIZE, rows[0]?.cap ?? EXTRACTION_BATCH_SIZE));
   const out: JobRow[] = [];
   for (const row of rows) {
@@ -482,6 +482,38 @@ function readFailureState(diagnostics: string | null): { unusable: number; batch
     unusable: typeof parsed.unusable === 'number' ? parsed.unusable : 0,
     batchCap: typeof parsed.batchCap === 'number' ? parsed.batchCap : EXTRACTION_BATCH_SIZE,
   };
+}
+
+/**
+ * When the background scheduler should look again (M-5.1): the earliest of a pending extraction's 30-second
+ * wait ending, a pending consolidation, a retry time, an expiring job lease or an expiring turn lease.
+ */
+export function nextJobEventAt(conn: Connection): number | null {
+  const row = conn
+    .stmt<{ at: number | null }>(
+      `SELECT min(at) AS at FROM (
+         SELECT min(created_at) + ${EXTRACTION_WAIT_MS} AS at FROM memory_jobs WHERE finished_at IS NULL AND status = 'pending' AND kind = 'extraction'
+         UNION ALL SELECT min(created_at) FROM memory_jobs WHERE finished_at IS NULL AND status = 'pending' AND kind = 'consolidation'
+         UNION ALL SELECT min(available_at) FROM memory_jobs WHERE finished_at IS NULL AND status = 'retry_wait' AND available_at < ${FAILED_AT}
+         UNION ALL SELECT min(lease_expires_at) + 1 FROM memory_jobs WHERE finished_at IS NULL AND status = 'leased'
+         UNION ALL SELECT min(lease_expires_at) + 1 FROM turns WHERE state = 'open')`,
+    )
+    .get();
+  return row?.at ?? null;
+}
+
+/** Sums the refusals recorded in finished jobs' diagnostics, by reason (M-5.4, M-6.4). */
+export function refusalCounts(conn: Connection): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const row of conn
+    .stmt<{ reason: string; n: number }>(
+      `SELECT f.key AS reason, sum(f.value) AS n FROM memory_jobs j, json_each(j.diagnostics, '$.filtered') f
+        WHERE j.diagnostics IS NOT NULL AND j.finished_at IS NOT NULL GROUP BY f.key`,
+    )
+    .all()) {
+    out[row.reason] = row.n;
+  }
+  return out;
 }
 
 /** Open (not finished) job ids, for the exit-pass snapshot (M-10.2). */

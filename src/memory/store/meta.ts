@@ -16,6 +16,16 @@ interface MetaRow {
   updated_at: number;
 }
 
+/** The current generation (M-9.2 fencing), or undefined when the meta row is missing. */
+export function currentGeneration(conn: Connection): number | undefined {
+  return conn.stmt<{ generation: number }>('SELECT generation FROM memory_meta WHERE id = 1').get()?.generation;
+}
+
+/** True when the singleton meta row exists (the operational guard, M-2.4). */
+export function metaExists(conn: Connection): boolean {
+  return conn.stmt<{ n: number }>('SELECT count(*) AS n FROM memory_meta WHERE id = 1').get()?.n === 1;
+}
+
 export function readMeta(conn: Connection): MetaRecord | null {
   const row = conn
     .stmt<MetaRow>('SELECT generation, last_error, last_succeeded_at, created_at, updated_at FROM memory_meta WHERE id = 1')

@@ -1,5 +1,6 @@
 import { MemorySchemaError } from '../../shared/errors.js';
 import type { Connection } from '../connection.js';
+import { metaExists } from './meta.js';
 import type { ThreadRecord } from '../types.js';
 
 interface ThreadRow {
@@ -38,8 +39,7 @@ export function findThread(conn: Connection, id: string): ThreadRecord | null {
 
 /** The operational guard (M-2.4): meta and the active thread must exist at run time. */
 export function requireActiveThread(conn: Connection): ThreadRecord {
-  const meta = conn.stmt<{ n: number }>('SELECT count(*) AS n FROM memory_meta WHERE id = 1').get();
-  if (!meta || meta.n !== 1) throw new MemorySchemaError('memory_meta row id=1 missing');
+  if (!metaExists(conn)) throw new MemorySchemaError('memory_meta row id=1 missing');
   const thread = findActiveThread(conn);
   if (!thread) throw new MemorySchemaError('no active thread');
   return thread;

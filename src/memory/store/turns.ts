@@ -2,6 +2,7 @@ import { MemoryLeaseError, MemorySchemaError } from '../../shared/errors.js';
 import type { Connection } from '../connection.js';
 import type { OrdinaryIntent, TurnHandle, TurnRecord, TurnState } from '../types.js';
 import { insertExtractionJob } from './jobs.js';
+import { metaExists } from './meta.js';
 
 interface TurnRow {
   id: string;
@@ -76,8 +77,7 @@ export function admitTurn(conn: Connection, input: AdmitInput): TurnHandle {
         input.leaseExpiresAt, input.now, input.now);
     if (!row) {
       // Explain which half of the operational guard failed.
-      const meta = conn.stmt<{ n: number }>('SELECT count(*) AS n FROM memory_meta WHERE id = 1').get();
-      throw new MemorySchemaError(meta?.n === 1 ? 'no active thread' : 'memory_meta row id=1 missing');
+      throw new MemorySchemaError(metaExists(conn) ? 'no active thread' : 'memory_meta row id=1 missing');
     }
     return { turnId: input.turnId, threadId: row.thread_id, sequence: row.sequence };
   });
@@ -168,4 +168,22 @@ export function countTurns(conn: Connection): Record<TurnState, number> {
     out[row.state] = row.n;
   }
   return out;
+}
+
+/** The RAW text of a set of turns, by sequence: what an extraction batch reads. */
+export function turnsByIds(conn: Connection, ids: readonly string[]): TurnRecord[] {
+  return conn
+    .stmt<TurnRow>(`SELECT ${TURN_COLUMNS} FROM turns WHERE id IN (SELECT value FROM json_each(?)) ORDER BY sequence`)
+    .all(JSON.stringify(ids))
+    .map(mapTurn);
+}
+
+/** The completed turn of a thread just before a sequence (a confirmation's proposal lives there). */
+export function previousCompletedTurn(conn: Connection, threadId: string, beforeSequence: number): TurnRecord | null {
+  const row = conn
+    .stmt<TurnRow>(
+      `SELECT ${TURN_COLUMNS} FROM turns WHERE thread_id = ? AND sequence < ? AND state = 'completed' ORDER BY sequence DESC LIMIT 1`,
+    )
+    .get(threadId, beforeSequence);
+  return row ? mapTurn(row) : null;
 }
