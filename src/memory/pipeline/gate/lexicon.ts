@@ -109,7 +109,7 @@ export const THIRD_PARTIES = w(
   ['同事', '他们', '她们', '他', '她', '后端组', '前端组', '测试组', '运维组', '架构组', '安全组', '平台组', '数据组', '后端那边',
     '前端那边', '隔壁', '别的组', '别的团队', '其他组', '其他团队', '另一个团队', '客户', '甲方', '产品经理', '老板', '领导', '组长',
     '主管', '经理', '架构师', '总监', '有人', '别人', '社区', '官方', '上游', '网友', '朋友', '室友', '那个组',
-    '他们组', '他们团队', '某些人', '同学', '运维', 'dba', '测试同学', '产品同学', '上面', '上头', '公司要求', '甲方爸爸'],
+    '他们组', '他们团队', '某些人', '同学', '运维', 'dba', '测试同学', '产品同学', '上面', '上头', '公司要求', '甲方爸爸', '对方', '对方公司', '合作方', '友商', '竞品'],
   ['my teammate', 'my teammates', 'my colleague', 'my colleagues', 'my coworker', 'my coworkers', 'my manager', 'my boss',
     'my lead', 'my tech lead', 'my team lead', 'our cto', 'the cto', 'our architect', 'the architect', 'the platform team',
     'the backend team', 'the frontend team', 'the infra team', 'the security team', 'the data team', 'the sre team',
@@ -190,14 +190,14 @@ export const UNDECIDED = w(
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
     '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说', '可以考虑', '或许可以',
     '也许可以',
-    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换', '本来打算', '原本想', '原来想', '本想', '要等', '等下个月', '等下周', '下个月再', '等发版'],
+    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换', '本来打算', '原本想', '原来想', '本想', '要等', '等下个月', '等下周', '下个月再', '等发版', '有朝一日', '有机会', '以后有机会', '希望有一天'],
   ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'we could', 'we might', 'at some point', 'not now',
     'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not this year', 'not this quarter',
     'but not yet',
     'try it out first', "i'll try", 'let me try', 'not sure', 'maybe', 'considering', 'thinking about',
     "we'll see", 'tbd', 'to be decided', 'not yet decided', 'still deciding', 'perhaps', 'not certain', 'unsure',
     "haven't made up", 'not settled', 'open question', 'on the fence', 'torn between', 'still evaluating', 'up in the air',
-    'let me think', 'need to think', 'not convinced', 'revisit later', 'to be discussed', 'tbc', 'pending discussion', 'were going to', 'was going to', 'pushed back', 'fell through', 'got rejected', 'was rejected'],
+    'let me think', 'need to think', 'not convinced', 'revisit later', 'to be discussed', 'tbc', 'pending discussion', 'were going to', 'was going to', 'pushed back', 'fell through', 'got rejected', 'was rejected', 'someday', 'one day', "i'd like to", 'i would like to', 'it would be nice to', 'hopefully'],
 );
 
 /** Speculation about what may happen. */
@@ -394,7 +394,7 @@ export const NOT_NEGATIONS = ['不同', '不错', '不少', '不断', '不仅', 
   '未必', '不然', '不如'];
 
 /** Suffixes that make a group of other people ("移动端团队", "客户那边"), unless "我们/咱们/本" owns them. */
-export const GROUP_SUFFIXES = ['组', '团队', '部门', '小组', '那帮人', '那伙人', '那边'];
+export const GROUP_SUFFIXES = ['组', '团队', '部门', '小组', '那帮人', '那伙人', '那边', '公司'];
 
 /** Past-tense verbs after "always/never": a habit in the past is a description, not a wish. */
 export const EN_PAST = ['got', 'had', 'was', 'were', 'did', 'went', 'made', 'saw', 'knew', 'thought', 'said', 'took', 'ran',
@@ -452,7 +452,7 @@ export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and',
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
 export const FACT_SHAPES = {
   zh: '^(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在)',
-  en: "^(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends)\\b",
+  en: "^(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b",
 };
 
 /** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */
