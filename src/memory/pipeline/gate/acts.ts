@@ -1,5 +1,5 @@
 import { describesBehaviour, oneOffTask } from './description.js';
-import { findActsOverlap, isAttributive, isBareClause, masked, questionSignal } from './mood.js';
+import { findActsOverlap, isAttributive, isBareClause, isBareOf, masked, questionSignal } from './mood.js';
 import { HEDGE_NEGATION, LABEL_LEAD, ACT_CONDITION_END, ACT_CONDITION_FOLLOWER, AFTER_EVENT, CONSEQUENCE, EN_RULING_LEAD, FUTURE_ADVERB, HAN, NOT_NEGATION, P, PROHIBITIVE, RULE_WORD } from './phrases.js';
 import { type Act, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
 import { thirdParty } from './speaker.js';
@@ -121,6 +121,10 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   for (const u of s.hits(P.undecided)) {
     if (overlaps(u, act.hit) || masked(s, u) || s.isCondition(s.clauseOf(u.index))) continue;
     if (HEDGE_NEGATION.test(text.slice(Math.max(0, u.index - 10), u.index))) continue;
+    // A later clause about something else ("读写分离先上，分库分表以后再说") leaves this act standing; a bare one
+    // ("…，还没想好") hedges the whole sentence.
+    const uc = s.clauseOf(u.index);
+    if (uc > act.clause && !isBareOf(s, uc, P.undecided)) continue;
     return problem('undecided', 'the statement is undecided');
   }
   // A hedge tagged on after the act (", I guess", "，估计吧") covers the whole sentence.

@@ -50,7 +50,7 @@ export const DECISION = w(
     '确定采用', '统一使用', '统一用',
     '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '不再讨论', '不讨论了', '别再讨论了', '就按…来', '方案定为', '选型定了', '统一改成',
     '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
-    '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉', '就这么着', '那就这么着', '就这么办'],
+    '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉', '就这么着', '那就这么着', '就这么办', '就这么干', '就这么搞', '就这样干'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
     'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
     'adopting', 'switch to', 'switching to', "we're switching", 'we are switching', 'standardize on', 'standardise on',
@@ -69,7 +69,7 @@ export const DECISION = w(
     "we've standardized on", 'we went with', "we've gone with", 'standardizing on', 'standardising on', "we're migrating to",
     'we are migrating to', "we're adopting", 'we are adopting', "we're moving off", 'we are moving off',
     'we reached consensus', 'end of discussion', 'case closed', 'no more discussion', 'the consensus is', 'is our standard',
-    'is the standard', 'we will be using', "we'll be using", 'the plan is to', "we've agreed", 'we have agreed', 'agreed to'],
+    'is the standard', 'we will be using', "we'll be using", 'the plan is to', "we've agreed", 'we have agreed', 'agreed to', "let's keep", "we'll keep", "let's stay on", 'stay on', 'stick to', "we're keeping", 'we are keeping'],
 );
 
 /** "Decision: …", "结论：…": a labelled ruling at the start of a sentence. */
@@ -190,7 +190,7 @@ export const UNDECIDED = w(
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
     '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说', '可以考虑', '或许可以',
     '也许可以',
-    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换', '本来打算', '原本想', '原来想', '本想', '要等', '等下个月', '等下周', '下个月再', '等发版', '有朝一日', '有机会', '以后有机会', '希望有一天'],
+    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换', '本来打算', '原本想', '原来想', '本想', '要等', '等下个月', '等下周', '下个月再', '等发版', '有朝一日', '有机会', '以后有机会', '希望有一天', '打算'],
   ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'we could', 'we might', 'at some point', 'not now',
     'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not this year', 'not this quarter',
     'but not yet',
@@ -410,7 +410,7 @@ export const NOT_DISQUALIFIERS = w(
 /** A complaint beside a habit ("每次部署都要手动改配置，太麻烦了"): the habit is the pain described, not a rule asked for. */
 export const COMPLAINTS = w(
   ['太麻烦', '好麻烦', '真麻烦', '很麻烦', '太慢', '好慢', '好烦', '很烦', '烦死', '受不了', '太难', '好累', '太蠢', '太坑', '好坑', '真坑', '头疼',
-    '崩溃了', '心累', '无语', '太久', '好久', '太长了', '太费时', '太耗时', '等太久'],
+    '崩溃了', '心累', '无语', '太久', '好久', '太长了', '太费时', '太耗时', '等太久', '太痛苦', '好痛苦', '痛苦', '累死', '折磨'],
   ['annoying', 'painful', 'a pain', 'sucks', 'so slow', 'too slow', 'drives me crazy', 'frustrating', 'such a hassle', 'ugh'],
 );
 
@@ -451,7 +451,7 @@ export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and',
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
 export const FACT_SHAPES = {
-  zh: '^(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在)',
+  zh: '^(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到)',
   en: "^(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b",
 };
 

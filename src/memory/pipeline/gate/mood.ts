@@ -1,7 +1,7 @@
 import { EN_AUX, EN_CLAUSE_OPENER, EN_CONDITIONAL_WH, EN_RELATIVE_BEFORE, EN_SUBJECTS, EN_WH, HAN, P, QUESTION_MARK, ZH_FINAL, ZH_NOT_QUESTION_BEFORE, ZH_NOT_WH_BEFORE, ZH_UNIVERSAL_AFTER, ZH_WH_END, ZH_WHY } from './phrases.js';
 import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
 import { insideRanges } from './text-types.js';
-import { type Hit, Span } from './words.js';
+import { type Hit, type Phrases, Span } from './words.js';
 
 /** Mood and scope: questions, time scopes, hedges that are part of a noun phrase. */
 
@@ -65,4 +65,11 @@ export function isTagQuestion(span: Span): boolean {
   if (!QUESTION_MARK.test(span.text)) return false;
   const rest = P.tagQuestions.strip(span).replace(/[\s\p{P}\p{S}]|你|呢|吧|啊|so|then|and/gu, '');
   return P.tagQuestions.has(span) && Array.from(rest).length <= 4;
+}
+
+/** A clause that holds little besides the given words ("还没想好", "I guess"): it comments on the sentence. */
+export function isBareOf(s: Sentence, i: number, phrases: Phrases): boolean {
+  const rest = phrases.strip(new Span(s.clauseText(i))).replace(/\b(?:but|and|so|yet|still|we|i|it|is|are|not)\b|[我们还也都但不过是]/gu, '');
+  const han = (rest.match(/\p{Script=Han}/gu) ?? []).length;
+  return han <= 2 && wordsOf(rest.replace(/\p{Script=Han}/gu, ' ')).length <= 1;
 }

@@ -60,7 +60,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
 ];
 
 /** A line introducing pasted material ("日志如下：", "Here's the output:"). */
-const PASTE_INTRO = /(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says|printed|prints|shows|showed|got this|below|日志|输出|报错|错误|堆栈|结果|返回|打印|如下|下面|信息)[^:\n：]{0,20}[:：]\s*$/iu;
+const PASTE_INTRO = /(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says|printed|prints|shows|showed|got this|below|warns|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面|信息)[^:\n：]{0,20}[:：]\s*$/iu;
 
 // A line that is someone speaking: a sentence with a person in it ("以后这种报错你直接告诉我原因。").
 const SPEECH_LINE = /(?:我|你|我们|咱们|\b(?:i|we|you|let's|please)\b).*[。！？.!?]\s*$/iu;
@@ -79,10 +79,13 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   const lineEnd = text.indexOf('\n', offset);
   const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
   if (isOutputLine(line)) return true;
-  // A block after an introduction line ("报错如下：") is pasted until a blank line or a line of speech.
-  if (SPEECH_LINE.test(line)) return false;
+  // A block after an introduction line ("报错如下：") is pasted until a blank line or, after pasted lines, a line
+  // of speech; the line right after the introduction is always pasted.
   const lines = text.slice(0, lineStart).split('\n');
   lines.pop();
+  const previous = lines[lines.length - 1];
+  if (previous !== undefined && PASTE_INTRO.test(previous)) return true;
+  if (SPEECH_LINE.test(line)) return false;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const previous = lines[i]!;
     if (previous.trim().length === 0) return false;
