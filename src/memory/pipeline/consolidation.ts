@@ -3,7 +3,7 @@ import { clip, normalizeText } from '../../shared/text.js';
 import type { Connection } from '../connection.js';
 import { searchMemory } from '../retrieval/search.js';
 import { candidatesOfJob, pendingCandidateIds, setCandidateStatus } from '../store/candidates.js';
-import { type ItemRow, activeItemsWithTitleTerm, addEvidence, findCurrentItem, insertRevision, itemEvidenceQuotes, markSuperseded, recentActiveItems, retireRevision } from '../store/items.js';
+import { type ItemRow, activeItemsWithTitleTerm, addEvidence, itemText, findCurrentItem, insertRevision, itemEvidenceQuotes, markSuperseded, recentActiveItems, retireRevision } from '../store/items.js';
 import { type ClaimedBatch, batchStillOwned, finishBatch } from '../store/jobs.js';
 import type { CandidateRecord, MemoryKind } from '../types.js';
 import type { ConsolidationPayload, ConsolidationRead, OperationAnswer } from './contracts.js';
@@ -73,15 +73,7 @@ export function loadConsolidationInput(conn: Connection, batch: ClaimedBatch): C
         aliases: c.aliases,
         sources: c.sources.map((s) => ({ turn_id: s.turnId, role: s.role, quote: s.quote })),
       })),
-      active_items: [...activeItems.values()].map((row) => ({
-        item_id: row.id,
-        kind: row.kind,
-        title: row.title,
-        content: row.content,
-        synopsis: row.synopsis,
-        aliases: JSON.parse(row.aliases) as string[],
-        keywords: JSON.parse(row.keywords) as string[],
-      })),
+      active_items: [...activeItems.values()].map((row) => ({ item_id: row.id, kind: row.kind, ...itemText(row) })),
     };
     return { payload, candidates, activeItems };
   });
@@ -181,8 +173,7 @@ export function planConsolidation(conn: Connection, read: ConsolidationRead, inp
       continue;
     }
     if (target) {
-      const item = { title: target.title, content: target.content, aliases: JSON.parse(target.aliases) as string[], keywords: JSON.parse(target.keywords) as string[] };
-      if (!sharesSubject(item, quotes)) {
+      if (!sharesSubject(itemText(target), quotes)) {
         refuse('unrelated_target', `the candidates' quotes are not about ${target.id} ("${clip(target.title, 60)}")`);
         continue;
       }

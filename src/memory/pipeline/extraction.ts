@@ -3,10 +3,9 @@ import type { Connection } from '../connection.js';
 import { assignConsolidationJob, insertCandidate, touchesSuppressedEvidence } from '../store/candidates.js';
 import { type ClaimedBatch, batchStillOwned, finishBatch, insertConsolidationJob } from '../store/jobs.js';
 import { advanceCompaction, findThread } from '../store/threads.js';
-import type { TurnRecord } from '../types.js';
 import { previousCompletedTurn, turnsByIds } from '../store/turns.js';
 import type { CandidateAnswer, ExtractionPayload, ExtractionRead } from './contracts.js';
-import { type ContextTurn, type RejectReason, type ValidationContext, type ValidCandidate, validateCandidate } from './validation.js';
+import { type RejectReason, type ValidationContext, type ValidCandidate, validateCandidate } from './validation.js';
 
 /** RAW text of one side of a turn in the extraction payload; the database keeps it whole. */
 export const PAYLOAD_TEXT_LIMIT = 12_000;
@@ -45,17 +44,6 @@ export interface ExtractionInput {
   maxSequence: number;
 }
 
-function toContextTurn(turn: TurnRecord): ContextTurn {
-  return {
-    id: turn.id,
-    threadId: turn.threadId,
-    sequence: turn.sequence,
-    state: turn.state,
-    userText: turn.userText,
-    assistantText: turn.assistantText,
-  };
-}
-
 /** Reads what an extraction batch needs, in one read transaction. */
 export function loadExtractionInput(conn: Connection, batch: ClaimedBatch): ExtractionInput {
   return conn.read(() => {
@@ -86,8 +74,8 @@ export function loadExtractionInput(conn: Connection, batch: ClaimedBatch): Extr
       payload,
       context: {
         threadId: batch.threadId,
-        turns: new Map(turns.map((t) => [t.id, toContextTurn(t)])),
-        adjacent: adjacent ? toContextTurn(adjacent) : null,
+        turns: new Map(turns.map((t) => [t.id, t])),
+        adjacent,
       },
       maxSequence: turns[turns.length - 1]?.sequence ?? 0,
     };

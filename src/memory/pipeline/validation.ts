@@ -1,5 +1,5 @@
 import { contentTerms, foldCase, isCjk } from '../../shared/text.js';
-import type { SourceRole, ValidCandidate, VerifiedSource } from '../types.js';
+import type { SourceRole, TurnRecord, ValidCandidate, VerifiedSource } from '../types.js';
 import type { CandidateAnswer } from './contracts.js';
 import { locateQuote } from './quote-location.js';
 import {
@@ -40,14 +40,8 @@ export type RejectReason =
   | 'duplicate_candidate'
   | 'suppressed_evidence';
 
-export interface ContextTurn {
-  id: string;
-  threadId: string;
-  sequence: number;
-  state: string;
-  userText: string;
-  assistantText: string | null;
-}
+/** What validation reads of a turn: a turn record as the store returns it. */
+export type ContextTurn = Pick<TurnRecord, 'id' | 'threadId' | 'sequence' | 'state' | 'userText' | 'assistantText'>;
 
 export interface ValidationContext {
   threadId: string;

@@ -1,6 +1,6 @@
 import { MemoryNotFoundError, MemoryStorageError, describeError } from '../../shared/errors.js';
 import type { Connection } from '../connection.js';
-import { ITEM_COLUMNS, type ItemRow, findCurrentItem, resolveItemId } from '../store/items.js';
+import { ITEM_COLUMNS, type ItemRow, findCurrentItem, itemText, resolveItemId } from '../store/items.js';
 import type { MemoryDetail, MemoryRevision, ProvenanceSource } from '../types.js';
 
 /** M-7.6: a read shows at most this many provenance excerpts … */
@@ -59,11 +59,7 @@ function detailOf(row: ItemRow, sources: ProvenanceSource[], revisions: MemoryRe
     id: row.id,
     kind: row.kind,
     status: row.status,
-    title: row.title,
-    content: row.content,
-    synopsis: row.synopsis,
-    aliases: JSON.parse(row.aliases) as string[],
-    keywords: JSON.parse(row.keywords) as string[],
+    ...itemText(row),
     nonFactual: row.non_factual === 1,
     threadId: row.thread_id,
     revision: row.revision,

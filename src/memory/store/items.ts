@@ -26,6 +26,17 @@ export interface ItemRow {
 export const ITEM_COLUMNS =
   'id, revision, kind, status, is_current, thread_id, title, content, synopsis, aliases, keywords, non_factual, supersedes_id, superseded_by_id, consolidation_job_id, created_at, updated_at';
 
+/** The text fields of an item revision, with its JSON lists parsed. */
+export function itemText(row: ItemRow): { title: string; content: string; synopsis: string; aliases: string[]; keywords: string[] } {
+  return {
+    title: row.title,
+    content: row.content,
+    synopsis: row.synopsis,
+    aliases: JSON.parse(row.aliases) as string[],
+    keywords: JSON.parse(row.keywords) as string[],
+  };
+}
+
 /** The current revision of an item, whatever its status. */
 export function findCurrentItem(conn: Connection, id: string): ItemRow | null {
   return conn.stmt<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM memory_items WHERE id = ? AND is_current = 1`).get(id) ?? null;

@@ -2,44 +2,11 @@ import type { Connection } from '../connection.js';
 import type { JobCounts, JobKind, JobRecord, JobStatus } from '../types.js';
 import { currentGeneration, refreshGlobalLastError } from './meta.js';
 
-interface JobRow {
-  id: string;
-  kind: JobKind;
-  status: JobStatus;
-  thread_id: string;
-  turn_id: string | null;
-  parent_job_id: string | null;
-  generation: number;
-  attempt_count: number;
-  lease_owner: string | null;
-  lease_expires_at: number | null;
-  available_at: number;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
+// Columns under their record names: a row is a JobRecord as it comes, no mapping layer.
 const JOB_COLUMNS =
-  'id, kind, status, thread_id, turn_id, parent_job_id, generation, attempt_count, lease_owner, lease_expires_at, available_at, last_error, created_at, updated_at';
-
-function mapJob(row: JobRow): JobRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    status: row.status,
-    threadId: row.thread_id,
-    turnId: row.turn_id,
-    parentJobId: row.parent_job_id,
-    generation: row.generation,
-    attemptCount: row.attempt_count,
-    leaseOwner: row.lease_owner,
-    leaseExpiresAt: row.lease_expires_at,
-    availableAt: row.available_at,
-    lastError: row.last_error,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+  'id, kind, status, thread_id AS threadId, turn_id AS turnId, parent_job_id AS parentJobId, generation, attempt_count AS attemptCount, ' +
+  'lease_owner AS leaseOwner, lease_expires_at AS leaseExpiresAt, available_at AS availableAt, last_error AS lastError, ' +
+  'created_at AS createdAt, updated_at AS updatedAt';
 
 /** The one extraction job of a finished turn; the unique turn_id makes a second one impossible. */
 export function insertExtractionJob(
@@ -249,10 +216,10 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
  * aside): when the first of them is not due (waiting for its retry time, or not in the exit pass's
  * allowlist) nothing of the thread is claimed. It takes at most the cap its first job carries after a split.
  */
-function headOfThread(conn: Connection, threadId: string, options: ClaimOptions): JobRow[] {
+function headOfThread(conn: Connection, threadId: string, options: ClaimOptions): JobRecord[] {
   // Three ordered index seeks on memory_jobs_open, never a scan of the thread's backlog.
   const rows = conn
-    .stmt<JobRow & { turn_sequence: number; cap: number | null }>(
+    .stmt<JobRecord & { turn_sequence: number; cap: number | null }>(
       `SELECT * FROM (SELECT ${JOB_COLUMNS}, turn_sequence, json_extract(diagnostics, '$.batchCap') AS cap FROM memory_jobs
                         WHERE finished_at IS NULL AND status = 'pending' AND kind = 'extraction' AND thread_id = :thread
                         ORDER BY turn_sequence LIMIT ${EXTRACTION_BATCH_SIZE})
@@ -272,9 +239,9 @@ function headOfThread(conn: Connection, threadId: string, options: ClaimOptions)
   const allow = options.allow === null ? null : new Set(options.allow);
   const current = currentGeneration(conn);
   const cap = Math.max(1, Math.min(EXTRACTION_BATCH_SIZE, rows[0]?.cap ?? EXTRACTION_BATCH_SIZE));
-  const out: JobRow[] = [];
+  const out: JobRecord[] = [];
   for (const row of rows) {
-    const due = row.status === 'pending' || (row.status === 'retry_wait' && row.available_at <= options.now);
+    const due = row.status === 'pending' || (row.status === 'retry_wait' && row.availableAt <= options.now);
     if (!due || row.generation !== current || (allow !== null && !allow.has(row.id)) || out.length >= cap) break;
     out.push(row);
   }
@@ -306,7 +273,7 @@ const DUE_COMMON = `j.kind = 'extraction'
 export function claimConsolidationJob(conn: Connection, options: ClaimOptions): ClaimedBatch | null {
   return conn.immediate(() => {
     const row = conn
-      .stmt<JobRow>(
+      .stmt<JobRecord>(
         `SELECT ${JOB_COLUMNS} FROM memory_jobs
           WHERE id = (
             SELECT id FROM (
@@ -326,7 +293,7 @@ export function claimConsolidationJob(conn: Connection, options: ClaimOptions): 
       )
       .get({ now: options.now, allow: options.allow === null ? null : JSON.stringify(options.allow), thread: options.threadId });
     if (!row) return null;
-    return leaseJobs(conn, 'consolidation', row.thread_id, row.generation, [row], options);
+    return leaseJobs(conn, 'consolidation', row.threadId, row.generation, [row], options);
   }, { durable: false });
 }
 
@@ -335,7 +302,7 @@ function leaseJobs(
   kind: JobKind,
   threadId: string,
   generation: number,
-  rows: JobRow[],
+  rows: JobRecord[],
   options: ClaimOptions,
 ): ClaimedBatch | null {
   if (rows.length === 0) return null;
@@ -343,14 +310,14 @@ function leaseJobs(
   for (const row of rows) {
     // Attempts are counted at claim time, so a worker that dies mid-call still used an attempt.
     const leased = conn
-      .stmt<JobRow>(
+      .stmt<JobRecord>(
         `UPDATE memory_jobs SET status = 'leased', lease_owner = ?, lease_expires_at = ?, batch_id = ?,
                 attempt_count = attempt_count + 1, updated_at = ?
           WHERE id = ? AND status IN ('pending', 'retry_wait')
          RETURNING ${JOB_COLUMNS}`,
       )
       .get(options.owner, options.leaseExpiresAt, options.batchId, options.now, row.id);
-    if (leased) jobs.push(mapJob(leased));
+    if (leased) jobs.push(leased);
   }
   if (jobs.length === 0) return null;
   return { batchId: options.batchId, kind, threadId, generation, owner: options.owner, jobs };

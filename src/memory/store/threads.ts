@@ -3,38 +3,16 @@ import type { Connection } from '../connection.js';
 import { metaExists } from './meta.js';
 import type { ThreadRecord } from '../types.js';
 
-interface ThreadRow {
-  id: string;
-  status: 'active' | 'archived';
-  compaction: string;
-  compaction_sequence: number;
-  created_at: number;
-  updated_at: number;
-  archived_at: number | null;
-}
-
-const THREAD_COLUMNS = 'id, status, compaction, compaction_sequence, created_at, updated_at, archived_at';
-
-function mapThread(row: ThreadRow): ThreadRecord {
-  return {
-    id: row.id,
-    status: row.status,
-    compaction: row.compaction,
-    compactionSequence: row.compaction_sequence,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    archivedAt: row.archived_at,
-  };
-}
+// Columns under their record names: a row is a ThreadRecord as it comes, no mapping layer.
+const THREAD_COLUMNS =
+  'id, status, compaction, compaction_sequence AS compactionSequence, created_at AS createdAt, updated_at AS updatedAt, archived_at AS archivedAt';
 
 export function findActiveThread(conn: Connection): ThreadRecord | null {
-  const row = conn.stmt<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE status = 'active'`).get();
-  return row ? mapThread(row) : null;
+  return conn.stmt<ThreadRecord>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE status = 'active'`).get() ?? null;
 }
 
 export function findThread(conn: Connection, id: string): ThreadRecord | null {
-  const row = conn.stmt<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`).get(id);
-  return row ? mapThread(row) : null;
+  return conn.stmt<ThreadRecord>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`).get(id) ?? null;
 }
 
 /** The operational guard (M-2.4): meta and the active thread must exist at run time. */
