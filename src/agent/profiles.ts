@@ -10,10 +10,9 @@ import { searchText } from './tools/search-text.js';
 import { showPatch } from './tools/show-patch.js';
 import type { Tool } from './tools/tool.js';
 
-/** How one intent is served: its tools, its prompt, whether it uses Memory (MEMORY.md §4). */
+/** How one intent is served: its tools and its prompt (MEMORY.md §4: only ordinary intents get the Memory tools). */
 export interface Profile {
   intent: Intent;
-  usesMemory: boolean;
   tools: readonly Tool[];
   system: string;
 }
@@ -34,7 +33,7 @@ for details when they matter. Memory is not source evidence, and the current ins
 
 /** The ordinary profile: Memory context and tools plus read-only source tools (M-4.1). */
 export function ordinaryProfile(intent: OrdinaryIntent): Profile {
-  return { intent, usesMemory: true, tools: [memorySearch, memoryRead, ...SOURCE_TOOLS], system: `${ORDINARY_PROMPT[intent]}\n${MEMORY_NOTE}` };
+  return { intent, tools: [memorySearch, memoryRead, ...SOURCE_TOOLS], system: `${ORDINARY_PROMPT[intent]}\n${MEMORY_NOTE}` };
 }
 
 /** Repair profiles: no Memory context, no Memory tools, no inherited history (M-1.1, M-4.1). */
@@ -43,7 +42,6 @@ export function repairProfile(intent: Exclude<Intent, OrdinaryIntent>): Profile 
     case 'code_audit':
       return {
         intent,
-        usesMemory: false,
         tools: [...SOURCE_TOOLS, reportFinding, proposePatch, showPatch],
         system: `${BASE}\nAudit the code the user points at. Read it, record each real problem with report_finding
 (file, line, severity), and propose a fix with propose_patch only when you are sure. If you find nothing,
@@ -52,14 +50,12 @@ say so plainly: a review with zero findings is a valid result.`,
     case 'patch_explain':
       return {
         intent,
-        usesMemory: false,
         tools: [...SOURCE_TOOLS, showPatch],
         system: `${BASE}\nExplain the pending patch: what each edit changes and why, and its risks.`,
       };
     case 'patch_revise':
       return {
         intent,
-        usesMemory: false,
         tools: [...SOURCE_TOOLS, showPatch, revisePatch, proposePatch],
         system: `${BASE}\nRevise the pending patch as the user asks, with revise_patch (search/replace edits that match
 the current files exactly once).`,

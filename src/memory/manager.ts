@@ -17,7 +17,7 @@ import { history, routingContext } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
 import { forgetItem, listActiveItems, resolveItemId } from './store/items.js';
 import { reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
-import { hasExpiredLeases } from './store/leases.js';
+import { DEFAULT_JOB_LEASE_MS, DEFAULT_TURN_LEASE_MS, hasExpiredLeases, heartbeatInterval } from './store/leases.js';
 import { recentRefusals } from './store/refusals.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
@@ -68,8 +68,6 @@ type State =
   | { health: 'degraded'; reason: string; conn: Connection | null }
   | { health: 'closed' };
 
-const DEFAULT_TURN_LEASE_MS = 60_000;
-const DEFAULT_JOB_LEASE_MS = 180_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
@@ -292,7 +290,7 @@ export class MemoryManager {
   private trackOpenTurn(turnId: string): void {
     this.openTurns.add(turnId);
     if (this.heartbeatTimer) return;
-    this.heartbeatTimer = setInterval(() => this.heartbeat(), Math.max(1000, Math.floor(this.turnLeaseMs / 3)));
+    this.heartbeatTimer = setInterval(() => this.heartbeat(), heartbeatInterval(this.turnLeaseMs));
     this.heartbeatTimer.unref();
   }
 

@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { SKIPPED_DIRS } from './repo-paths.js';
 import type { ReviewWorkspace } from './review-workspace.js';
 
-/** Files listed at most; a larger repository is listed in part and says so. */
+/** Files listed at most; a larger repository is listed in part (list_files says so). */
 export const SOURCE_INDEX_LIMIT = 20_000;
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resolveInRepo } from '../../workspace/repo-paths.js';
-import { sourceIndex } from '../../workspace/source-index.js';
+import { SOURCE_INDEX_LIMIT, sourceIndex } from '../../workspace/source-index.js';
 import { defineTool } from './tool.js';
 
 export const listFiles = defineTool({
@@ -13,10 +13,13 @@ export const listFiles = defineTool({
   run({ path, limit }, { workspace, repoRoot }) {
     resolveInRepo(repoRoot, path);
     const prefix = path === '.' || path === '' ? '' : `${path.replace(/^\.\//, '').replace(/\/+$/, '')}/`;
-    const files = sourceIndex(workspace).filter((f) => f.startsWith(prefix));
-    if (files.length === 0) return `No files under ${path}.`;
+    const index = sourceIndex(workspace);
+    // The index stops at SOURCE_INDEX_LIMIT files; say so, or a missing file would look absent.
+    const partial = index.length >= SOURCE_INDEX_LIMIT ? `\n(the repository has more than ${SOURCE_INDEX_LIMIT} files: only the first ${SOURCE_INDEX_LIMIT} are indexed)` : '';
+    const files = index.filter((f) => f.startsWith(prefix));
+    if (files.length === 0) return `No files under ${path}.${partial}`;
     const shown = files.slice(0, limit);
     const more = files.length > shown.length ? `\n… and ${files.length - shown.length} more (narrow the folder or raise limit)` : '';
-    return shown.join('\n') + more;
+    return shown.join('\n') + more + partial;
   },
 });

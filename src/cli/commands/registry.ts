@@ -114,7 +114,6 @@ async function newThread(ctx: CliContext): Promise<CommandOutput> {
   const held = ctx.llm?.trouble != null;
   if (ctx.llm && !held && status.jobs.pending > 0) ctx.output.err(`processing ${status.jobs.pending} memory job(s) of this thread…\n`);
   const patch = ctx.workspace.pendingPatch;
-  ctx.workspace.reset();
   if (ctx.llm) ctx.llm.holdMemoryCalls = held;
   let result: Awaited<ReturnType<typeof ctx.memory.newThread>>;
   try {
@@ -122,6 +121,8 @@ async function newThread(ctx: CliContext): Promise<CommandOutput> {
   } finally {
     if (ctx.llm) ctx.llm.holdMemoryCalls = false;
   }
+  // Only once the new thread exists: a /new that fails leaves the pending patch and workspace as they were.
+  ctx.workspace.reset();
   const unfinished = result.drain.warnings.length;
   const lines = [
     `Started a new thread (${result.threadId}).${patch ? ` The pending patch #${patch.id} was discarded.` : ''}`,

@@ -17,6 +17,7 @@ import {
   nextJobEventAt,
   snapshotOpenJobs,
 } from '../store/jobs.js';
+import { heartbeatInterval } from '../store/leases.js';
 import type { DrainResult, JobOutcome, ProcessResult } from '../types.js';
 import { CONSOLIDATION_SYSTEM_PROMPT, type ConsolidationPlan, applyConsolidation, loadConsolidationInput, planConsolidation } from './consolidation.js';
 import { readConsolidationAnswer, readExtractionAnswer } from './contracts.js';
@@ -250,7 +251,7 @@ export class MemoryWorker {
       } catch {
         // A missed heartbeat is survivable: the lease is three intervals long.
       }
-    }, Math.max(1000, Math.floor(this.deps.jobLeaseMs / 3)));
+    }, heartbeatInterval(this.deps.jobLeaseMs));
     heartbeat.unref();
     try {
       return await work();
