@@ -74,7 +74,7 @@ export const DECISION = w(
 
 /** "Decision: …", "结论：…": a labelled ruling at the start of a sentence. */
 export const RULING_LABELS = w(
-  ['结论', '决定', '决议', '规定', '规则', '约定', '最终方案', '定论', '最终决定', '拍板', '已决定', '定了'],
+  ['结论', '决定', '决议', '规定', '规则', '约定', '最终方案', '定论', '最终决定', '拍板', '已决定', '定了', '定个规矩', '规矩', '定个规则', '定一下'],
   ['decision', 'final call', 'final decision', 'rule', 'ruling', 'policy', 'convention', 'verdict', 'resolution',
     'team decision', 'adr', 'decided', 'agreed', 'settled', 'final answer', 'rule of thumb', 'house rule', 'guideline', 'team rule', 'standard'],
 );
@@ -119,7 +119,7 @@ export const THIRD_PARTIES = w(
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
     'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer', 'ops', 'the dba',
     'the sre', 'folks', 'the … folks', 'the … guys', 'the company', 'the business', 'stakeholders', 'compliance', 'tech lead', 'team lead', 'our tech lead',
-    'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss', 'investors', 'our investors', 'the board', 'leadership', 'our customers', 'customers', 'our users'],
+    'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss', 'investors', 'our investors', 'the board', 'leadership', 'our customers', 'customers', 'our users', 'devs', 'the … devs', 'senior devs', 'engineers', 'the … engineers'],
 );
 
 /** Another or an earlier project, or the past: not this project's ruling. */
@@ -190,7 +190,7 @@ export const UNDECIDED = w(
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
     '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说', '可以考虑', '或许可以',
     '也许可以',
-    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换', '本来打算', '原本想', '原来想', '本想', '要等', '等下个月', '等下周', '下个月再', '等发版', '有朝一日', '有机会', '以后有机会', '希望有一天', '打算'],
+    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换', '本来打算', '原本想', '原来想', '本想', '要等', '等下个月', '等下周', '下个月再', '等发版', '有朝一日', '有机会', '以后有机会', '希望有一天', '打算', '说不好', '说不准', '谁知道', '不好说', '难说'],
   ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'we could', 'we might', 'at some point', 'not now',
     'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not this year', 'not this quarter',
     'but not yet',
@@ -288,7 +288,7 @@ export const IMPERATIVE_RULINGS = w(
 /** Verbs of telling or checking: a question after them is their object ("说一下有没有用上", "check whether"). */
 export const EMBEDDING_VERBS = w(
   ['说一下', '说明', '告诉我', '看看', '看一下', '看', '检查', '确认', '提醒我', '标出', '列出', '注明', '查一下', '判断', '写清楚', '讲一下',
-    '顺便说', '说说', '指出'],
+    '顺便说', '说说', '指出', '写', '讲', '解释', '先写', '说清楚', '讲清楚'],
   ['tell me', 'check', 'mention', 'note', 'point out', 'say', 'explain', 'list', 'show', 'verify', 'confirm', 'flag'],
 );
 
