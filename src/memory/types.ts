@@ -285,3 +285,23 @@ export interface DrainResult {
 }
 
 export type { ChatMessage };
+
+/** A quote the program found in the RAW text of the cited turn and role (M-5.3, M-5.5). */
+export interface VerifiedSource {
+  turnId: string;
+  role: SourceRole;
+  quote: string;
+  /** Offset of the quote in the RAW text, in characters (code points), as SQLite counts them. */
+  start: number;
+}
+
+/** A Stage 1 candidate that passed validation, ready to be stored. */
+export interface ValidCandidate {
+  kind: MemoryKind;
+  title: string;
+  content: string;
+  aliases: string[];
+  nonFactual: boolean;
+  threadId: string;
+  sources: VerifiedSource[];
+}

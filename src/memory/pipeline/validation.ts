@@ -1,5 +1,5 @@
 import { contentTerms, foldCase, isCjk } from '../../shared/text.js';
-import type { MemoryKind, SourceRole } from '../types.js';
+import type { SourceRole, ValidCandidate, VerifiedSource } from '../types.js';
 import type { CandidateAnswer } from './contracts.js';
 import { locateQuote } from './quote-location.js';
 import {
@@ -57,23 +57,7 @@ export interface ValidationContext {
   adjacent: ContextTurn | null;
 }
 
-export interface VerifiedSource {
-  turnId: string;
-  role: SourceRole;
-  quote: string;
-  /** Offset of the quote in the RAW text, in characters (code points), as SQLite counts them. */
-  start: number;
-}
-
-export interface ValidCandidate {
-  kind: MemoryKind;
-  title: string;
-  content: string;
-  aliases: string[];
-  nonFactual: boolean;
-  threadId: string;
-  sources: VerifiedSource[];
-}
+export type { ValidCandidate, VerifiedSource } from '../types.js';
 
 export type ValidationResult = { ok: true; candidate: ValidCandidate } | { ok: false; reason: RejectReason; detail: string };
 

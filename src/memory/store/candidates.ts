@@ -1,6 +1,5 @@
 import type { Connection } from '../connection.js';
-import type { CandidateRecord, MemoryKind, SourceRecord } from '../types.js';
-import type { ValidCandidate, VerifiedSource } from '../pipeline/validation.js';
+import type { CandidateRecord, MemoryKind, SourceRecord, ValidCandidate, VerifiedSource } from '../types.js';
 
 export function insertCandidate(
   conn: Connection,
