@@ -1,6 +1,6 @@
 import { describesBehaviour, oneOffTask } from './description.js';
 import { findActsOverlap, isAttributive, isBareClause, isBareOf, masked, questionSignal } from './mood.js';
-import { HEDGE_NEGATION, LABEL_LEAD, ACT_CONDITION_END, ACT_CONDITION_FOLLOWER, AFTER_EVENT, CONSEQUENCE, EN_RULING_LEAD, FUTURE_ADVERB, HAN, NOT_NEGATION, P, PROHIBITIVE, RULE_WORD } from './phrases.js';
+import { HEDGE_NEGATION, LABEL_LEAD, POSTPONE_END, ACT_CONDITION_END, ACT_CONDITION_FOLLOWER, AFTER_EVENT, CONSEQUENCE, EN_RULING_LEAD, FUTURE_ADVERB, HAN, NOT_NEGATION, P, PROHIBITIVE, RULE_WORD } from './phrases.js';
 import { type Act, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
 import { thirdParty } from './speaker.js';
 import { insideRanges } from './text-types.js';
@@ -126,6 +126,14 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     const uc = s.clauseOf(u.index);
     if (uc > act.clause && !isBareOf(s, uc, P.undecided)) continue;
     return problem('undecided', 'the statement is undecided');
+  }
+  // "…的时候再说", "…，回头再看": a clause that ends by postponing, the act's own or a bare one after it.
+  for (let i = act.clause; i < s.clauses.length; i += 1) {
+    const c = s.clauseText(i);
+    if (!POSTPONE_END.test(c)) continue;
+    if (i === act.clause || Array.from(c.replace(POSTPONE_END, '').replace(/[\s\p{P}]|回头|以后|之后|后面|下次|改天|到时候/gu, '')).length <= 2) {
+      return problem('undecided', 'the statement is put off');
+    }
   }
   // A hedge tagged on after the act (", I guess", "，估计吧") covers the whole sentence.
   for (const sp of s.hits(P.speculation, clause.end)) {

@@ -2,7 +2,7 @@ import { isNegated, judgeSentence } from './acts.js';
 import { type Piece, sentencesCovering, sentencesOf } from './clauses.js';
 import * as L from './lexicon.js';
 import { isTagQuestion } from './mood.js';
-import { BARE_CONFIRMATION, EN_FACT, P, QUESTION_MARK, ZH_FACT } from './phrases.js';
+import { BARE_CONFIRMATION, EN_FACT, P, POSTPONE_END, QUESTION_MARK, ZH_FACT } from './phrases.js';
 import { overlaps, Sentence } from './sentence.js';
 import { isReportingFrame } from './speaker.js';
 import { inCodeOrOutput, insideRanges } from './text-types.js';
@@ -77,7 +77,10 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
   if (P.negations.find(new Span(before)).some((n) => n.end >= before.trimEnd().length - 1)) {
     return { confirms: false, problem: problem('negated', 'confirmation: the answer is no') };
   }
-  if (P.undecided.has(span) || P.speculation.has(span)) return { confirms: false, problem: problem('undecided', 'confirmation: the answer is hedged') };
+  const postponed = span.text.split(/[，,。.!！;；]/u).some((c) => POSTPONE_END.test(c));
+  if (P.undecided.has(span) || P.speculation.has(span) || postponed) {
+    return { confirms: false, problem: problem('undecided', 'confirmation: the answer is hedged or put off') };
+  }
   if (P.retractions.has(span)) return { confirms: false, problem: problem('retracted', 'confirmation: taken back') };
   if (P.temporary.find(span).some((t) => !hits.some((h) => overlaps(h, t)))) return { confirms: false, problem: problem('temporary', 'confirmation: only for this time') };
   if (QUESTION_MARK.test(span.text)) return { confirms: false, problem: problem('question', 'confirmation: the answer is a question') };

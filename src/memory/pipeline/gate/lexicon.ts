@@ -23,7 +23,7 @@ export const STANDING = w(
     '所有…都', '任何…都', '凡是…都', '全部…都', '无论…都', '不管…都', '不论…都', '但凡…都', '只要…就', '一旦…就', '统统',
     '请记住', '记住', '长期', '原则上', '一概', '无一例外', '千万别', '千万不要', '绝对不要', '绝不', '坚决不', '任何时候', '什么时候都', '任何时候都', '无论何时', '随时都', '谁都不',
     '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
-    '今后都'],
+    '今后都', '但凡⋯都'],
   ['from now on', 'going forward', 'moving forward', 'by default', 'always', 'never', 'in future', 'in the future',
     'from here on', 'from here on out', 'from this point on', 'henceforth', 'from today', 'starting today',
     'starting now', 'from today on', 'every time', 'each time', 'whenever', 'please remember', 'remember that',
@@ -50,7 +50,7 @@ export const DECISION = w(
     '确定采用', '统一使用', '统一用',
     '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '不再讨论', '不讨论了', '别再讨论了', '就按…来', '方案定为', '选型定了', '统一改成',
     '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
-    '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉', '就这么着', '那就这么着', '就这么办', '就这么干', '就这么搞', '就这样干'],
+    '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉', '就这么着', '那就这么着', '就这么办', '就这么干', '就这么搞', '就这样干', '那就…吧', '不考虑了'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
     'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
     'adopting', 'switch to', 'switching to', "we're switching", 'we are switching', 'standardize on', 'standardise on',
@@ -74,7 +74,7 @@ export const DECISION = w(
 
 /** "Decision: …", "结论：…": a labelled ruling at the start of a sentence. */
 export const RULING_LABELS = w(
-  ['结论', '决定', '决议', '规定', '规则', '约定', '最终方案', '定论', '最终决定', '拍板', '已决定', '定了'],
+  ['结论', '决定', '决议', '规定', '规则', '约定', '最终方案', '定论', '最终决定', '拍板', '已决定', '定了', '定个规矩', '规矩', '定个规则', '定一下'],
   ['decision', 'final call', 'final decision', 'rule', 'ruling', 'policy', 'convention', 'verdict', 'resolution',
     'team decision', 'adr', 'decided', 'agreed', 'settled', 'final answer', 'rule of thumb', 'house rule', 'guideline', 'team rule', 'standard'],
 );
@@ -119,7 +119,7 @@ export const THIRD_PARTIES = w(
     'my friend', 'the team next door', 'their team', 'some teams', 'many teams', 'most teams', 'a lot of teams',
     'the ops team', 'the devops team', 'product', 'the pm', 'our pm', 'management', 'legal', 'the reviewer', 'ops', 'the dba',
     'the sre', 'folks', 'the … folks', 'the … guys', 'the company', 'the business', 'stakeholders', 'compliance', 'tech lead', 'team lead', 'our tech lead',
-    'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss', 'investors', 'our investors', 'the board', 'leadership', 'our customers', 'customers', 'our users'],
+    'our team lead', 'our lead', 'our manager', 'our architect', 'pm', 'po', 'qa', 'cto', 'ceo', 'vp', 'tl', 'boss', 'investors', 'our investors', 'the board', 'leadership', 'our customers', 'customers', 'our users', 'devs', 'the … devs', 'senior devs', 'engineers', 'the … engineers'],
 );
 
 /** Another or an earlier project, or the past: not this project's ruling. */
@@ -188,9 +188,9 @@ export const EXAMPLE_OPENINGS = w(
 export const UNDECIDED = w(
   ['还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定', '也许',
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
-    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '再说', '可以考虑', '或许可以',
+    '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '可以考虑', '或许可以',
     '也许可以',
-    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换', '本来打算', '原本想', '原来想', '本想', '要等', '等下个月', '等下周', '下个月再', '等发版', '有朝一日', '有机会', '以后有机会', '希望有一天', '打算'],
+    '先别改', '先别动', '先不改', '试试看', '先试试', '试一下', '试一试', '晚点再', '下次再', '过段时间', '之后再换', '之后再改', '以后再换', '本来打算', '原本想', '原来想', '本想', '要等', '等下个月', '等下周', '下个月再', '等发版', '有朝一日', '有机会', '以后有机会', '希望有一天', '打算', '说不好', '说不准', '谁知道', '不好说', '难说'],
   ['have not decided', "haven't decided", 'not decided', 'undecided', 'yet', 'we could', 'we might', 'at some point', 'not now',
     'not right now', 'maybe later', 'some other time', 'another time', 'revisit', 'not this year', 'not this quarter',
     'but not yet',
@@ -288,7 +288,7 @@ export const IMPERATIVE_RULINGS = w(
 /** Verbs of telling or checking: a question after them is their object ("说一下有没有用上", "check whether"). */
 export const EMBEDDING_VERBS = w(
   ['说一下', '说明', '告诉我', '看看', '看一下', '看', '检查', '确认', '提醒我', '标出', '列出', '注明', '查一下', '判断', '写清楚', '讲一下',
-    '顺便说', '说说', '指出'],
+    '顺便说', '说说', '指出', '写', '讲', '解释', '先写', '说清楚', '讲清楚'],
   ['tell me', 'check', 'mention', 'note', 'point out', 'say', 'explain', 'list', 'show', 'verify', 'confirm', 'flag'],
 );
 
@@ -410,7 +410,7 @@ export const NOT_DISQUALIFIERS = w(
 /** A complaint beside a habit ("每次部署都要手动改配置，太麻烦了"): the habit is the pain described, not a rule asked for. */
 export const COMPLAINTS = w(
   ['太麻烦', '好麻烦', '真麻烦', '很麻烦', '太慢', '好慢', '好烦', '很烦', '烦死', '受不了', '太难', '好累', '太蠢', '太坑', '好坑', '真坑', '头疼',
-    '崩溃了', '心累', '无语', '太久', '好久', '太长了', '太费时', '太耗时', '等太久', '太痛苦', '好痛苦', '痛苦', '累死', '折磨'],
+    '崩溃了', '心累', '无语', '太久', '好久', '太长了', '太费时', '太耗时', '等太久', '太痛苦', '好痛苦', '痛苦', '累死', '折磨', '太烦', '烦'],
   ['annoying', 'painful', 'a pain', 'sucks', 'so slow', 'too slow', 'drives me crazy', 'frustrating', 'such a hassle', 'ugh'],
 );
 
@@ -474,7 +474,7 @@ export const GRAMMAR = {
   zhBehaviourAfter: ['会', '报错', '失败', '挂', '超时', '崩', '出错', '不稳定', '飘红', '爆红', '卡', '很慢', '慢', '红', '不过', '抛', '返回',
     '是', '为', '就'],
   /** Failures that make any subject's "总是/每次都" a description ("总是报错"). */
-  zhFailures: ['报错', '失败', '挂', '超时', '崩', '出错', '不稳定', '飘红', '爆红', '卡', '很慢', '慢', '红', '不过'],
+  zhFailures: ['报错', '失败', '挂', '超时', '崩', '出错', '不稳定', '飘红', '爆红', '卡', '很慢', '慢', '红', '不过', '冲突'],
   /** What "每次…都会" happens when it describes ("每次调用都会新建连接"). */
   zhEvents: ['报', '抛', '出', '失败', '超时', '挂', '打印', '输出', '提示', '弹', '新建', '创建', '重新', '触发', '生成', '返回', '多', '少'],
   /** Verbs of spending time ("每次都要跑 40 分钟"). */
@@ -490,6 +490,8 @@ export const GRAMMAR = {
   /** Clause endings that make a clause a condition ("遇到…的时候"); "的话" makes the act itself conditional. */
   conditionEndings: ['的时候', '之前', '之后', '以前', '以后', '时'],
   actConditionEndings: ['的话'],
+  /** Clause endings that postpone ("…的时候再说", "回头再看"). */
+  postponeEndings: ['再说', '再看', '再议', '再定', '再决定'],
   /** Right after an act, these make it a condition ("决定好了就告诉我"). */
   actConditionFollowers: ['好了就', '了就', '完就', '好就', '了以后就', '了之后就'],
   /** Acts that carry their own negation ("别再", "never"): a negation before them is not looked for. */

@@ -114,4 +114,5 @@ export const EN_LONE_ADVERB = new RegExp(`^${anyOf(G.enLoneAdverbs)}$`, 'u');
 export const CHANGE_VERB = new RegExp(anyOf(G.changeVerbs), 'u');
 export const HEDGE_NEGATION = new RegExp(`${anyOf(G.hedgeNegations)}\\s*$`, 'u');
 export const LABEL_LEAD = new RegExp(`^[\\s*#>_-]*(?:${anyOf(G.labelLeads)}[\\s,，]+)?[\\s*#>_-]*`, 'u');
+export const POSTPONE_END = new RegExp(`${anyOf(G.postponeEndings)}\\s*[。.!！吧了]*\\s*$`, 'u');
 export const BARE_CONFIRMATION = new RegExp(`^${anyOf(G.bareConfirmations)}$`, 'iu');
