@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type ChatRequest, type ChatResponse, MemoryManager, MemoryNotFoundError, ScriptedLlm } from '../../../src/index.js';
 import { LlmCallError } from '../../../src/llm/diagnostics.js';
+import type { randomIds } from '../../../src/shared/ids.js';
 import { MAX_UNUSABLE_ANSWERS } from '../../../src/memory/store/jobs.js';
 import { consolidateWith, extractionPayload, quoteUser } from '../../helpers/scripted.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
@@ -131,6 +132,32 @@ describe('M-9.4a transport failures never make a job terminal', () => {
     const [, reask] = llm.requestsFor('memory_extraction');
     expect(reask!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(reask!.messages[3]!.content).toMatch(/could not be used: .*no (readable )?JSON/);
+    await memory.close();
+  });
+});
+
+describe('M-9.3 a failing background scheduler is visible in status', () => {
+  it('a tick that throws keeps the daemon alive and reaches status().backgroundError; a later good tick clears it', async () => {
+    const repo = tempRepo();
+    let broken = true;
+    let n = 0;
+    // Claims take a batch id from the id generator: a failing generator makes the whole tick throw.
+    const ids = (kind: Parameters<typeof randomIds>[0]): string => {
+      if (broken && kind === 'job') throw new Error('claim exploded: disk hiccup');
+      n += 1;
+      return `${kind}-${String(n).padStart(6, '0')}`;
+    };
+    const llm = new ScriptedLlm().always('memory_extraction', { content: JSON.stringify({ thread_compaction: 's', candidates: [] }) });
+    const memory = MemoryManager.open({ repoRoot: repo, llm, ids });
+    broken = false;
+    admit(memory, 'one');
+    admit(memory, 'two');
+    broken = true;
+    memory.start();
+    await vi.waitFor(() => expect(memory.status().backgroundError).toMatch(/claim exploded/), { timeout: 5_000 });
+    broken = false;
+    await vi.waitFor(() => expect(memory.status().backgroundError).toBeNull(), { timeout: 5_000 });
+    expect(memory.status().jobs.succeededNoOutput).toBe(2);
     await memory.close();
   });
 });
