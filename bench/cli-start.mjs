@@ -12,7 +12,10 @@ function wall(args, repeats) {
   const times = [];
   for (let i = 0; i < repeats + 1; i += 1) {
     const start = performance.now();
-    const run = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const run = spawnSync(process.execPath, args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     const elapsed = (performance.now() - start) * 1000;
     if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}: ${run.stderr}`);
     if (i > 0) times.push(elapsed);
@@ -27,7 +30,10 @@ export async function cliStart(row, repeats = 15) {
   await repo.close();
   const bare = wall(['-e', '0'], repeats);
   row('CLI start: node -e 0 (wall)', bare);
-  for (const [label, args] of [['CLI start: autopatch-j --version (wall)', [CLI, '--version']], ['CLI start: autopatch-j memory list (wall)', [CLI, 'memory', 'list', '--repo', repo.dir]]]) {
+  for (const [label, args] of [
+    ['CLI start: autopatch-j --version (wall)', [CLI, '--version']],
+    ['CLI start: autopatch-j memory list (wall)', [CLI, 'memory', 'list', '--repo', repo.dir]],
+  ]) {
     const stats = wall(args, repeats);
     row(label, stats, { ratioToBareNode: stats.p50 / bare.p50 });
   }

@@ -26,7 +26,12 @@ for (const c of cases) {
   }
   const memory = MemoryManager.open({ repoRoot: dir, llm, now: () => now });
   try {
-    const result = await runModelAnswerCase(memory, c, (fn) => (respond = fn), (ms) => (now += ms));
+    const result = await runModelAnswerCase(
+      memory,
+      c,
+      (fn) => (respond = fn),
+      (ms) => (now += ms),
+    );
     const failures = judgeModelAnswerCase(c, result);
     const row = byClass.get(c.class) ?? { cases: 0, safe: 0, formed: 0, unsafe: 0, refused: 0, failures: [] };
     row.cases += 1;
@@ -51,7 +56,9 @@ console.log(`\nModel-answer deviations: ${cases.length} cases in ${byClass.size}
 console.log('| deviation class | cases | safe: memories formed | unsafe: refused | wrong |');
 console.log('|---|---:|---:|---:|---:|');
 for (const [name, r] of [...byClass].sort((a, b) => b[1].cases - a[1].cases || a[0].localeCompare(b[0]))) {
-  console.log(`| ${name} | ${r.cases} | ${r.safe > 0 ? `${r.formed}/${r.safe}` : '—'} | ${r.unsafe > 0 ? `${r.refused}/${r.unsafe}` : '—'} | ${r.failures.length} |`);
+  console.log(
+    `| ${name} | ${r.cases} | ${r.safe > 0 ? `${r.formed}/${r.safe}` : '—'} | ${r.unsafe > 0 ? `${r.refused}/${r.unsafe}` : '—'} | ${r.failures.length} |`,
+  );
 }
 console.log(`\nillegal memories ${illegal} · cases that went wrong ${failedCases}`);
 for (const r of byClass.values()) for (const f of r.failures) console.log(`  ✗ ${f}`);

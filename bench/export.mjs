@@ -27,7 +27,8 @@ export async function seedLargeRepo(mb) {
   const perTurn = Buffer.byteLength(user) + Buffer.byteLength(assistant);
   const turns = Math.ceil((mb * 1024 * 1024) / perTurn);
   const batch = conn.db.transaction((from, to) => {
-    for (let k = from; k < to; k += 1) insert.run(`turn-${k.toString(16).padStart(12, '0')}`, threadId, k + 1, `${k} ${user}`, assistant, k, k, k);
+    for (let k = from; k < to; k += 1)
+      insert.run(`turn-${k.toString(16).padStart(12, '0')}`, threadId, k + 1, `${k} ${user}`, assistant, k, k, k);
   });
   for (let k = 0; k < turns; k += 10_000) batch(k, Math.min(turns, k + 10_000));
   conn.db.pragma('wal_checkpoint(TRUNCATE)');

@@ -91,12 +91,14 @@ export function judgeModelAnswerCase(c, result) {
   const failures = [];
   const e = c.expect;
   const extraction = result.extraction.length === 0 ? ['(not run)'] : [...new Set(result.extraction)];
-  if (extraction.length !== 1 || extraction[0] !== e.extraction_job) failures.push(`extraction job ${extraction.join('/')}, expected ${e.extraction_job}`);
+  if (extraction.length !== 1 || extraction[0] !== e.extraction_job)
+    failures.push(`extraction job ${extraction.join('/')}, expected ${e.extraction_job}`);
   if (e.consolidation_job && (result.consolidation.length !== 1 || result.consolidation[0] !== e.consolidation_job)) {
     failures.push(`consolidation job ${result.consolidation.join('/') || '(not run)'}, expected ${e.consolidation_job}`);
   }
   const wanted = [...e.refusals].sort();
-  if (JSON.stringify(result.refusals) !== JSON.stringify(wanted)) failures.push(`refusals [${result.refusals.join(', ')}], expected [${wanted.join(', ')}]`);
+  if (JSON.stringify(result.refusals) !== JSON.stringify(wanted))
+    failures.push(`refusals [${result.refusals.join(', ')}], expected [${wanted.join(', ')}]`);
   const unmatched = [...result.active];
   for (const memory of e.active) {
     const at = unmatched.findIndex((a) => a.kind === memory.kind && a.quotes.includes(memory.quote));

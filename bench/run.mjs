@@ -18,18 +18,22 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const only = new Set((option('only', 'cli,open,turns,search,read,projection,mcp,pipeline,export,validation')).split(','));
+const only = new Set(option('only', 'cli,open,turns,search,read,projection,mcp,pipeline,export,validation').split(','));
 const maxItems = Number(option('max-items', '100000'));
 const workloadPath = option('workload', null);
 
 const log = (...m) => console.error(...m);
 log(workloadPath ? `loading workload ${workloadPath}` : 'generating workload (seed 20261129)');
-const workload = workloadPath ? loadWorkload(workloadPath) : generateWorkload({ items: maxItems, sizes: [1000, 10_000, 100_000].filter((n) => n <= maxItems) });
+const workload = workloadPath
+  ? loadWorkload(workloadPath)
+  : generateWorkload({ items: maxItems, sizes: [1000, 10_000, 100_000].filter((n) => n <= maxItems) });
 const sizes = (workload.counts.search_sizes ?? [1000, 10_000, 100_000]).filter((n) => n <= maxItems);
 const results = { workload: workloadPath ?? 'generated', node: process.version, date: new Date().toISOString(), rows: [] };
 const row = (operation, stats, extra = {}) => {
   results.rows.push({ operation, ...stats, ...extra });
-  log(`  ${operation.padEnd(52)} p50 ${fmt(stats.p50).padStart(9)} µs   p95 ${fmt(stats.p95).padStart(9)} µs${stats.p99 !== undefined ? `   p99 ${fmt(stats.p99).padStart(9)} µs` : ''}`);
+  log(
+    `  ${operation.padEnd(52)} p50 ${fmt(stats.p50).padStart(9)} µs   p95 ${fmt(stats.p95).padStart(9)} µs${stats.p99 !== undefined ? `   p99 ${fmt(stats.p99).padStart(9)} µs` : ''}`,
+  );
 };
 
 const REFERENCE = {
@@ -37,9 +41,15 @@ const REFERENCE = {
   'cold open + verify, 100k items': [6_707_104, 6_749_887],
   'beginTurn + completeTurn': [3_431, 3_751],
   'history + routing context (1k items)': [2_494, 2_545],
-  'search 1000 exact_title': [5_236, 5_331], 'search 1000 substring': [5_080, 5_225], 'search 1000 no_hit': [4_953, 5_023],
-  'search 10000 exact_title': [50_315, 51_747], 'search 10000 substring': [47_328, 49_955], 'search 10000 no_hit': [48_159, 49_307],
-  'search 100000 exact_title': [498_440, 514_189], 'search 100000 substring': [479_734, 492_429], 'search 100000 no_hit': [468_575, 478_194],
+  'search 1000 exact_title': [5_236, 5_331],
+  'search 1000 substring': [5_080, 5_225],
+  'search 1000 no_hit': [4_953, 5_023],
+  'search 10000 exact_title': [50_315, 51_747],
+  'search 10000 substring': [47_328, 49_955],
+  'search 10000 no_hit': [48_159, 49_307],
+  'search 100000 exact_title': [498_440, 514_189],
+  'search 100000 substring': [479_734, 492_429],
+  'search 100000 no_hit': [468_575, 478_194],
   read: [1_722, 1_903],
   // Target, not a measurement: M-5.6 asks for at most 0.2 ms per candidate at p95.
   'validation per candidate (gate corpus)': [null, 200],
@@ -56,7 +66,12 @@ async function coldOpen(dir, label, repeats = 15) {
     if (i >= 2) times.push(elapsed);
   }
   times.sort((a, b) => a - b);
-  row(`cold open + verify, ${label}`, { n: times.length, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99) });
+  row(`cold open + verify, ${label}`, {
+    n: times.length,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+  });
 }
 
 if (only.has('cli')) {
@@ -79,10 +94,13 @@ if (only.has('turns')) {
   await repo.close();
   const memory = MemoryManager.open({ repoRoot: repo.dir });
   const turns = workload.admission_turns.slice(0, 2000);
-  row('beginTurn + completeTurn', measure(turns, ([user, assistant]) => {
-    const handle = memory.beginTurn({ intent: 'general_chat', userText: user });
-    memory.completeTurn(handle, assistant);
-  }));
+  row(
+    'beginTurn + completeTurn',
+    measure(turns, ([user, assistant]) => {
+      const handle = memory.beginTurn({ intent: 'general_chat', userText: user });
+      memory.completeTurn(handle, assistant);
+    }),
+  );
   await memory.close();
   repo.remove();
 }
@@ -119,7 +137,10 @@ if (only.has('search') || only.has('read')) {
     }
     if (only.has('read')) {
       const ids = workload.reads[n].map((k) => itemId(k));
-      row(`read ${n}`, measure(ids, (id) => memory.read(handle, id)));
+      row(
+        `read ${n}`,
+        measure(ids, (id) => memory.read(handle, id)),
+      );
     }
     memory.failTurn(handle);
     await memory.close();
@@ -132,11 +153,18 @@ if (only.has('projection')) {
   const memory = MemoryManager.open({ repoRoot: repo.dir });
   const handle = memory.beginTurn({ intent: 'general_chat', userText: 'bench' });
   let chars = 0;
-  row('history + routing context (1k items)', measure(Array.from({ length: 1000 }, (_, i) => i), () => {
-    const history = memory.history(handle);
-    const routing = memory.routingContext(handle);
-    chars = routing.length + history.reduce((s, m) => s + m.content.length, 0);
-  }), { chars });
+  row(
+    'history + routing context (1k items)',
+    measure(
+      Array.from({ length: 1000 }, (_, i) => i),
+      () => {
+        const history = memory.history(handle);
+        const routing = memory.routingContext(handle);
+        chars = routing.length + history.reduce((s, m) => s + m.content.length, 0);
+      },
+    ),
+    { chars },
+  );
   memory.failTurn(handle);
   await memory.close();
 }
@@ -149,17 +177,26 @@ if (only.has('mcp') && maxItems >= 10_000) {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--repo', repo.dir], env: {}, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--repo', repo.dir],
+    env: {},
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'autopatch-j-bench', version: '0' });
   await client.connect(transport);
   const classes = workload.queries[n];
   const queries = classes.exact_title.flatMap((q, i) => [q, classes.substring[i], classes.no_hit[i]]).filter((q) => q !== undefined);
   let hits = 0;
-  const stats = await measureAsync(queries, async (query) => {
-    const result = await client.callTool({ name: 'memory_search', arguments: { query } });
-    if (result.isError) throw new Error(`memory_search failed: ${JSON.stringify(result.content)}`);
-    hits += result.structuredContent.hits.length;
-  }, { warmup: 50 });
+  const stats = await measureAsync(
+    queries,
+    async (query) => {
+      const result = await client.callTool({ name: 'memory_search', arguments: { query } });
+      if (result.isError) throw new Error(`memory_search failed: ${JSON.stringify(result.content)}`);
+      hits += result.structuredContent.hits.length;
+    },
+    { warmup: 50 },
+  );
   row(`mcp memory_search round trip ${n}`, stats, { meanHits: hits / (queries.length + 50), targetP95: 2000 });
   await client.close();
 }
@@ -179,7 +216,13 @@ if (only.has('pipeline')) {
       const k = byTurn.get(t.turn_id);
       const [kindCode, title, aliases, , content] = workload.items[k];
       const kind = workload.kind_codes[kindCode];
-      return { kind, title, content, aliases, sources: [{ turn_id: t.turn_id, role: 'user', quote: workload.clause_prefix[kind] + content }] };
+      return {
+        kind,
+        title,
+        content,
+        aliases,
+        sources: [{ turn_id: t.turn_id, role: 'user', quote: workload.clause_prefix[kind] + content }],
+      };
     });
     const content = JSON.stringify({ thread_compaction: `compaction up to ${payload.turns.at(-1).sequence}`, candidates });
     modelMs += performance.now() - start;
@@ -201,7 +244,10 @@ if (only.has('pipeline')) {
   for (let k = 0; k < 1000; k += 1) {
     const [kindCode, , , , content] = workload.items[k];
     const [user, assistant] = workload.admission_turns[k % workload.admission_turns.length];
-    const handle = memory.beginTurn({ intent: 'general_chat', userText: `${user}。${workload.clause_prefix[workload.kind_codes[kindCode]]}${content}` });
+    const handle = memory.beginTurn({
+      intent: 'general_chat',
+      userText: `${user}。${workload.clause_prefix[workload.kind_codes[kindCode]]}${content}`,
+    });
     byTurn.set(handle.turnId, k);
     memory.completeTurn(handle, assistant);
   }
@@ -211,8 +257,18 @@ if (only.has('pipeline')) {
   const status = memory.status();
   const netMs = totalMs - modelMs;
   const perSecond = 1000 / (netMs / 1000);
-  results.rows.push({ operation: 'pipeline', turnsPerSecond: perSecond, totalMs, modelMs, batches: processed.outcomes.length, items: status.items, filtered: status.filteredCandidates });
-  log(`  pipeline: ${perSecond.toFixed(0)} turns/s net of model time (${totalMs.toFixed(0)} ms total, ${modelMs.toFixed(0)} ms in the model, ${processed.outcomes.length} batches, items ${JSON.stringify(status.items)}, filtered ${status.filteredCandidates.total})`);
+  results.rows.push({
+    operation: 'pipeline',
+    turnsPerSecond: perSecond,
+    totalMs,
+    modelMs,
+    batches: processed.outcomes.length,
+    items: status.items,
+    filtered: status.filteredCandidates,
+  });
+  log(
+    `  pipeline: ${perSecond.toFixed(0)} turns/s net of model time (${totalMs.toFixed(0)} ms total, ${modelMs.toFixed(0)} ms in the model, ${processed.outcomes.length} batches, items ${JSON.stringify(status.items)}, filtered ${status.filteredCandidates.total})`,
+  );
   await memory.close();
   repo.remove();
 }
@@ -224,8 +280,17 @@ if (only.has('export')) {
   const outcome = measureExport(repo.dir);
   const complete = endsComplete(outcome.path);
   if (!complete || outcome.turns !== repo.turns) throw new Error(`export incomplete: ${JSON.stringify(outcome)}`);
-  results.rows.push({ operation: 'export', turns: outcome.turns, bytes: outcome.bytes, ms: outcome.ms, mbPerSecond: outcome.mbPerSecond, maxRssKb: outcome.maxRssKb });
-  log(`  export: ${outcome.turns} turns, ${(outcome.bytes / 1024 / 1024).toFixed(0)} MB in ${(outcome.ms / 1000).toFixed(1)} s (${outcome.mbPerSecond.toFixed(0)} MB/s), peak RSS ${(outcome.maxRssKb / 1024).toFixed(0)} MB`);
+  results.rows.push({
+    operation: 'export',
+    turns: outcome.turns,
+    bytes: outcome.bytes,
+    ms: outcome.ms,
+    mbPerSecond: outcome.mbPerSecond,
+    maxRssKb: outcome.maxRssKb,
+  });
+  log(
+    `  export: ${outcome.turns} turns, ${(outcome.bytes / 1024 / 1024).toFixed(0)} MB in ${(outcome.ms / 1000).toFixed(1)} s (${outcome.mbPerSecond.toFixed(0)} MB/s), peak RSS ${(outcome.maxRssKb / 1024).toFixed(0)} MB`,
+  );
   repo.remove();
 }
 
@@ -236,7 +301,11 @@ if (only.has('validation')) {
   const { validateCandidate } = await import('../dist/memory/pipeline/validation.js');
   const inputs = validationInputs(fileURLToPath(new URL('../quality/gate.v1.json', import.meta.url)));
   const rounds = Array.from({ length: 20 }, () => inputs).flat();
-  row('validation per candidate (gate corpus)', measure(rounds, (x) => validateCandidate(x.candidate, x.context), { warmup: inputs.length * 2 }), { target: { p95: 200 } });
+  row(
+    'validation per candidate (gate corpus)',
+    measure(rounds, (x) => validateCandidate(x.candidate, x.context), { warmup: inputs.length * 2 }),
+    { target: { p95: 200 } },
+  );
 }
 
 // Table beside the reference figures (µs).
@@ -244,16 +313,24 @@ console.log('\n| operation | p50 µs | p95 µs | p99 µs | reference p50 / p95 �
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of results.rows) {
   if (r.operation === 'export') {
-    console.log(`| export, ${r.turns} turns, ${(r.bytes / 1024 / 1024).toFixed(0)} MB | ${r.mbPerSecond.toFixed(0)} MB/s | | | peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB | |`);
+    console.log(
+      `| export, ${r.turns} turns, ${(r.bytes / 1024 / 1024).toFixed(0)} MB | ${r.mbPerSecond.toFixed(0)} MB/s | | | peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB | |`,
+    );
     continue;
   }
   if (r.operation === 'pipeline') {
-    console.log(`| pipeline, net of model time | ${r.turnsPerSecond.toFixed(0)} turns/s | | | 83.8 turns/s | ${(r.turnsPerSecond / 83.8).toFixed(1)}× |`);
+    console.log(
+      `| pipeline, net of model time | ${r.turnsPerSecond.toFixed(0)} turns/s | | | 83.8 turns/s | ${(r.turnsPerSecond / 83.8).toFixed(1)}× |`,
+    );
     continue;
   }
   const refKey = r.operation.startsWith('read') ? 'read' : r.operation;
   const ref = REFERENCE[refKey];
-  const ratio = ref ? `${(ref[1] / r.p95).toFixed(0)}×` : r.ratioToBareNode !== undefined ? `${r.ratioToBareNode.toFixed(2)}× bare node (target ≤ 2.5×)` : '';
+  const ratio = ref
+    ? `${(ref[1] / r.p95).toFixed(0)}×`
+    : r.ratioToBareNode !== undefined
+      ? `${r.ratioToBareNode.toFixed(2)}× bare node (target ≤ 2.5×)`
+      : '';
   const reference = ref ? (ref[0] === null ? `target p95 ≤ ${fmt(ref[1])}` : `${fmt(ref[0])} / ${fmt(ref[1])}`) : '';
   console.log(`| ${r.operation} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${reference} | ${ratio} |`);
 }

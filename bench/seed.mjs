@@ -56,7 +56,9 @@ export async function seedTurns(workload, n, label) {
       const [user, assistant] = workload.admission_turns[k % workload.admission_turns.length];
       addTurn(k, user, assistant, base + k);
     }
-    conn.db.prepare('UPDATE threads SET compaction = ?, compaction_sequence = ? WHERE id = ?').run(workload.compaction.slice(0, 4000), n, repo.threadId);
+    conn.db
+      .prepare('UPDATE threads SET compaction = ?, compaction_sequence = ? WHERE id = ?')
+      .run(workload.compaction.slice(0, 4000), n, repo.threadId);
   })();
   conn.db.pragma('wal_checkpoint(TRUNCATE)');
   conn.close();
@@ -102,12 +104,34 @@ export async function seedItems(workload, n, label) {
         }
         const candidateId = `cand-${hex(k + 1)}`;
         const threadId = kind === 'discussion_context' ? repo.threadId : null;
-        candidate.run(candidateId, lead, consolidationId, repo.threadId, kind, title, content, JSON.stringify(aliases),
-          kind === 'discussion_context' ? 1 : 0, ts, ts);
+        candidate.run(
+          candidateId,
+          lead,
+          consolidationId,
+          repo.threadId,
+          kind,
+          title,
+          content,
+          JSON.stringify(aliases),
+          kind === 'discussion_context' ? 1 : 0,
+          ts,
+          ts,
+        );
         source.run(candidateId, turnId, quote, Array.from(prefixUser).length + 1);
         insertRevision(conn, {
-          id: itemId(k), revision: 1, kind, threadId, title, content, synopsis, aliases, keywords,
-          supersedesId: null, consolidationJobId: consolidationId, candidateIds: [candidateId], now: ts,
+          id: itemId(k),
+          revision: 1,
+          kind,
+          threadId,
+          title,
+          content,
+          synopsis,
+          aliases,
+          keywords,
+          supersedesId: null,
+          consolidationJobId: consolidationId,
+          candidateIds: [candidateId],
+          now: ts,
         });
       }
     }

@@ -6,7 +6,14 @@ export function validationInputs(corpusPath) {
   return loadGateCorpus(corpusPath).items.map((item, i) => {
     const o = item.options;
     const turns = new Map();
-    turns.set(`u${i}`, { id: `u${i}`, threadId: 't', sequence: 2, state: 'completed', userText: item.text, assistantText: o.answer ?? 'OK' });
+    turns.set(`u${i}`, {
+      id: `u${i}`,
+      threadId: 't',
+      sequence: 2,
+      state: 'completed',
+      userText: item.text,
+      assistantText: o.answer ?? 'OK',
+    });
     const sources = o.assistantOnly
       ? [{ turn_id: `u${i}`, role: 'assistant', quote: o.answer ?? '' }]
       : [{ turn_id: `u${i}`, role: 'user', quote: o.quote ?? item.text }];
@@ -15,6 +22,9 @@ export function validationInputs(corpusPath) {
       sources.push({ turn_id: `p${i}`, role: 'assistant', quote: o.proposalQuote ?? o.proposal });
     }
     const title = (o.title ?? o.proposalQuote ?? o.quote ?? item.text).slice(0, 150);
-    return { candidate: { kind: item.kind, title, content: title, aliases: [], sources }, context: { threadId: 't', turns, adjacent: null } };
+    return {
+      candidate: { kind: item.kind, title, content: title, aliases: [], sources },
+      context: { threadId: 't', turns, adjacent: null },
+    };
   });
 }

@@ -20,17 +20,21 @@ function rng(seed) {
   };
 }
 
-const ZH = ('缓存 索引 分片 调度 重试 熔断 限流 回归 基线 快照 事务 提交 订阅 召回 摘要 布局 迁移 接口 汇总 解析 配额 签名 窗口 ' +
+const ZH = (
+  '缓存 索引 分片 调度 重试 熔断 限流 回归 基线 快照 事务 提交 订阅 召回 摘要 布局 迁移 接口 汇总 解析 配额 签名 窗口 ' +
   '代理 隧道 值班 日历 并发 模板 载荷 负载 协议 渲染 证书 编译 层级 沙箱 节点 预览 镜像 合规 令牌 水位 指标 堆栈 拉取 批处理 ' +
   '前缀树 隔离 分词 增量 分支 工单 延迟 头部 迭代 边缘 容器 序列化 边车 命名 变基 队列 词法 策略 路由 恢复 性能 评审 精度 ' +
-  '幂等 事件 日志 压缩 校验 同步 异步 备份 告警 权限 审计 追踪 灰度 发布 回滚 聚合 过滤 排序 分页 去重 加密 解密 哈希').split(' ');
-const EN = ('pipeline planner retriever shard ledger registry tunnel percentile snapshot cache index eviction rotation stream ' +
+  '幂等 事件 日志 压缩 校验 同步 异步 备份 告警 权限 审计 追踪 灰度 发布 回滚 聚合 过滤 排序 分页 去重 加密 解密 哈希'
+).split(' ');
+const EN = (
+  'pipeline planner retriever shard ledger registry tunnel percentile snapshot cache index eviction rotation stream ' +
   'compliance compiler proxy balancer asset scheduler hedging watermark slab journal overlap bandwidth offset policy ' +
   'restore partition packaging artifact stack diff archive branch cleanup encoding histogram template alert payload ' +
   'router consumer sandbox export node flag bundle report tunnel streaming tokenizer idempotent mirror fallback schema ' +
   'packet executor window layout memory gateway mesh merge span heartbeat kanban batch tenant draft migration quorum ' +
   'trace frame canary bloom style tier format counter envelope ranking discovery producer daemon callback btree region ' +
-  'privacy service precision retry latency throughput sidecar checkpoint replica vector buffer socket cursor').split(' ');
+  'privacy service precision retry latency throughput sidecar checkpoint replica vector buffer socket cursor'
+).split(' ');
 
 const TAIL_ZH = '。';
 const CLAUSE_PREFIX = {
@@ -45,22 +49,23 @@ export function generateWorkload({ seed = 20261129, items = 100_000, sizes = [10
   const pick = (list) => list[Math.floor(rand() * list.length)];
   const word = () => (rand() < 0.5 ? pick(ZH) : pick(EN));
   const words = (n, sep = ' ') => Array.from({ length: n }, word).join(sep);
-  const sentence = (n) => Array.from({ length: n }, () => word() + (rand() < 0.3 ? '，' : ' ')).join('').trim();
+  const sentence = (n) =>
+    Array.from({ length: n }, () => word() + (rand() < 0.3 ? '，' : ' '))
+      .join('')
+      .trim();
   const admission = Array.from({ length: 2000 }, () => [sentence(30), sentence(120)]);
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   const list = [];
   for (let k = 0; k < items; k += 1) {
     const title = `${cap(words(3 + Math.floor(rand() * 2)))} ${k.toString(36)}`;
-    list.push([
-      Math.floor(rand() * 3),
-      title,
-      [words(2, ''), words(2)],
-      [word(), word(), word()],
-      sentence(14),
-      sentence(6),
-    ]);
+    list.push([Math.floor(rand() * 3), title, [words(2, ''), words(2)], [word(), word(), word()], sentence(14), sentence(6)]);
   }
-  const normalize = (s) => s.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{Z}\s]+/gu, ' ').trim();
+  const normalize = (s) =>
+    s
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[\p{P}\p{Z}\s]+/gu, ' ')
+      .trim();
   const queriesBySize = {};
   for (const n of sizes) {
     const corpus = list.slice(0, n);
@@ -69,7 +74,12 @@ export function generateWorkload({ seed = 20261129, items = 100_000, sizes = [10
       const title = normalize(pick(corpus)[1]);
       const chars = Array.from(title);
       const start = 1 + Math.floor(rand() * Math.max(1, chars.length - 5));
-      return chars.slice(start, start + 4).join('').trim() || title;
+      return (
+        chars
+          .slice(start, start + 4)
+          .join('')
+          .trim() || title
+      );
     });
     const noHit = Array.from({ length: queries }, () => `zq${Math.floor(rand() * 1e9).toString(36)}x 无此${Math.floor(rand() * 1e6)}`);
     queriesBySize[n] = { exact_title: exact, substring, no_hit: noHit };

@@ -69,8 +69,13 @@ export async function runCorpus(corpus, options = {}) {
   const reports = [];
   const repos = [];
   const invariants = {
-    illegalProvenance: 0, repairLeakage: 0, crossRepoLeakage: 0, crossThreadLeakage: 0, forgottenRebuilt: 0,
-    provenanceCompleteness: 1, activePreferencesAndDecisions: 0,
+    illegalProvenance: 0,
+    repairLeakage: 0,
+    crossRepoLeakage: 0,
+    crossThreadLeakage: 0,
+    forgottenRebuilt: 0,
+    provenanceCompleteness: 1,
+    activePreferencesAndDecisions: 0,
   };
   let complete = 0;
   for (const c of corpus.cases) {
@@ -86,7 +91,8 @@ export async function runCorpus(corpus, options = {}) {
     complete += audit.complete;
     repos.push({ id: c.id, dir, titles });
   }
-  invariants.provenanceCompleteness = invariants.activePreferencesAndDecisions === 0 ? 1 : complete / invariants.activePreferencesAndDecisions;
+  invariants.provenanceCompleteness =
+    invariants.activePreferencesAndDecisions === 0 ? 1 : complete / invariants.activePreferencesAndDecisions;
   invariants.crossRepoLeakage = await crossRepoLeaks(repos);
   if (!options.keepRepos) for (const r of repos) rmSync(r.dir, { recursive: true, force: true });
   const labels = { candidates: 0, agreed: 0, falseAccepts: 0, falseRejects: 0, wrongReason: 0 };
@@ -112,7 +118,9 @@ async function runCase(c, dir) {
     })
     .always('memory_consolidation', (request) => {
       const payload = JSON.parse(request.messages[1].content);
-      const target = consolidation.target ? payload.active_items.find((i) => i.title === consolidation.target)?.item_id ?? 'missing' : null;
+      const target = consolidation.target
+        ? (payload.active_items.find((i) => i.title === consolidation.target)?.item_id ?? 'missing')
+        : null;
       const operations = payload.candidates.map((cand) => ({
         operation: consolidation.op,
         candidate_ids: [cand.candidate_id],
@@ -149,7 +157,7 @@ async function runCase(c, dir) {
             content: cand.content ?? cand.title,
             aliases: cand.aliases ?? [],
             sources: cand.sources.map((s) => ({
-              turn_id: s.turn === 'unknown' ? 'turn-does-not-exist' : turnIds[s.turn] ?? 'turn-out-of-range',
+              turn_id: s.turn === 'unknown' ? 'turn-does-not-exist' : (turnIds[s.turn] ?? 'turn-out-of-range'),
               role: s.role,
               quote: s.quote,
             })),
@@ -212,7 +220,9 @@ function judgeLabels(memory, newest, specs, failures, labels) {
   const cut = recent.findIndex((r) => r.candidateId === newest);
   const refusals = cut < 0 ? recent : recent.slice(0, cut);
   for (const spec of specs) {
-    const rejection = refusals.find((r) => r.title === spec.title.trim().slice(0, 120) || spec.title.startsWith(r.title.replace(/…$/u, '')));
+    const rejection = refusals.find(
+      (r) => r.title === spec.title.trim().slice(0, 120) || spec.title.startsWith(r.title.replace(/…$/u, '')),
+    );
     const accepted = rejection === undefined;
     if (spec.expect === 'accept') labels.expectedAccept += 1;
     else labels.expectedReject += 1;

@@ -40,4 +40,6 @@ export function languageOf(text: string): Language;
 export function loadGateCorpus(path: string): GateCorpus;
 export function runGateCorpus(corpus: GateCorpus): Promise<{ version: number; results: GateResult[]; figures: GateFigures }>;
 export function figuresOf(results: GateResult[]): GateFigures;
-export function baselineOf(figures: GateFigures): { categories: Record<string, Record<string, { n: number; minCorrect: number; maxFalseAccepts: number }>> };
+export function baselineOf(figures: GateFigures): {
+  categories: Record<string, Record<string, { n: number; minCorrect: number; maxFalseAccepts: number }>>;
+};

@@ -78,14 +78,22 @@ function candidateOf(item, turns) {
     ? [{ turn_id: turns.main, role: 'assistant', quote: o.answer ?? '' }]
     : [{ turn_id: turns.main, role: 'user', quote }];
   if (o.proposal !== undefined) sources.push({ turn_id: turns.proposal, role: 'assistant', quote: o.proposalQuote ?? o.proposal });
-  const title = o.title ?? clipTitle(o.assistantOnly ? o.answer ?? '' : o.proposalQuote ?? (o.proposal !== undefined ? o.proposal : quote));
+  const title =
+    o.title ?? clipTitle(o.assistantOnly ? (o.answer ?? '') : (o.proposalQuote ?? (o.proposal !== undefined ? o.proposal : quote)));
   return { kind: item.kind, title, content: title, aliases: [], sources };
 }
 
 function consolidateAll(request) {
   const payload = JSON.parse(request.messages[1].content);
   const operations = payload.candidates.map((c) => ({
-    operation: 'create', candidate_ids: [c.candidate_id], target_id: null, title: c.title, content: c.title, synopsis: '', aliases: [], keywords: [],
+    operation: 'create',
+    candidate_ids: [c.candidate_id],
+    target_id: null,
+    title: c.title,
+    content: c.title,
+    synopsis: '',
+    aliases: [],
+    keywords: [],
   }));
   return { content: JSON.stringify({ operations }) };
 }
@@ -163,7 +171,11 @@ function tally(results) {
 function groupBy(results, key) {
   const groups = {};
   for (const r of results) (groups[r[key]] ??= []).push(r);
-  return Object.fromEntries(Object.entries(groups).sort(([a], [b]) => a.localeCompare(b)).map(([k, list]) => [k, tally(list)]));
+  return Object.fromEntries(
+    Object.entries(groups)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, list]) => [k, tally(list)]),
+  );
 }
 
 /** Accuracy, false accepts and false refusals: overall, per tier, per category, per language, per category and tier. */

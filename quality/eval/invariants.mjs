@@ -18,7 +18,7 @@ export async function exportTables(dir) {
   }
 }
 
-const sourceText = (turn, role) => (role === 'user' ? turn.user_text : turn.assistant_text ?? '');
+const sourceText = (turn, role) => (role === 'user' ? turn.user_text : (turn.assistant_text ?? ''));
 
 /**
  * Every stored quote is verbatim at its recorded offset in the cited turn and role; every active
@@ -32,7 +32,13 @@ export async function auditProvenance(dir) {
     const turn = turns.get(s.turn_id);
     const text = turn ? sourceText(turn, s.role) : null;
     // quote_start counts code points, as SQLite's substr does.
-    if (text === null || Array.from(text).slice(s.quote_start, s.quote_start + Array.from(s.quote).length).join('') !== s.quote) illegal += 1;
+    if (
+      text === null ||
+      Array.from(text)
+        .slice(s.quote_start, s.quote_start + Array.from(s.quote).length)
+        .join('') !== s.quote
+    )
+      illegal += 1;
   }
   const current = t.memory_items.filter((i) => i.is_current === 1);
   const links = new Map();
@@ -45,9 +51,19 @@ export async function auditProvenance(dir) {
   const forgotten = current.filter((i) => i.status === 'forgotten');
   let forgottenRebuilt = 0;
   for (const item of current.filter((i) => i.status === 'active')) {
-    const rebuilt = forgotten.some((f) => item.created_at >= f.updated_at && sourcesOf(f.id).some((fs) =>
-      sourcesOf(item.id).some((s) => fs.turn_id === s.turn_id && fs.role === s.role
-        && fs.quote_start < s.quote_start + Array.from(s.quote).length && s.quote_start < fs.quote_start + Array.from(fs.quote).length)));
+    const rebuilt = forgotten.some(
+      (f) =>
+        item.created_at >= f.updated_at &&
+        sourcesOf(f.id).some((fs) =>
+          sourcesOf(item.id).some(
+            (s) =>
+              fs.turn_id === s.turn_id &&
+              fs.role === s.role &&
+              fs.quote_start < s.quote_start + Array.from(s.quote).length &&
+              s.quote_start < fs.quote_start + Array.from(fs.quote).length,
+          ),
+        ),
+    );
     if (rebuilt) forgottenRebuilt += 1;
   }
   return { illegal, active: active.length, complete, forgottenRebuilt };

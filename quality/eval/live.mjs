@@ -13,7 +13,13 @@ import { auditProvenance } from './invariants.mjs';
 export async function runCorpusLive(corpus, config = loadConfig()) {
   if (!config.llm) throw new Error('the live evaluation needs a configured model (AUTOPATCH_LLM_API_KEY / AUTOPATCH_LLM_BASE_URL)');
   const llm = new OpenAiCompatibleProvider(config.llm);
-  const report = { cases: 0, modelFailures: 0, kept: 0, refused: 0, invariants: { illegalProvenance: 0, provenanceCompleteness: 1, activePreferencesAndDecisions: 0 } };
+  const report = {
+    cases: 0,
+    modelFailures: 0,
+    kept: 0,
+    refused: 0,
+    invariants: { illegalProvenance: 0, provenanceCompleteness: 1, activePreferencesAndDecisions: 0 },
+  };
   let complete = 0;
   for (const c of corpus.cases) {
     const dir = mkdtempSync(join(tmpdir(), `autopatch-j-live-${c.id}-`));

@@ -17,7 +17,15 @@ const corpus = loadCorpus(here('corpus.v1.json'));
 const report = await runCorpus(corpus);
 const byCategory = new Map();
 for (const c of report.cases) {
-  const row = byCategory.get(c.category) ?? { cases: 0, failed: 0, expectedAccept: 0, expectedReject: 0, accepted: 0, rejected: 0, agreed: 0 };
+  const row = byCategory.get(c.category) ?? {
+    cases: 0,
+    failed: 0,
+    expectedAccept: 0,
+    expectedReject: 0,
+    accepted: 0,
+    rejected: 0,
+    agreed: 0,
+  };
   row.cases += 1;
   if (c.failures.length > 0) row.failed += 1;
   for (const k of ['expectedAccept', 'expectedReject', 'accepted', 'rejected', 'agreed']) row[k] += c.labels[k];
@@ -27,7 +35,9 @@ console.log(`Quality corpus v${report.version}: ${report.cases.length} scenario 
 console.log('| category | cases | failed | labelled accept | labelled reject | accepted | rejected | agree with label |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const [category, r] of byCategory) {
-  console.log(`| ${category} | ${r.cases} | ${r.failed} | ${r.expectedAccept} | ${r.expectedReject} | ${r.accepted} | ${r.rejected} | ${r.agreed} |`);
+  console.log(
+    `| ${category} | ${r.cases} | ${r.failed} | ${r.expectedAccept} | ${r.expectedReject} | ${r.accepted} | ${r.rejected} | ${r.agreed} |`,
+  );
 }
 const inv = report.invariants;
 console.log('\nInvariants (M-13.3)');
@@ -38,9 +48,16 @@ console.log(`  cross-thread leakage                       ${inv.crossThreadLeaka
 console.log(`  forgotten items rebuilt from old evidence  ${inv.forgottenRebuilt}`);
 console.log(`  provenance completeness (active pref/dec)  ${pct(inv.provenanceCompleteness)} of ${inv.activePreferencesAndDecisions}`);
 const l = report.labels;
-console.log(`\nScenario labels: ${l.agreed}/${l.candidates} candidates agree; false accepts ${l.falseAccepts}, false rejects ${l.falseRejects}, wrong reason ${l.wrongReason}`);
+console.log(
+  `\nScenario labels: ${l.agreed}/${l.candidates} candidates agree; false accepts ${l.falseAccepts}, false rejects ${l.falseRejects}, wrong reason ${l.wrongReason}`,
+);
 for (const c of report.cases) for (const f of c.failures) console.log(`  ✗ ${c.id}: ${f}`);
-if (report.cases.some((c) => c.failures.length > 0) || inv.illegalProvenance + inv.repairLeakage + inv.crossRepoLeakage + inv.crossThreadLeakage + inv.forgottenRebuilt > 0 || inv.provenanceCompleteness < 1) failed = true;
+if (
+  report.cases.some((c) => c.failures.length > 0) ||
+  inv.illegalProvenance + inv.repairLeakage + inv.crossRepoLeakage + inv.crossThreadLeakage + inv.forgottenRebuilt > 0 ||
+  inv.provenanceCompleteness < 1
+)
+  failed = true;
 
 function table(title, groups) {
   console.log(`\n${title}`);
@@ -61,7 +78,9 @@ async function gateRun(file, label) {
   table('By category', f.byCategory);
   for (const r of run.results) {
     if ((r.expect === 'accept') !== r.accepted) {
-      console.log(`  ✗ ${r.id} [${r.tier}, ${r.language}] ${r.accepted ? 'false accept' : `false refusal (${r.reason})`}: ${JSON.stringify(r.options.quote ?? r.text)}`);
+      console.log(
+        `  ✗ ${r.id} [${r.tier}, ${r.language}] ${r.accepted ? 'false accept' : `false refusal (${r.reason})`}: ${JSON.stringify(r.options.quote ?? r.text)}`,
+      );
     }
   }
   return run;
@@ -81,8 +100,12 @@ if (process.env.AUTOPATCH_RUN_MEMORY_LIVE_EVAL === '1') {
   const { runCorpusLive } = await import('./live.mjs');
   console.log('\nLive evaluation against the configured model (AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1)');
   const live = await runCorpusLive(corpus);
-  console.log(`  cases ${live.cases}, failed model calls ${live.modelFailures}, memories kept ${live.kept}, candidates refused ${live.refused}`);
-  console.log(`  illegal provenance ${live.invariants.illegalProvenance}, provenance completeness ${pct(live.invariants.provenanceCompleteness)} of ${live.invariants.activePreferencesAndDecisions}`);
+  console.log(
+    `  cases ${live.cases}, failed model calls ${live.modelFailures}, memories kept ${live.kept}, candidates refused ${live.refused}`,
+  );
+  console.log(
+    `  illegal provenance ${live.invariants.illegalProvenance}, provenance completeness ${pct(live.invariants.provenanceCompleteness)} of ${live.invariants.activePreferencesAndDecisions}`,
+  );
   if (live.invariants.illegalProvenance > 0 || live.invariants.provenanceCompleteness < 1) failed = true;
 } else {
   console.log('\n(live evaluation skipped: set AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1 with a configured model to run it)');

@@ -62,7 +62,12 @@ export class Agent {
     return this.repair(route, input, run);
   }
 
-  private async ordinary(route: RouteDecision, intent: OrdinaryIntent, input: string, run: { signal?: AbortSignal; events?: AgentEvents }): Promise<AgentResult> {
+  private async ordinary(
+    route: RouteDecision,
+    intent: OrdinaryIntent,
+    input: string,
+    run: { signal?: AbortSignal; events?: AgentEvents },
+  ): Promise<AgentResult> {
     const { memory } = this.options;
     // M-3.2: the RAW user text is stored before any main model call, bound to the thread of this moment.
     const handle = memory.beginTurn({ intent, userText: input });
@@ -74,7 +79,11 @@ export class Agent {
         ...memory.history(handle),
         { role: 'user', content: input },
       ];
-      const context: ToolContext = { repoRoot: this.options.repoRoot, workspace: this.options.workspace, memory: { manager: memory, handle } };
+      const context: ToolContext = {
+        repoRoot: this.options.repoRoot,
+        workspace: this.options.workspace,
+        memory: { manager: memory, handle },
+      };
       const loop = await this.loop('react', profile, messages, context, run);
       const turn = memory.completeTurn(handle, loop.text);
       return { intent, route, text: loop.text, turn, steps: loop.steps, toolCalls: loop.toolCalls };

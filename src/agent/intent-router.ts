@@ -38,7 +38,10 @@ export async function classifyIntent(llm: LlmClient, input: string, signal?: Abo
     content = response.content;
   } catch (error) {
     if (signal?.aborted) throw error;
-    return { intent: 'general_chat', fallback: { reason: `classifier call failed: ${shortFailure(error)}`, raw: rawDiagnostic(error, { purpose: 'classifier' }) } };
+    return {
+      intent: 'general_chat',
+      fallback: { reason: `classifier call failed: ${shortFailure(error)}`, raw: rawDiagnostic(error, { purpose: 'classifier' }) },
+    };
   }
   let value: unknown;
   try {
@@ -48,7 +51,10 @@ export async function classifyIntent(llm: LlmClient, input: string, signal?: Abo
   }
   const parsed = ClassifierAnswer.safeParse(value);
   if (!parsed.success) {
-    return { intent: 'general_chat', fallback: { reason: 'classifier answer is outside the contract', raw: `answer: ${content.slice(0, 2000)}` } };
+    return {
+      intent: 'general_chat',
+      fallback: { reason: 'classifier answer is outside the contract', raw: `answer: ${content.slice(0, 2000)}` },
+    };
   }
   return { intent: parsed.data.intent, fallback: null };
 }

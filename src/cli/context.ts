@@ -28,7 +28,10 @@ export interface CliContext {
 /** The CLI cannot start: a usage problem (exit 2) or storage that cannot be reached (exit 1). */
 export class StartupError extends Error {
   override readonly name = 'StartupError';
-  constructor(message: string, readonly exitCode: number = EXIT.usage) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.usage,
+  ) {
     super(message);
   }
 }
@@ -86,7 +89,11 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
   const { MemoryManager } = await import('../memory/manager.js');
   let memory: MemoryManager;
   try {
-    memory = MemoryManager.open({ repoRoot, ...(llm ? { llm } : {}), ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}) });
+    memory = MemoryManager.open({
+      repoRoot,
+      ...(llm ? { llm } : {}),
+      ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}),
+    });
   } catch (error) {
     if (error instanceof MemoryStorageError) {
       const fix = error.fix !== null && !error.message.includes(error.fix) ? `\n  fix: ${error.fix}` : '';

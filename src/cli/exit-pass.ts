@@ -57,7 +57,8 @@ async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   };
   if (drain) {
     process.once('SIGINT', onInterrupt);
-    if (ctx.output.interactive) ctx.output.errRich(style.dim(`processing ${pending} memory job${pending === 1 ? '' : 's'}… (Ctrl-C skips)`));
+    if (ctx.output.interactive)
+      ctx.output.errRich(style.dim(`processing ${pending} memory job${pending === 1 ? '' : 's'}… (Ctrl-C skips)`));
   }
   let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
   try {
@@ -70,7 +71,14 @@ async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   if (ctx.config.debug) for (const line of renderDrainWarnings(result)) ctx.output.err(`${line}\n`);
   const failedNow = (result as { failed?: number }).failed ?? 0;
   const queued = drain ? result.retried : pending;
-  const summary: ExitPassSummary = { ok: true, processed: result.succeeded, queued: Math.max(0, queued), failed: failedBefore + failedNow, skipped, line: null };
+  const summary: ExitPassSummary = {
+    ok: true,
+    processed: result.succeeded,
+    queued: Math.max(0, queued),
+    failed: failedBefore + failedNow,
+    skipped,
+    line: null,
+  };
   const parts: string[] = [];
   if (summary.processed > 0) parts.push(`${summary.processed} job${summary.processed === 1 ? '' : 's'} processed`);
   if (summary.queued > 0) {

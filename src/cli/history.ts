@@ -5,7 +5,8 @@ import { safeTerminalText } from '../shared/terminal-text.js';
 export function historyProblem(path: string): string | null {
   try {
     const found = lstatSync(path);
-    if (found.isSymbolicLink()) return `${path} is a symbolic link; the CLI history is neither read nor written through it (remove the link to keep history)`;
+    if (found.isSymbolicLink())
+      return `${path} is a symbolic link; the CLI history is neither read nor written through it (remove the link to keep history)`;
     if (!found.isFile()) return `${path} is not a regular file; the CLI history is not used`;
     return null;
   } catch (error) {

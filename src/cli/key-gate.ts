@@ -82,7 +82,7 @@ export class KeyGate extends EventEmitter {
       if (plain.length > 0) this.emit('data', plain);
       plain = '';
     };
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       if (this.busy) {
         this.hold(text.slice(i));
         return;

@@ -62,7 +62,10 @@ function helpEpilogue(width: number): string {
       out.push(...wrap(command.replace(/\|/g, '| ').replace(/\| $/, '|'), width - 2).map((l) => `  ${l.replace(/\| /g, '|')}`));
       out.push(...described.map((l) => `  ${' '.repeat(column)}  ${l}`));
     } else {
-      out.push(`  ${command.padEnd(column)}  ${described[0] ?? ''}`.trimEnd(), ...described.slice(1).map((l) => `  ${' '.repeat(column)}  ${l}`));
+      out.push(
+        `  ${command.padEnd(column)}  ${described[0] ?? ''}`.trimEnd(),
+        ...described.slice(1).map((l) => `  ${' '.repeat(column)}  ${l}`),
+      );
     }
   }
   for (const paragraph of EPILOGUE) out.push('', ...wrap(paragraph, width));
@@ -74,7 +77,11 @@ function globals(cmd: Command): GlobalOptions {
 }
 
 /** Opens the project, runs `work`, closes Memory (with the exit pass when asked), returns the exit code. */
-async function withContext(open: Omit<OpenOptions, 'output'>, work: (ctx: CliContext) => Promise<number>, options: { exitPass: boolean }): Promise<number> {
+async function withContext(
+  open: Omit<OpenOptions, 'output'>,
+  work: (ctx: CliContext) => Promise<number>,
+  options: { exitPass: boolean },
+): Promise<number> {
   const { StartupError, openContext } = await import('./context.js');
   let ctx: CliContext;
   try {
@@ -130,41 +137,47 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
     output.err('autopatch-j ask: the request is empty\n');
     return EXIT.usage;
   }
-  return withContext({ repo: opts.repo, ...(opts.model ? { model: opts.model } : {}) }, async (ctx) => {
-    const [{ runRequest }, { exitPass }] = await Promise.all([import('./request.js'), import('./exit-pass.js')]);
-    if (ctx.memory.status().health === 'healthy') ctx.memory.start();
-    const controller = new AbortController();
-    // `| head`: a closed stdout ends the request quietly; the turn is failed, the exit code stays 0.
-    output.onClosed(() => controller.abort());
-    const onInterrupt = (): void => controller.abort();
-    process.once('SIGINT', onInterrupt);
-    let outcome;
-    try {
-      outcome = await runRequest(ctx, text.trim(), { signal: controller.signal, commands: 'ask', json: opts.json === true });
-    } finally {
-      process.off('SIGINT', onInterrupt);
-    }
-    const pass = await exitPass(ctx);
-    if (!pass.ok && outcome.exitCode === EXIT.ok) outcome = { ...outcome, exitCode: EXIT.failure };
-    if (opts.json) {
-      const { jsonText } = await import('./json.js');
-      const r = outcome.result;
-      output.out(
-        jsonText({
-          ok: outcome.exitCode === EXIT.ok,
-          answer: r?.text ?? null,
-          intent: r?.intent ?? null,
-          turnId: r?.turn?.id ?? null,
-          ...(outcome.error ? { error: outcome.error } : {}),
-          pendingPatch: ctx.workspace.pendingPatch ? { id: ctx.workspace.pendingPatch.id, summary: ctx.workspace.pendingPatch.summary } : null,
-          findings: ctx.workspace.findings,
-          memoryJobs: { processed: pass.processed, queued: pass.queued, failed: pass.failed, skipped: pass.skipped },
-        }),
-      );
-    }
-    if (output.closed) return EXIT.ok;
-    return outcome.exitCode;
-  }, { exitPass: false });
+  return withContext(
+    { repo: opts.repo, ...(opts.model ? { model: opts.model } : {}) },
+    async (ctx) => {
+      const [{ runRequest }, { exitPass }] = await Promise.all([import('./request.js'), import('./exit-pass.js')]);
+      if (ctx.memory.status().health === 'healthy') ctx.memory.start();
+      const controller = new AbortController();
+      // `| head`: a closed stdout ends the request quietly; the turn is failed, the exit code stays 0.
+      output.onClosed(() => controller.abort());
+      const onInterrupt = (): void => controller.abort();
+      process.once('SIGINT', onInterrupt);
+      let outcome;
+      try {
+        outcome = await runRequest(ctx, text.trim(), { signal: controller.signal, commands: 'ask', json: opts.json === true });
+      } finally {
+        process.off('SIGINT', onInterrupt);
+      }
+      const pass = await exitPass(ctx);
+      if (!pass.ok && outcome.exitCode === EXIT.ok) outcome = { ...outcome, exitCode: EXIT.failure };
+      if (opts.json) {
+        const { jsonText } = await import('./json.js');
+        const r = outcome.result;
+        output.out(
+          jsonText({
+            ok: outcome.exitCode === EXIT.ok,
+            answer: r?.text ?? null,
+            intent: r?.intent ?? null,
+            turnId: r?.turn?.id ?? null,
+            ...(outcome.error ? { error: outcome.error } : {}),
+            pendingPatch: ctx.workspace.pendingPatch
+              ? { id: ctx.workspace.pendingPatch.id, summary: ctx.workspace.pendingPatch.summary }
+              : null,
+            findings: ctx.workspace.findings,
+            memoryJobs: { processed: pass.processed, queued: pass.queued, failed: pass.failed, skipped: pass.skipped },
+          }),
+        );
+      }
+      if (output.closed) return EXIT.ok;
+      return outcome.exitCode;
+    },
+    { exitPass: false },
+  );
 }
 
 /** The memory commands that only read: without a database they say so and create nothing. */
@@ -182,7 +195,12 @@ function program(): Command {
     .addHelpText('after', () => helpEpilogue(output.outTerminal ? output.columns() : 100))
     .exitOverride()
     .configureHelp({ minWidthToWrap: 20 })
-    .configureOutput({ writeOut: (s) => output.out(s), writeErr: (s) => output.err(s), getOutHelpWidth: () => (output.outTerminal ? output.columns() : 80), getErrHelpWidth: () => output.columns() })
+    .configureOutput({
+      writeOut: (s) => output.out(s),
+      writeErr: (s) => output.err(s),
+      getOutHelpWidth: () => (output.outTerminal ? output.columns() : 80),
+      getErrHelpWidth: () => output.columns(),
+    })
     .action(async (words: string[], _opts: GlobalOptions, cmd: Command) => {
       const opts = globals(cmd);
       if (words.length > 0) {
@@ -191,7 +209,9 @@ function program(): Command {
           const { closest } = await import('./commands/suggest.js');
           const guess = closest(words[0]!, COMMANDS, words[0]!.length >= 6 ? 2 : 1);
           if (guess) {
-            output.err(`autopatch-j: unknown command '${literal(words[0])}'. Did you mean '${guess}'? (to ask it, quote more words: autopatch-j ask "${literal(words[0])}")\n`);
+            output.err(
+              `autopatch-j: unknown command '${literal(words[0])}'. Did you mean '${guess}'? (to ask it, quote more words: autopatch-j ask "${literal(words[0])}")\n`,
+            );
             process.exitCode = EXIT.usage;
             return;
           }
@@ -200,7 +220,11 @@ function program(): Command {
         return;
       }
       const { runSession } = await import('./session.js');
-      process.exitCode = await withContext({ repo: opts.repo, ...(opts.model ? { model: opts.model } : {}) }, (ctx) => runSession(ctx, { lines: opts.lines === true }), { exitPass: false });
+      process.exitCode = await withContext(
+        { repo: opts.repo, ...(opts.model ? { model: opts.model } : {}) },
+        (ctx) => runSession(ctx, { lines: opts.lines === true }),
+        { exitPass: false },
+      );
     });
 
   root
@@ -271,7 +295,11 @@ function program(): Command {
 
   const memory = root.command('memory').description('the /memory commands without a session');
   const memoryCommand = (name: string, description: string, argument?: string): void => {
-    const cmd = memory.command(name).description(description).option('--repo <dir>', 'the project folder').option('--json', 'machine-readable output');
+    const cmd = memory
+      .command(name)
+      .description(description)
+      .option('--repo <dir>', 'the project folder')
+      .option('--json', 'machine-readable output');
     if (argument) cmd.argument(argument);
     if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
     if (name === 'retry') cmd.option('--all', 'every failed job');
@@ -281,20 +309,24 @@ function program(): Command {
       const arg = argument ? (args[0] as string) : undefined;
       const { NoMemoryYet } = await import('./context.js');
       try {
-        process.exitCode = await withContext({ repo: opts.repo, readOnly: READ_ONLY.has(name) }, async (ctx) => {
-          const commands = await import('./commands/memory-commands.js');
-          const run: Record<string, () => CommandOutput> = {
-            status: () => commands.memoryStatus(ctx),
-            list: () => commands.memoryList(ctx),
-            show: () => commands.memoryShow(ctx, arg),
-            forget: () => commands.memoryForget(ctx, arg),
-            clear: () => commands.memoryClear(ctx, opts.confirm === true),
-            export: () => commands.memoryExport(ctx),
-            retry: () => commands.memoryRetry(ctx, arg, opts.all === true),
-            refused: () => commands.memoryRefused(ctx),
-          };
-          return print(run[name]!(), opts.json === true);
-        }, { exitPass: false });
+        process.exitCode = await withContext(
+          { repo: opts.repo, readOnly: READ_ONLY.has(name) },
+          async (ctx) => {
+            const commands = await import('./commands/memory-commands.js');
+            const run: Record<string, () => CommandOutput> = {
+              status: () => commands.memoryStatus(ctx),
+              list: () => commands.memoryList(ctx),
+              show: () => commands.memoryShow(ctx, arg),
+              forget: () => commands.memoryForget(ctx, arg),
+              clear: () => commands.memoryClear(ctx, opts.confirm === true),
+              export: () => commands.memoryExport(ctx),
+              retry: () => commands.memoryRetry(ctx, arg, opts.all === true),
+              refused: () => commands.memoryRefused(ctx),
+            };
+            return print(run[name]!(), opts.json === true);
+          },
+          { exitPass: false },
+        );
       } catch (error) {
         if (!(error instanceof NoMemoryYet)) throw error;
         const notFound = name === 'show' || name === 'forget' || name === 'retry';

@@ -113,7 +113,8 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
       if (!streamed) write(literal(result.text));
       endLine();
     }
-    if (result.route.fallback && !debug) output.errRich(`${style.dim('(the intent classifier failed; the request went to the general assistant)')}\n`);
+    if (result.route.fallback && !debug)
+      output.errRich(`${style.dim('(the intent classifier failed; the request went to the general assistant)')}\n`);
     reportRepairWork(ctx, before, options.commands ?? 'session');
     return { exitCode: EXIT.ok, result, cancelled: false };
   } catch (error) {
@@ -124,7 +125,8 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
       return { exitCode: EXIT.degraded, result: null, cancelled: false, error: `Memory is degraded: ${error.reason}` };
     }
     if (signal?.aborted) {
-      if (!output.closed) output.errRich(`${style.yellow('cancelled')}${style.dim(' — the request was stopped; its turn is kept as failed')}\n`);
+      if (!output.closed)
+        output.errRich(`${style.yellow('cancelled')}${style.dim(' — the request was stopped; its turn is kept as failed')}\n`);
       return { exitCode: EXIT.failure, result: null, cancelled: true, error: 'cancelled' };
     }
     if (error instanceof LlmCallError) {
@@ -149,7 +151,9 @@ function reportRepairWork(ctx: CliContext, before: { patch: unknown; findings: n
     ctx.output.errRich(`${style.bold(`${findings.length} finding${findings.length === 1 ? '' : 's'}`)}\n`);
     for (const f of findings) {
       const severity = f.severity === 'high' ? style.red(f.severity) : f.severity === 'medium' ? style.yellow(f.severity) : f.severity;
-      ctx.output.errRich(`  ${severity.padEnd(6)} ${literal(f.path)}${f.line !== null ? `:${f.line}` : ''}  ${literal(f.message.split('\n')[0])}\n`);
+      ctx.output.errRich(
+        `  ${severity.padEnd(6)} ${literal(f.path)}${f.line !== null ? `:${f.line}` : ''}  ${literal(f.message.split('\n')[0])}\n`,
+      );
     }
   }
   const patch = ctx.workspace.pendingPatch;

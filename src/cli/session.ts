@@ -44,7 +44,9 @@ export async function runSession(ctx: CliContext, options: SessionOptions = {}):
     ctx.output.err(`autopatch-j in ${ctx.repoRoot} — /help for commands, Ctrl-D to leave.\n`);
     if (ctx.config.llm) {
       ctx.output.errRich(style.dim(`model: ${literal(ctx.config.llm.model)} at ${literal(redactUrl(ctx.config.llm.baseUrl))}\n`));
-      ctx.output.errRich(style.dim(`Conversations are stored locally in .autopatch-j/ and sent to ${literal(new URL(ctx.config.llm.baseUrl).host)}.\n`));
+      ctx.output.errRich(
+        style.dim(`Conversations are stored locally in .autopatch-j/ and sent to ${literal(new URL(ctx.config.llm.baseUrl).host)}.\n`),
+      );
     } else ctx.output.err(`${PROVIDER_SETUP_HINT}\n`);
     const problem = historyProblem(historyPathOf(ctx));
     if (problem !== null) ctx.output.err(`${problem}\n`);
@@ -121,10 +123,12 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
   const queue: string[] = [];
   let draining = false;
   let closed = false;
-  const closedPromise = new Promise<void>((resolve) => rl.once('close', () => {
-    closed = true;
-    resolve();
-  }));
+  const closedPromise = new Promise<void>((resolve) =>
+    rl.once('close', () => {
+      closed = true;
+      resolve();
+    }),
+  );
 
   const prompt = (): void => {
     rl.setPrompt(pending.length > 0 ? CONTINUATION : PROMPT);
@@ -256,6 +260,7 @@ function completions(line: string, ctx: CliContext): [string[], string] {
     }
     return [ids.filter((id) => id.startsWith(parts[2]!)), parts[2]!];
   }
-  if (parts[0] === '/memory' && parts[1] === 'clear' && parts.length === 3) return [['--confirm'].filter((s) => s.startsWith(parts[2]!)), parts[2]!];
+  if (parts[0] === '/memory' && parts[1] === 'clear' && parts.length === 3)
+    return [['--confirm'].filter((s) => s.startsWith(parts[2]!)), parts[2]!];
   return [[], line];
 }

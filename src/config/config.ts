@@ -25,7 +25,10 @@ export interface AppConfig {
 /** A setting that cannot be used, with the variable to fix. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`${variable}: ${message}`);
   }
 }
@@ -40,7 +43,6 @@ export const PROVIDER_SETUP_HINT =
   `for a provider other than ${DEFAULT_BASE_URL} with ${DEFAULT_MODEL}); for a local endpoint that needs no key, ` +
   'set AUTOPATCH_LLM_BASE_URL alone (for example http://127.0.0.1:11434/v1 for Ollama).';
 
-
 /**
  * Reads the environment once and validates it (nothing else reads `process.env`). A provider is configured
  * when an API key is set, or when a base URL is set for an endpoint that needs no key.
@@ -54,7 +56,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const apiKey = value('AUTOPATCH_LLM_API_KEY') ?? null;
   const baseUrlSetting = value('AUTOPATCH_LLM_BASE_URL');
   const extraBody = parseExtraBody('AUTOPATCH_LLM_EXTRA_BODY', value('AUTOPATCH_LLM_EXTRA_BODY'), '{"temperature": 0.2}');
-  const shortExtraBody = parseExtraBody('AUTOPATCH_LLM_SHORT_EXTRA_BODY', value('AUTOPATCH_LLM_SHORT_EXTRA_BODY'), '{"enable_thinking": false}');
+  const shortExtraBody = parseExtraBody(
+    'AUTOPATCH_LLM_SHORT_EXTRA_BODY',
+    value('AUTOPATCH_LLM_SHORT_EXTRA_BODY'),
+    '{"enable_thinking": false}',
+  );
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   const timeout = value('AUTOPATCH_LLM_TIMEOUT_MS');
   if (timeout !== undefined) {
@@ -108,6 +114,7 @@ function parseExtraBody(name: string, raw: string | undefined, example: string):
     throw new ConfigError(name, `is not valid JSON (${(error as Error).message}); expected an object such as ${example}`);
   }
   // A plain check, not a schema: the config is read by every command and must not load a validator.
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(name, `must be a JSON object such as ${example}`);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ConfigError(name, `must be a JSON object such as ${example}`);
   return parsed as Record<string, unknown>;
 }

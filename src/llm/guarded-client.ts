@@ -46,7 +46,10 @@ export class GuardedLlm implements LlmClient {
   holdMemoryCalls = false;
   private readonly everything = new AbortController();
 
-  constructor(private readonly inner: LlmClient, private readonly options: GuardedLlmOptions) {}
+  constructor(
+    private readonly inner: LlmClient,
+    private readonly options: GuardedLlmOptions,
+  ) {}
 
   /** Aborts every call in flight and every later one (Ctrl-C during the exit pass). */
   cancelAll(): void {
@@ -112,7 +115,12 @@ export class GuardedLlm implements LlmClient {
     // The SDK ends an aborted stream quietly; a cut-off answer must not pass for a complete one.
     if (signal.aborted) {
       if (timer?.aborted && !userStopped()) throw timedOut();
-      throw new LlmCallError('the request was cancelled', { purpose: request.purpose, policy, durationMs: Date.now() - started, kind: 'aborted' });
+      throw new LlmCallError('the request was cancelled', {
+        purpose: request.purpose,
+        policy,
+        durationMs: Date.now() - started,
+        kind: 'aborted',
+      });
     }
     return response;
   }

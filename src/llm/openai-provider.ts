@@ -57,7 +57,13 @@ export class OpenAiCompatibleProvider implements LlmClient {
       return response;
     } catch (error) {
       const failure = toCallError(error, request, policy, Date.now() - started);
-      this.record({ purpose: request.purpose, policy, durationMs: failure.details.durationMs, outcome: 'error', raw: rawDiagnostic(failure) });
+      this.record({
+        purpose: request.purpose,
+        policy,
+        durationMs: failure.details.durationMs,
+        outcome: 'error',
+        raw: rawDiagnostic(failure),
+      });
       throw failure;
     }
   }
@@ -90,7 +96,10 @@ export class OpenAiCompatibleProvider implements LlmClient {
       if (this.thinkingOff && !('enable_thinking' in body)) body['enable_thinking'] = false;
     }
     if (request.tools && request.tools.length > 0) {
-      body['tools'] = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      body['tools'] = request.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
     }
     if (policy.reasoning && this.config.reasoningEffort !== null) body['reasoning_effort'] = this.config.reasoningEffort;
     return body;
@@ -130,10 +139,9 @@ export class OpenAiCompatibleProvider implements LlmClient {
 
   private async singleOnce(request: ChatRequest, policy: CallPolicy): Promise<ChatResponse> {
     const body = this.body(request, policy);
-    const completion = (await this.client.chat.completions.create(
-      body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-      { signal: request.signal },
-    )) as OpenAI.Chat.ChatCompletion;
+    const completion = (await this.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
+      signal: request.signal,
+    })) as OpenAI.Chat.ChatCompletion;
     const choice = completion?.choices?.[0];
     if (!choice || !choice.message) throw new MalformedResponse('the response has no choices[0].message');
     const toolCalls = (choice.message.tool_calls ?? [])
@@ -148,10 +156,9 @@ export class OpenAiCompatibleProvider implements LlmClient {
 
   private async streamed(request: ChatRequest, policy: CallPolicy): Promise<ChatResponse> {
     const body = { ...this.body(request, policy), stream: true };
-    const stream = await this.client.chat.completions.create(
-      body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming,
-      { signal: request.signal },
-    );
+    const stream = await this.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
+      signal: request.signal,
+    });
     let content = '';
     let finishReason: string | null = null;
     const calls = new Map<number, ToolCall>();
@@ -208,14 +215,18 @@ function toCallError(error: unknown, request: ChatRequest, policy: CallPolicy, d
   }
   if (error instanceof OpenAI.APIError) {
     const body = error.error === undefined ? null : typeof error.error === 'string' ? error.error : JSON.stringify(error.error);
-    return new LlmCallError(error.message, {
-      ...base,
-      kind: 'http',
-      ...(error.status !== undefined ? { status: error.status } : {}),
-      code: error.code ?? null,
-      errorType: error.type ?? null,
-      body,
-    }, { cause: error });
+    return new LlmCallError(
+      error.message,
+      {
+        ...base,
+        kind: 'http',
+        ...(error.status !== undefined ? { status: error.status } : {}),
+        code: error.code ?? null,
+        errorType: error.type ?? null,
+        body,
+      },
+      { cause: error },
+    );
   }
   if (error instanceof MalformedResponse || error instanceof SyntaxError) {
     return new LlmCallError(`malformed response: ${(error as Error).message}`, { ...base, kind: 'malformed_response' }, { cause: error });

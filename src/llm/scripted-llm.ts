@@ -2,10 +2,7 @@ import type { ChatRequest, ChatResponse, LlmClient, LlmPurpose } from './types.j
 
 /** One scripted reply: a response, a thrown error, a hang until aborted, or a function of the request. */
 export type ScriptStep =
-  | ChatResponse
-  | { error: unknown }
-  | { hang: true }
-  | ((request: ChatRequest) => ChatResponse | Promise<ChatResponse>);
+  ChatResponse | { error: unknown } | { hang: true } | ((request: ChatRequest) => ChatResponse | Promise<ChatResponse>);
 
 /**
  * A canned model for tests, benchmarks and the quality corpus: replies are scripted per purpose and

@@ -17,7 +17,11 @@ const RESOURCE_NOT_FOUND = -32002;
  */
 class ResourceReadError extends Error {
   override readonly name = 'ResourceReadError';
-  constructor(readonly code: number, message: string, readonly data: { uri: string }) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: { uri: string },
+  ) {
     super(message);
   }
 }
@@ -30,15 +34,21 @@ const EMPTY_ROUTING = `# Project memory\n${BOUNDARY_NOTE}\nNothing is remembered
  */
 export function registerMemoryResources(server: McpServer, host: MemoryHost, inFlight: InFlight): void {
   const failure = (uri: URL, error: unknown): ResourceReadError =>
-    new ResourceReadError(error instanceof MemoryNotFoundError ? RESOURCE_NOT_FOUND : ErrorCode.InternalError, errorText(`reading ${uri.href}`, error, host.repoRoot), { uri: uri.href });
-  const serve = (mimeType: string, read: () => Promise<string>) => (uri: URL): Promise<ReadResourceResult> =>
-    inFlight.track(async () => {
-      try {
-        return { contents: [{ uri: uri.href, mimeType, text: await read() }] };
-      } catch (error) {
-        throw failure(uri, error);
-      }
-    });
+    new ResourceReadError(
+      error instanceof MemoryNotFoundError ? RESOURCE_NOT_FOUND : ErrorCode.InternalError,
+      errorText(`reading ${uri.href}`, error, host.repoRoot),
+      { uri: uri.href },
+    );
+  const serve =
+    (mimeType: string, read: () => Promise<string>) =>
+    (uri: URL): Promise<ReadResourceResult> =>
+      inFlight.track(async () => {
+        try {
+          return { contents: [{ uri: uri.href, mimeType, text: await read() }] };
+        } catch (error) {
+          throw failure(uri, error);
+        }
+      });
 
   server.registerResource(
     'routing',
@@ -78,7 +88,8 @@ export function registerMemoryResources(server: McpServer, host: MemoryHost, inF
     new ResourceTemplate('memory://item/{id}', { list: undefined }),
     {
       title: 'One memory',
-      description: 'One memory by id (or a unique prefix of 4+ characters), whatever its status: content, revisions and every source quote. Works while Memory is degraded.',
+      description:
+        'One memory by id (or a unique prefix of 4+ characters), whatever its status: content, revisions and every source quote. Works while Memory is degraded.',
       mimeType: 'application/json',
     },
     async (uri, variables) => {
@@ -121,7 +132,13 @@ function detailView(detail: MemoryDetail) {
     updated_at: isoTime(detail.updatedAt),
     supersedes: detail.supersedes,
     superseded_by: detail.supersededBy,
-    revisions: detail.revisions.map((r) => ({ revision: r.revision, status: r.status, title: r.title, content: r.content, created_at: isoTime(r.createdAt) })),
+    revisions: detail.revisions.map((r) => ({
+      revision: r.revision,
+      status: r.status,
+      title: r.title,
+      content: r.content,
+      created_at: isoTime(r.createdAt),
+    })),
     sources: detail.sources.map((s) => ({
       turn_id: s.turnId,
       role: s.role,

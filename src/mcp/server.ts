@@ -156,7 +156,8 @@ function waitForSignal(): Promise<void> {
 
 function drainLines(result: DrainResult): string[] {
   const lines = result.warnings.map(
-    (w) => `warning: memory ${w.kind} job ${w.jobId} did not finish and will be retried: ${safeTerminalText(w.message.split('\n')[0]!.slice(0, 200))}`,
+    (w) =>
+      `warning: memory ${w.kind} job ${w.jobId} did not finish and will be retried: ${safeTerminalText(w.message.split('\n')[0]!.slice(0, 200))}`,
   );
   if (result.attempted > 0) {
     const failed = result.failed > 0 ? `, ${result.failed} failed for good (autopatch-j memory retry puts them back)` : '';

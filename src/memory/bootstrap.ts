@@ -188,7 +188,13 @@ function openVerified(dbPath: string, options: OpenOptions): Connection | null {
 }
 
 /** Initializes a new or blank database; null when it turned out not blank (another process won). */
-function openBlank(dbPath: string, now: number, ids: IdGenerator, seed: MetaSeed, options: OpenOptions): { conn: Connection; created: boolean; warnings: string[] } | null {
+function openBlank(
+  dbPath: string,
+  now: number,
+  ids: IdGenerator,
+  seed: MetaSeed,
+  options: OpenOptions,
+): { conn: Connection; created: boolean; warnings: string[] } | null {
   const warnings: string[] = [];
   let conn: Connection | null = null;
   try {
@@ -238,9 +244,9 @@ export function buildFreshDatabase(path: string, now: number, ids: IdGenerator, 
 function isBlank(conn: Connection): boolean {
   const version = conn.db.pragma('user_version', { simple: true }) as number;
   if (version !== 0) return false;
-  const row = conn.db
-    .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
-    .get() as { n: number };
+  const row = conn.db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").get() as {
+    n: number;
+  };
   return row.n === 0;
 }
 
@@ -253,9 +259,7 @@ function initializeBlank(conn: Connection, now: number, ids: IdGenerator, seed: 
     conn.db
       .prepare('INSERT INTO memory_meta (id, generation, created_at, updated_at) VALUES (1, ?, ?, ?)')
       .run(seed.generation, seed.createdAt, now);
-    conn.db
-      .prepare("INSERT INTO threads (id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)")
-      .run(ids('thread'), now, now);
+    conn.db.prepare("INSERT INTO threads (id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)").run(ids('thread'), now, now);
     conn.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     return true;
   });
@@ -325,7 +329,13 @@ function physicalProblem(conn: Connection): BootstrapProblem | null {
     conn.db.pragma('mmap_size = 0');
   }
   if (quick.length !== 1 || quick[0]?.quick_check !== 'ok') {
-    return { reason: `quick_check failed: ${quick.slice(0, 3).map((r) => r.quick_check).join('; ')}`, dataOnly: false };
+    return {
+      reason: `quick_check failed: ${quick
+        .slice(0, 3)
+        .map((r) => r.quick_check)
+        .join('; ')}`,
+      dataOnly: false,
+    };
   }
   const fk = conn.db.pragma('foreign_key_check') as { table: string }[];
   if (fk.length > 0) {
@@ -354,4 +364,3 @@ function catalogDrift(conn: Connection): string | null {
   const shown = problems.slice(0, 3).join('; ');
   return problems.length > 3 ? `${shown}; and ${problems.length - 3} more catalog difference(s)` : shown;
 }
-

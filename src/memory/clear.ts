@@ -22,8 +22,7 @@ export function readClearBasis(conn: Connection | null): ClearBasis {
   if (conn) {
     try {
       const meta = conn.db.prepare('SELECT generation, created_at FROM memory_meta WHERE id = 1').get() as
-        | { generation: unknown; created_at: unknown }
-        | undefined;
+        { generation: unknown; created_at: unknown } | undefined;
       if (meta && Number.isSafeInteger(meta.generation) && (meta.generation as number) >= 1) {
         metaGeneration = meta.generation as number;
         if (Number.isSafeInteger(meta.created_at)) createdAt = meta.created_at as number;
@@ -63,7 +62,9 @@ export function clearInPlace(conn: Connection, input: { generation: number; crea
     conn
       .stmt('INSERT INTO memory_meta (id, generation, created_at, updated_at) VALUES (1, ?, ?, ?)')
       .run(input.generation, input.createdAt, input.now);
-    conn.stmt("INSERT INTO threads (id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)").run(input.threadId, input.now, input.now);
+    conn
+      .stmt("INSERT INTO threads (id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)")
+      .run(input.threadId, input.now, input.now);
   });
 }
 

@@ -56,7 +56,10 @@ export class ExportSink {
   private pending = 0;
   bytes = 0;
 
-  constructor(private readonly fd: number, private readonly write: WriteFn = writeSync) {}
+  constructor(
+    private readonly fd: number,
+    private readonly write: WriteFn = writeSync,
+  ) {}
 
   text(text: string): void {
     this.parts.push(text);
@@ -98,7 +101,13 @@ function header(health: ExportSnapshot['health'], degradedReason: string | null,
  * the database. While degraded a missing or unreadable table is reported inside the snapshot instead of
  * failing the whole export.
  */
-export function streamSnapshot(sink: ExportSink, conn: Connection, health: ExportSnapshot['health'], degradedReason: string | null, now: number): ExportCounts {
+export function streamSnapshot(
+  sink: ExportSink,
+  conn: Connection,
+  health: ExportSnapshot['health'],
+  degradedReason: string | null,
+  now: number,
+): ExportCounts {
   const counts: ExportCounts = { turns: 0, items: 0, rawBytesOnly: false };
   conn.read(() => {
     const schemaVersion = conn.db.pragma('user_version', { simple: true }) as number;
@@ -182,7 +191,12 @@ export function streamUnreadable(sink: ExportSink, dbPath: string, reason: strin
  * replaces a file, so an older export is never overwritten, even by a concurrent process with the same
  * timestamp); the temp file is removed on every path.
  */
-export function writeExportFile<T>(exportDir: string, now: number, body: (sink: ExportSink) => T, options: { write?: WriteFn } = {}): { path: string; result: T } {
+export function writeExportFile<T>(
+  exportDir: string,
+  now: number,
+  body: (sink: ExportSink) => T,
+  options: { write?: WriteFn } = {},
+): { path: string; result: T } {
   ensurePrivateDir(exportDir);
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('.', '');
   const temp = join(exportDir, `.memory-export-${stamp}-${process.pid}-${randomToken(8)}.tmp`);

@@ -31,7 +31,10 @@ export function ensurePrivateDir(dir: string): void {
     const found = lstatOrNull(dir);
     if (found?.isSymbolicLink()) throw linkError(dir);
     if (found && !found.isDirectory()) {
-      throw new MemoryStorageError(`${dir} is not a folder`, { fix: `move the file ${dir} away and run the command again`, code: 'ENOTDIR' });
+      throw new MemoryStorageError(`${dir} is not a folder`, {
+        fix: `move the file ${dir} away and run the command again`,
+        code: 'ENOTDIR',
+      });
     }
     if (found) return;
     mkdirSync(dirname(dir), { recursive: true });

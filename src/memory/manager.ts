@@ -64,9 +64,7 @@ export interface MemoryManagerOptions {
 }
 
 type State =
-  | { health: 'healthy'; conn: Connection }
-  | { health: 'degraded'; reason: string; conn: Connection | null }
-  | { health: 'closed' };
+  { health: 'healthy'; conn: Connection } | { health: 'degraded'; reason: string; conn: Connection | null } | { health: 'closed' };
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -278,7 +276,15 @@ export class MemoryManager {
     return this.guard('cannot store the answer', () => {
       const conn = this.healthyConn();
       try {
-        const turn = finishTurn(conn, { handle, owner: this.owner, state, assistantText, failure, jobId: this.ids('job'), now: this.now() });
+        const turn = finishTurn(conn, {
+          handle,
+          owner: this.owner,
+          state,
+          assistantText,
+          failure,
+          jobId: this.ids('job'),
+          now: this.now(),
+        });
         this.worker?.wake();
         return turn;
       } finally {
@@ -469,7 +475,9 @@ export class MemoryManager {
       const exportDir = join(dataDir(this.repoRoot), 'exports');
       if (conn) {
         try {
-          const { path, result } = writeExportFile(exportDir, now, (sink) => streamSnapshot(sink, conn, degradedReason ? 'degraded' : 'healthy', degradedReason, now));
+          const { path, result } = writeExportFile(exportDir, now, (sink) =>
+            streamSnapshot(sink, conn, degradedReason ? 'degraded' : 'healthy', degradedReason, now),
+          );
           return { path, ...result };
         } catch (error) {
           if (!degradedReason || !(error instanceof MemorySchemaError || isDamage(error))) throw error;
@@ -513,7 +521,8 @@ export class MemoryManager {
     this.workerWanted = false;
     this.worker?.stop();
     try {
-      if (options.drain && this.state.health === 'healthy' && this.options.llm) result = await (await this.loadWorker()).drain({ threadId: null });
+      if (options.drain && this.state.health === 'healthy' && this.options.llm)
+        result = await (await this.loadWorker()).drain({ threadId: null });
       if (this.workerLoad) {
         const worker = await this.workerLoad;
         worker.stop();

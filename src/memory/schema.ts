@@ -249,7 +249,9 @@ export function schemaManifest(): ReadonlyMap<string, CatalogEntry> {
 export function readCatalog(db: Database.Database): Map<string, CatalogEntry> {
   const rows = db
     // sqlite_stat* tables belong to SQLite's query planner (ANALYZE), not to the Memory catalog.
-    .prepare("SELECT type, name, tbl_name AS tblName, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_stat%' ESCAPE '\\' ORDER BY type, name")
+    .prepare(
+      "SELECT type, name, tbl_name AS tblName, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_stat%' ESCAPE '\\' ORDER BY type, name",
+    )
     .all() as CatalogEntry[];
   const out = new Map<string, CatalogEntry>();
   for (const row of rows) {

@@ -25,7 +25,15 @@ export function damageReason(error: unknown): string {
 /** What a person can do about a storage failure, by its code. */
 function fixFor(code: string | null, place: string): string {
   const c = code ?? '';
-  if (c === 'SQLITE_FULL' || c === 'ENOSPC' || c === 'EDQUOT' || c === 'SQLITE_IOERR_SHMSIZE' || c === 'SQLITE_IOERR_WRITE' || c === 'SQLITE_IOERR_FSYNC' || c === 'SQLITE_IOERR_TRUNCATE') {
+  if (
+    c === 'SQLITE_FULL' ||
+    c === 'ENOSPC' ||
+    c === 'EDQUOT' ||
+    c === 'SQLITE_IOERR_SHMSIZE' ||
+    c === 'SQLITE_IOERR_WRITE' ||
+    c === 'SQLITE_IOERR_FSYNC' ||
+    c === 'SQLITE_IOERR_TRUNCATE'
+  ) {
     return `free disk space on the drive that holds ${place}, then run the command again; nothing was deleted`;
   }
   if (c.startsWith('SQLITE_BUSY') || c.startsWith('SQLITE_LOCKED') || c === 'EBUSY') {
@@ -39,7 +47,8 @@ function fixFor(code: string | null, place: string): string {
   }
   if (c === 'ELOOP') return `replace the symbolic link with a real folder or file; autopatch-j does not follow links in ${place}`;
   if (c === 'ENOTDIR' || c === 'EEXIST' || c === 'EISDIR') return `move the file that stands where ${place} should be`;
-  if (c === 'EMFILE' || c === 'ENFILE' || c === 'SQLITE_NOMEM' || c === 'ENOMEM') return 'the system is out of resources; close other programs and run the command again';
+  if (c === 'EMFILE' || c === 'ENFILE' || c === 'SQLITE_NOMEM' || c === 'ENOMEM')
+    return 'the system is out of resources; close other programs and run the command again';
   return `check the disk and the file system that hold ${place}; nothing was deleted`;
 }
 

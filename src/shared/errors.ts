@@ -11,7 +11,10 @@ export class MemoryError extends Error {
 /** The database is degraded, or the operational guard found meta or the active thread missing (M-2.4). */
 export class MemorySchemaError extends MemoryError {
   override readonly name = 'MemorySchemaError';
-  constructor(readonly reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Memory is degraded: ${reason}`, options);
   }
 }
@@ -36,7 +39,11 @@ export class MemoryStorageError extends MemoryError {
 /** A model answer that breaks the strict LLM JSON contract (INTERFACES.md §2). */
 export class MemoryContractError extends MemoryError {
   override readonly name = 'MemoryContractError';
-  constructor(message: string, readonly issues: readonly string[] = [], options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly issues: readonly string[] = [],
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -44,7 +51,10 @@ export class MemoryContractError extends MemoryError {
 /** No memory item (or no unique one) matches the id or prefix given. */
 export class MemoryNotFoundError extends MemoryError {
   override readonly name = 'MemoryNotFoundError';
-  constructor(readonly memoryId: string, message?: string) {
+  constructor(
+    readonly memoryId: string,
+    message?: string,
+  ) {
     super(message ?? `No memory matches id '${memoryId}'`);
   }
 }

@@ -53,4 +53,3 @@ const TIME_ORDERED: ReadonlySet<IdKind> = new Set<IdKind>(['turn', 'job', 'candi
 
 export const randomIds: IdGenerator = (kind) =>
   TIME_ORDERED.has(kind) ? PREFIX[kind] + timeToken() + randomToken(LENGTH[kind] - 9) : PREFIX[kind] + randomToken(LENGTH[kind]);
-

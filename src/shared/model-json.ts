@@ -96,7 +96,9 @@ function looksLikeAnswer(value: unknown, keys: readonly string[]): boolean {
   const own = Object.keys(value).map(snakeCase);
   if (own.some((k) => keys.includes(k))) return true;
   // A wrapper ({"result": {...}}) around a real answer.
-  return Object.values(value).some((inner) => inner !== null && typeof inner === 'object' && looksLikeAnswer(inner, keys) && !Array.isArray(inner));
+  return Object.values(value).some(
+    (inner) => inner !== null && typeof inner === 'object' && looksLikeAnswer(inner, keys) && !Array.isArray(inner),
+  );
 }
 
 function parseSpan(text: string): { value: unknown; repaired: boolean } | undefined {

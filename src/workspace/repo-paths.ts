@@ -15,12 +15,14 @@ export class PathRefusedError extends Error {
  */
 export function resolveInRepo(repoRoot: string, path: string): string {
   if (path.includes('\0')) throw new PathRefusedError('path contains a NUL byte');
-  if (isAbsolute(path) || /^[a-zA-Z]:[\\/]/.test(path)) throw new PathRefusedError(`absolute paths are not allowed (${path}); use a path relative to the repository`);
+  if (isAbsolute(path) || /^[a-zA-Z]:[\\/]/.test(path))
+    throw new PathRefusedError(`absolute paths are not allowed (${path}); use a path relative to the repository`);
   const root = realpathSync(repoRoot);
   const target = resolve(root, path);
   const rel = relative(root, target);
   if (rel.startsWith('..') || isAbsolute(rel)) throw new PathRefusedError(`path ${path} leaves the repository`);
-  if (rel.split(sep).some((part) => SKIPPED_DIRS.has(part))) throw new PathRefusedError(`path ${path} is inside a folder the tools skip (${[...SKIPPED_DIRS].join(', ')})`);
+  if (rel.split(sep).some((part) => SKIPPED_DIRS.has(part)))
+    throw new PathRefusedError(`path ${path} is inside a folder the tools skip (${[...SKIPPED_DIRS].join(', ')})`);
   let real = target;
   try {
     real = realpathSync(target);
@@ -29,8 +31,8 @@ export function resolveInRepo(repoRoot: string, path: string): string {
     return target;
   }
   const realRel = relative(root, real);
-  if (realRel.startsWith('..') || isAbsolute(realRel)) throw new PathRefusedError(`path ${path} is a link that leads outside the repository`);
+  if (realRel.startsWith('..') || isAbsolute(realRel))
+    throw new PathRefusedError(`path ${path} is a link that leads outside the repository`);
   if (realRel.split(sep).some((part) => SKIPPED_DIRS.has(part))) throw new PathRefusedError(`path ${path} leads into a skipped folder`);
   return real;
 }
-

@@ -24,9 +24,7 @@ export interface Finding {
   message: string;
 }
 
-export type ApplyResult =
-  | { applied: true; files: string[] }
-  | { applied: false; problems: string[] };
+export type ApplyResult = { applied: true; files: string[] } | { applied: false; problems: string[] };
 
 /** Reads a kept patch file; anything else than the shape written by `save` is refused. */
 function parseStoredPatch(value: unknown): { nextId: number; patch: PendingPatch | null } {
@@ -35,9 +33,23 @@ function parseStoredPatch(value: unknown): { nextId: number; patch: PendingPatch
   if (v === null || typeof v !== 'object' || !isCount(v.nextId, 1)) throw new Error('not a pending patch file');
   if (v.patch === null) return { nextId: v.nextId, patch: null };
   const p = v.patch as Partial<PendingPatch> | undefined;
-  const editsOk = Array.isArray(p?.edits) && p.edits.every((e) => e !== null && typeof e === 'object' && typeof e.path === 'string' && typeof e.search === 'string' && typeof e.replace === 'string');
-  if (!p || !isCount(p.id, 1) || typeof p.summary !== 'string' || !isCount(p.revisions, 0) || !editsOk) throw new Error('not a pending patch file');
-  return { nextId: v.nextId, patch: { id: p.id, summary: p.summary, edits: p.edits!.map((e) => ({ path: e.path, search: e.search, replace: e.replace })), revisions: p.revisions } };
+  const editsOk =
+    Array.isArray(p?.edits) &&
+    p.edits.every(
+      (e) =>
+        e !== null && typeof e === 'object' && typeof e.path === 'string' && typeof e.search === 'string' && typeof e.replace === 'string',
+    );
+  if (!p || !isCount(p.id, 1) || typeof p.summary !== 'string' || !isCount(p.revisions, 0) || !editsOk)
+    throw new Error('not a pending patch file');
+  return {
+    nextId: v.nextId,
+    patch: {
+      id: p.id,
+      summary: p.summary,
+      edits: p.edits!.map((e) => ({ path: e.path, search: e.search, replace: e.replace })),
+      revisions: p.revisions,
+    },
+  };
 }
 
 /**
@@ -55,7 +67,10 @@ export class ReviewWorkspace {
   readonly requestCache = new Map<string, string>();
   private readonly patchFile: string | null;
 
-  constructor(readonly repoRoot: string, options: { patchFile?: string } = {}) {
+  constructor(
+    readonly repoRoot: string,
+    options: { patchFile?: string } = {},
+  ) {
     this.patchFile = options.patchFile ?? null;
     this.load();
   }
@@ -152,7 +167,10 @@ export interface FileChange {
  * (so an earlier edit cannot create or hide the match), and an edit whose replacement contains its own
  * search text must not find that replacement already in place (applying it again would nest it).
  */
-export function planChanges(repoRoot: string, edits: readonly PatchEdit[]): { plan: { files: Map<string, string>; problems: string[] }; changes: FileChange[] } {
+export function planChanges(
+  repoRoot: string,
+  edits: readonly PatchEdit[],
+): { plan: { files: Map<string, string>; problems: string[] }; changes: FileChange[] } {
   const problems: string[] = [];
   const files = new Map<string, string>();
   const originals = new Map<string, { path: string; text: string }>();
@@ -188,7 +206,11 @@ export function planChanges(repoRoot: string, edits: readonly PatchEdit[]): { pl
     const first = text.indexOf(edit.search);
     files.set(file, text.slice(0, first) + edit.replace + text.slice(first + edit.search.length));
   }
-  const changes = [...files.entries()].map(([file, after]) => ({ path: originals.get(file)!.path, before: originals.get(file)!.text, after }));
+  const changes = [...files.entries()].map(([file, after]) => ({
+    path: originals.get(file)!.path,
+    before: originals.get(file)!.text,
+    after,
+  }));
   return { plan: { files, problems }, changes };
 }
 

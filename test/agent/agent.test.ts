@@ -36,7 +36,13 @@ async function setup(): Promise<{ repo: string; memory: MemoryManager; agent: Ag
   mkdirSync(join(repo, 'src'));
   writeFileSync(join(repo, 'src', 'parser.ts'), 'export function parse(input: string) {\n  return input.split(",");\n}\n');
   const scripted = new ScriptedLlm()
-    .always('memory_extraction', extractWith((t) => (t.user.includes('以后') ? [quoteUser('user_preference', '回答先给结论', t, '以后回答先给结论')] : []), () => 'COMPACTION-TEXT: discussing the parser'))
+    .always(
+      'memory_extraction',
+      extractWith(
+        (t) => (t.user.includes('以后') ? [quoteUser('user_preference', '回答先给结论', t, '以后回答先给结论')] : []),
+        () => 'COMPACTION-TEXT: discussing the parser',
+      ),
+    )
     .always('memory_consolidation', consolidateWith());
   const seed = MemoryManager.open({ repoRoot: repo, llm: scripted });
   const h = seed.beginTurn({ intent: 'general_chat', userText: '以后回答先给结论。' });
@@ -45,7 +51,14 @@ async function setup(): Promise<{ repo: string; memory: MemoryManager; agent: Ag
   await seed.close();
   const memory = MemoryManager.open({ repoRoot: repo });
   const workspace = new ReviewWorkspace(repo);
-  const llm = new OpenAiCompatibleProvider({ baseUrl: server.url, apiKey: 'k', model: 'm', reasoningEffort: null, extraBody: {}, timeoutMs: 5_000 });
+  const llm = new OpenAiCompatibleProvider({
+    baseUrl: server.url,
+    apiKey: 'k',
+    model: 'm',
+    reasoningEffort: null,
+    extraBody: {},
+    timeoutMs: 5_000,
+  });
   return { repo, memory, agent: new Agent({ llm, memory, repoRoot: repo, workspace }), workspace };
 }
 
@@ -54,13 +67,21 @@ describe('ordinary profile (M-4.1, M-3.2)', () => {
     const { repo, memory, agent } = await setup();
     let seenOpenTurn = false;
     script('code_explain', (r) => {
-      seenOpenTurn = withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT count(*) AS n FROM turns WHERE state = 'open' AND user_text = ?").get('解释 parse') as { n: number }).n === 1;
+      seenOpenTurn =
+        withRawDb(
+          dbPathOf(repo),
+          (db) => db.prepare("SELECT count(*) AS n FROM turns WHERE state = 'open' AND user_text = ?").get('解释 parse') as { n: number },
+        ).n === 1;
       void r;
       return { text: 'parse splits on commas.' };
     });
     const result = await agent.handle('解释 parse');
     expect(seenOpenTurn).toBe(true);
-    expect(result).toMatchObject({ intent: 'code_explain', text: 'parse splits on commas.', turn: { state: 'completed', assistantText: 'parse splits on commas.' } });
+    expect(result).toMatchObject({
+      intent: 'code_explain',
+      text: 'parse splits on commas.',
+      turn: { state: 'completed', assistantText: 'parse splits on commas.' },
+    });
     const request = mainRequests()[0]!;
     const system = request.body.messages![0]!.content!;
     expect(system).toContain('回答先给结论');
@@ -71,7 +92,13 @@ describe('ordinary profile (M-4.1, M-3.2)', () => {
       ['assistant', 'EARLIER-ANSWER: 好的'],
       ['user', '解释 parse'],
     ]);
-    expect(request.body.tools!.map((t) => t.function.name)).toEqual(['memory_search', 'memory_read', 'list_files', 'read_file', 'search_text']);
+    expect(request.body.tools!.map((t) => t.function.name)).toEqual([
+      'memory_search',
+      'memory_read',
+      'list_files',
+      'read_file',
+      'search_text',
+    ]);
     await memory.close();
   });
 
@@ -90,15 +117,30 @@ describe('ordinary profile (M-4.1, M-3.2)', () => {
     expect(third.some((m) => m.role === 'tool' && String(m.content).includes('回答先给结论'))).toBe(true);
     const dump = readFileSync(dbPathOf(repo)).toString('utf8') + readFileSync(`${dbPathOf(repo)}-wal`).toString('utf8');
     expect(dump).not.toContain('return input.split');
-    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT assistant_text FROM turns WHERE id = ?').get(result.turn!.id))).toEqual({ assistant_text: 'It splits the input.' });
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT assistant_text FROM turns WHERE id = ?').get(result.turn!.id))).toEqual({
+      assistant_text: 'It splits the input.',
+    });
     await memory.close();
   });
 
   it('invalid tool arguments are answered to the model as a readable error', async () => {
     const { memory, agent } = await setup();
-    script('code_explain', { text: '', toolCalls: [{ name: 'read_file', arguments: '{"path": 42}' }, { name: 'nope', arguments: '{}' }, { name: 'read_file', arguments: '{oops' }] }, { text: 'done' });
+    script(
+      'code_explain',
+      {
+        text: '',
+        toolCalls: [
+          { name: 'read_file', arguments: '{"path": 42}' },
+          { name: 'nope', arguments: '{}' },
+          { name: 'read_file', arguments: '{oops' },
+        ],
+      },
+      { text: 'done' },
+    );
     await agent.handle('read it');
-    const tools = mainRequests()[1]!.body.messages!.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    const tools = mainRequests()[1]!
+      .body.messages!.filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
     expect(tools[0]).toMatch(/^Error: invalid arguments for read_file: path: /);
     expect(tools[1]).toMatch(/there is no tool named 'nope'/);
     expect(tools[2]).toMatch(/not valid JSON/);
@@ -113,7 +155,9 @@ describe('ordinary profile (M-4.1, M-3.2)', () => {
     script('general_chat', { hang: true });
     setTimeout(() => controller.abort(), 150);
     await expect(agent.handle('will be cancelled', { signal: controller.signal })).rejects.toThrow();
-    const rows = withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT user_text, state FROM turns WHERE state <> 'completed' ORDER BY sequence").all());
+    const rows = withRawDb(dbPathOf(repo), (db) =>
+      db.prepare("SELECT user_text, state FROM turns WHERE state <> 'completed' ORDER BY sequence").all(),
+    );
     expect(rows).toEqual([
       { user_text: 'hello there', state: 'failed' },
       { user_text: 'will be cancelled', state: 'failed' },
@@ -154,8 +198,17 @@ describe('repair profiles (M-1.1, M-4.1)', () => {
       {
         text: '',
         toolCalls: [
-          { name: 'report_finding', arguments: JSON.stringify({ path: 'src/parser.ts', line: 2, severity: 'low', message: 'no trimming' }) },
-          { name: 'propose_patch', arguments: JSON.stringify({ summary: 'trim fields', edits: [{ path: 'src/parser.ts', search: 'input.split(",")', replace: 'input.split(",").map((s) => s.trim())' }] }) },
+          {
+            name: 'report_finding',
+            arguments: JSON.stringify({ path: 'src/parser.ts', line: 2, severity: 'low', message: 'no trimming' }),
+          },
+          {
+            name: 'propose_patch',
+            arguments: JSON.stringify({
+              summary: 'trim fields',
+              edits: [{ path: 'src/parser.ts', search: 'input.split(",")', replace: 'input.split(",").map((s) => s.trim())' }],
+            }),
+          },
         ],
       },
       { text: 'One finding, patch proposed.' },
@@ -196,10 +249,24 @@ describe('source tools stay inside the repository', () => {
     symlinkSync(outside, join(repo, 'linkdir'));
     mkdirSync(join(repo, '.git'));
     writeFileSync(join(repo, '.git', 'config'), 'GIT-CONFIG');
-    const attempts = ['../' + outside.split('/').pop() + '/secret.txt', join(outside, 'secret.txt'), 'link.txt', 'linkdir/secret.txt', '.git/config', '.autopatch-j/memory.db', 'src/../../x'];
-    script('code_explain', { text: '', toolCalls: attempts.map((path) => ({ name: 'read_file', arguments: JSON.stringify({ path }) })) }, { text: 'done' });
+    const attempts = [
+      '../' + outside.split('/').pop() + '/secret.txt',
+      join(outside, 'secret.txt'),
+      'link.txt',
+      'linkdir/secret.txt',
+      '.git/config',
+      '.autopatch-j/memory.db',
+      'src/../../x',
+    ];
+    script(
+      'code_explain',
+      { text: '', toolCalls: attempts.map((path) => ({ name: 'read_file', arguments: JSON.stringify({ path }) })) },
+      { text: 'done' },
+    );
     await agent.handle('read things');
-    const outputs = mainRequests()[1]!.body.messages!.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    const outputs = mainRequests()[1]!
+      .body.messages!.filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
     expect(outputs).toHaveLength(attempts.length);
     for (const output of outputs) {
       expect(output).toMatch(/^Error: read_file failed: /);

@@ -20,8 +20,12 @@ const env = (extra: Record<string, string> = {}): Record<string, string> => ({
   ...extra,
 });
 
-interface ExtractionPayload { turns: { turn_id: string; user: string }[] }
-interface ConsolidationPayload { candidates: { candidate_id: string; title: string; aliases: string[] }[] }
+interface ExtractionPayload {
+  turns: { turn_id: string; user: string }[];
+}
+interface ConsolidationPayload {
+  candidates: { candidate_id: string; title: string; aliases: string[] }[];
+}
 
 /** Extraction: a preference for every "以后…" sentence and a discussion for every "我们在比较…" sentence. */
 const extractPreferences = (r: RecordedRequest) => {
@@ -29,9 +33,23 @@ const extractPreferences = (r: RecordedRequest) => {
   const candidates = payload.turns.flatMap((t) => {
     const out: object[] = [];
     const pref = /以后[^。]*。/.exec(t.user);
-    if (pref) out.push({ kind: 'user_preference', title: pref[0].replace(/^以后|。$/g, ''), content: pref[0], aliases: [], sources: [{ turn_id: t.turn_id, role: 'user', quote: pref[0] }] });
+    if (pref)
+      out.push({
+        kind: 'user_preference',
+        title: pref[0].replace(/^以后|。$/g, ''),
+        content: pref[0],
+        aliases: [],
+        sources: [{ turn_id: t.turn_id, role: 'user', quote: pref[0] }],
+      });
     const discussion = /我们在比较[^。]*/.exec(t.user);
-    if (discussion) out.push({ kind: 'discussion_context', title: discussion[0], content: discussion[0], aliases: [], sources: [{ turn_id: t.turn_id, role: 'user', quote: discussion[0] }] });
+    if (discussion)
+      out.push({
+        kind: 'discussion_context',
+        title: discussion[0],
+        content: discussion[0],
+        aliases: [],
+        sources: [{ turn_id: t.turn_id, role: 'user', quote: discussion[0] }],
+      });
     return out;
   });
   return { text: JSON.stringify({ thread_compaction: '', candidates }) };
@@ -40,7 +58,16 @@ const createAll = (r: RecordedRequest) => {
   const payload = payloadOf<ConsolidationPayload>(r);
   return {
     text: JSON.stringify({
-      operations: payload.candidates.map((c) => ({ operation: 'create', candidate_ids: [c.candidate_id], target_id: null, title: c.title, content: c.title, synopsis: '', aliases: c.aliases, keywords: [] })),
+      operations: payload.candidates.map((c) => ({
+        operation: 'create',
+        candidate_ids: [c.candidate_id],
+        target_id: null,
+        title: c.title,
+        content: c.title,
+        synopsis: '',
+        aliases: c.aliases,
+        keywords: [],
+      })),
     }),
   };
 };
@@ -106,7 +133,12 @@ describe('autopatch-j ask and the Memory across processes', () => {
 
   it('debug mode shows the classifier fallback reason and the final route; normal mode one short line', async () => {
     const repo = tempRepo();
-    server.always(byRole({ classifier: () => ({ status: 500, body: '{"error":{"message":"\u001b[1mclassifier down"}}' }), main: () => ({ text: 'general answer' }) }));
+    server.always(
+      byRole({
+        classifier: () => ({ status: 500, body: '{"error":{"message":"\u001b[1mclassifier down"}}' }),
+        main: () => ({ text: 'general answer' }),
+      }),
+    );
     const normal = ok(await runCli(['ask', '--repo', repo, 'audit this'], { env: env() }));
     expect(normal.stdout).toContain('general answer');
     expect(normal.stderr).toContain('the intent classifier failed; the request went to the general assistant');
@@ -126,8 +158,19 @@ describe('autopatch-j ask and the Memory across processes', () => {
 describe('the interactive session from a pipe', () => {
   it('runs requests and commands line by line, end to end', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: (r) => ({ text: `echo: ${r.body.messages!.at(-1)!.content}` }), extraction: extractPreferences, consolidation: createAll }));
-    const run = ok(await runCli(['--repo', repo, '--lines'], { env: env(), input: '以后回答先给结论。\n/memory status\n第二个问题\n/nwe\n/exit\nnever read\n' }));
+    server.always(
+      byRole({
+        main: (r) => ({ text: `echo: ${r.body.messages!.at(-1)!.content}` }),
+        extraction: extractPreferences,
+        consolidation: createAll,
+      }),
+    );
+    const run = ok(
+      await runCli(['--repo', repo, '--lines'], {
+        env: env(),
+        input: '以后回答先给结论。\n/memory status\n第二个问题\n/nwe\n/exit\nnever read\n',
+      }),
+    );
     expect(run.stdout).toContain('echo: 以后回答先给结论。');
     expect(run.stdout).toContain('echo: 第二个问题');
     expect(run.stdout).toContain('Memory: healthy');
@@ -141,7 +184,9 @@ describe('the interactive session from a pipe', () => {
   it('/new hides the old discussion but keeps preferences (M-3.4)', async () => {
     const repo = tempRepo();
     server.always(byRole({ main: () => ({ text: 'ok' }), extraction: extractPreferences, consolidation: createAll }));
-    const run = ok(await runCli(['--repo', repo, '--lines'], { env: env(), input: '我们在比较方案A和方案B。以后回答先给结论。\n/new\n接着说\n' }));
+    const run = ok(
+      await runCli(['--repo', repo, '--lines'], { env: env(), input: '我们在比较方案A和方案B。以后回答先给结论。\n/new\n接着说\n' }),
+    );
     expect(run.stdout).toContain('Started a new thread');
     expect(run.stdout).toContain('Kept: your preferences');
     const last = mains().at(-1)!;
@@ -153,12 +198,23 @@ describe('the interactive session from a pipe', () => {
   it('an audit proposes a patch; /apply writes it only while it still matches', async () => {
     const repo = tempRepo();
     writeFileSync(join(repo, 'calc.js'), 'export const add = (a, b) => a - b;\n');
-    server.always(byRole({
-      classifier: () => ({ text: '{"intent":"code_audit"}' }),
-      main: (r) => (r.body.messages!.some((m) => m.role === 'tool')
-        ? { text: 'Found one bug; patch proposed.' }
-        : { text: '', toolCalls: [{ name: 'propose_patch', arguments: JSON.stringify({ summary: 'fix add', edits: [{ path: 'calc.js', search: 'a - b', replace: 'a + b' }] }) }] }),
-    }));
+    server.always(
+      byRole({
+        classifier: () => ({ text: '{"intent":"code_audit"}' }),
+        main: (r) =>
+          r.body.messages!.some((m) => m.role === 'tool')
+            ? { text: 'Found one bug; patch proposed.' }
+            : {
+                text: '',
+                toolCalls: [
+                  {
+                    name: 'propose_patch',
+                    arguments: JSON.stringify({ summary: 'fix add', edits: [{ path: 'calc.js', search: 'a - b', replace: 'a + b' }] }),
+                  },
+                ],
+              },
+      }),
+    );
     const run = ok(await runCli(['--repo', repo, '--lines'], { env: env(), input: 'audit calc.js\n/patch\n/apply\n/apply\n' }));
     expect(run.stdout).toContain('Found one bug; patch proposed.');
     expect(run.stdout).toContain('Pending patch #1: fix add');
@@ -214,7 +270,8 @@ describe('autopatch-j memory …', () => {
     const repo = tempRepo();
     server.always(byRole({ main: () => ({ text: 'ok' }), extraction: extractPreferences, consolidation: createAll }));
     ok(await runCli(['ask', '--repo', repo, '以后代码注释用英文。'], { env: env() }));
-    const json = async (args: string[]): Promise<unknown> => JSON.parse(ok(await runCli(['memory', ...args, '--repo', repo, '--json'])).stdout);
+    const json = async (args: string[]): Promise<unknown> =>
+      JSON.parse(ok(await runCli(['memory', ...args, '--repo', repo, '--json'])).stdout);
     expect(await json(['status'])).toMatchObject({ health: 'healthy', items: { user_preference: 1 } });
     const list = (await json(['list'])) as { id: string; title: string }[];
     expect(list).toMatchObject([{ kind: 'user_preference', title: '代码注释用英文' }]);

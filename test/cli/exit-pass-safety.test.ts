@@ -14,13 +14,22 @@ describe('the exit pass never throws to main', () => {
     const holder = startFixture('lock-holder.mjs', [dbPathOf(repo), 'write']);
     expect(await holder.nextLine()).toBe('locked');
     const errors: string[] = [];
-    const output = { out: () => {}, err: (t: string) => void errors.push(t), outRich: () => {}, errRich: (t: string) => void errors.push(t), control: () => {}, interactive: false };
+    const output = {
+      out: () => {},
+      err: (t: string) => void errors.push(t),
+      outRich: () => {},
+      errRich: (t: string) => void errors.push(t),
+      control: () => {},
+      interactive: false,
+    };
     // The session's model (a flag for the exit pass here; the Memory worker uses the scripted model).
     const ctx = { memory, output, llm, config: { debug: false } } as unknown as CliContext;
     await expect(exitPass(ctx)).resolves.toMatchObject({ ok: false });
     expect(errors.join('')).toMatch(/exit pass stopped: MemoryStorageError: .*database is locked/);
     holder.child.kill('SIGKILL');
     await new Promise((resolve) => holder.child.once('close', resolve));
-    withRawDb(dbPathOf(repo), (db) => expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE status = 'pending'").get()).toEqual({ n: 1 }));
+    withRawDb(dbPathOf(repo), (db) =>
+      expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE status = 'pending'").get()).toEqual({ n: 1 }),
+    );
   });
 });

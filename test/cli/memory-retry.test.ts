@@ -42,7 +42,9 @@ describe('memory retry (CLI)', () => {
     const retried = await runCli(['memory', 'retry', jobId.slice(0, 10), '--repo', repo, '--json']);
     expect(retried.code).toBe(0);
     expect(JSON.parse(retried.stdout)).toEqual({ jobIds: [jobId] });
-    const after = JSON.parse((await runCli(['memory', 'status', '--repo', repo, '--json'])).stdout) as { jobs: { failed: number; retryWait: number } };
+    const after = JSON.parse((await runCli(['memory', 'status', '--repo', repo, '--json'])).stdout) as {
+      jobs: { failed: number; retryWait: number };
+    };
     expect(after.jobs).toMatchObject({ failed: 0, retryWait: 1 });
 
     const none = await runCli(['memory', 'retry', '--all', '--repo', repo]);

@@ -9,7 +9,8 @@ import { dbPathOf, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const NOBODY = 65534;
-const unavailable = process.getuid?.() !== 0 ? 'permission tests run the CLI as another user, which needs root (run npm test as root, as CI does)' : null;
+const unavailable =
+  process.getuid?.() !== 0 ? 'permission tests run the CLI as another user, which needs root (run npm test as root, as CI does)' : null;
 if (unavailable !== null) console.log(`[permission tests skipped] ${unavailable}`);
 
 /** Runs the built CLI as user `nobody`, who cannot read root's 0600 files. */

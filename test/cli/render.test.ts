@@ -8,8 +8,18 @@ import { wrapLine } from '../../src/cli/render/wrap.js';
 describe('rendering for the terminal width', () => {
   it('the memory table fits 60 columns with Chinese titles (two columns per character)', () => {
     const items = [
-      { id: 'm-abcdefgh01', kind: 'user_preference', title: '以后回答先给结论，然后再解释原因和可能的替代方案，并且给出代码示例', updatedAt: Date.UTC(2026, 0, 2, 3, 4, 5) },
-      { id: 'm-abcdefgh02', kind: 'project_decision', title: 'Use better-sqlite3 for the local Memory store and keep WAL mode on', updatedAt: Date.UTC(2026, 0, 2, 3, 4, 5) },
+      {
+        id: 'm-abcdefgh01',
+        kind: 'user_preference',
+        title: '以后回答先给结论，然后再解释原因和可能的替代方案，并且给出代码示例',
+        updatedAt: Date.UTC(2026, 0, 2, 3, 4, 5),
+      },
+      {
+        id: 'm-abcdefgh02',
+        kind: 'project_decision',
+        title: 'Use better-sqlite3 for the local Memory store and keep WAL mode on',
+        updatedAt: Date.UTC(2026, 0, 2, 3, 4, 5),
+      },
     ] as Parameters<typeof renderList>[0];
     const text = renderList(items, 60);
     for (const line of text.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(60);
@@ -27,7 +37,12 @@ describe('rendering for the terminal width', () => {
 
   it('the spinner shows the elapsed seconds and how to cancel', () => {
     let now = 1_000;
-    const spinner = new Spinner(() => undefined, false, 'Ctrl-C to cancel', () => now);
+    const spinner = new Spinner(
+      () => undefined,
+      false,
+      'Ctrl-C to cancel',
+      () => now,
+    );
     spinner.start('thinking…');
     now += 4_200;
     expect(spinner.line()).toMatch(/^. thinking… 4s · Ctrl-C to cancel$/);

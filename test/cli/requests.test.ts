@@ -24,7 +24,10 @@ const env = (extra: Record<string, string> = {}): Record<string, string> => ({
 const of = (role: ReturnType<typeof roleOf>): RecordedRequest[] => server.requests.filter((r) => roleOf(r) === role);
 const lastUser = (r: RecordedRequest): string => String(r.body.messages!.at(-1)!.content);
 const turns = (repo: string): { user_text: string; state: string }[] =>
-  withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT user_text, state FROM turns ORDER BY sequence').all() as { user_text: string; state: string }[]);
+  withRawDb(
+    dbPathOf(repo),
+    (db) => db.prepare('SELECT user_text, state FROM turns ORDER BY sequence').all() as { user_text: string; state: string }[],
+  );
 
 function ok(run: CliRun): CliRun {
   expect(run.code, `stderr: ${run.stderr}`).toBe(0);
@@ -58,10 +61,14 @@ describe('cancelling', () => {
     const repo = tempRepo();
     const long = Array.from({ length: 20_000 }, (_, i) => `line ${i} of a long answer`).join('\n');
     server.always(byRole({ main: () => ({ text: long, hangAfter: true }) }));
-    const child = spawn('bash', ['-c', `"${process.execPath}" "${CLI_PATH}" ask --repo "${repo}" hello | head -5; echo "cli exit \${PIPESTATUS[0]}" >&2`], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'bash',
+      ['-c', `"${process.execPath}" "${CLI_PATH}" ask --repo "${repo}" hello | head -5; echo "cli exit \${PIPESTATUS[0]}" >&2`],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const result = await collect(child, 60_000);
     expect(result.stdout.split('\n').filter(Boolean)).toHaveLength(5);
     expect(result.stderr).toContain('cli exit 0');
@@ -81,10 +88,12 @@ describe('time', () => {
     expect(of('extraction')).toHaveLength(0);
     expect(run.stderr).toContain(`The model at ${server.url} did not answer in time`);
     const lines = run.stderr.trim().split('\n');
-    expect(lines.at(-1)).toBe('memory: 1 still queued (the provider timed out earlier, not waiting again) — autopatch-j memory status explains');
+    expect(lines.at(-1)).toBe(
+      'memory: 1 still queued (the provider timed out earlier, not waiting again) — autopatch-j memory status explains',
+    );
   });
 
-  it('after a timeout, /new does not wait on the provider again for the old thread\'s Memory jobs', async () => {
+  it("after a timeout, /new does not wait on the provider again for the old thread's Memory jobs", async () => {
     const repo = tempRepo();
     server.always(byRole({ main: () => ({ hang: true }) }));
     const run = await runCli(['--repo', repo, '--lines'], { env: env({ AUTOPATCH_LLM_TIMEOUT_MS: '800' }), input: 'hello\n/new\n' });
@@ -96,14 +105,16 @@ describe('time', () => {
   it('429 and 5xx on a main call are retried (at most 3 times) honouring retry-after, and the retries are shown', async () => {
     const repo = tempRepo();
     let mainCalls = 0;
-    server.always(byRole({
-      main: () => {
-        mainCalls += 1;
-        if (mainCalls === 1) return { status: 429, body: '{"error":{"message":"slow down"}}', headers: { 'retry-after': '0' } };
-        if (mainCalls === 2) return { status: 503, body: '{"error":{"message":"busy"}}', headers: { 'retry-after': '0' } };
-        return { text: 'finally' };
-      },
-    }));
+    server.always(
+      byRole({
+        main: () => {
+          mainCalls += 1;
+          if (mainCalls === 1) return { status: 429, body: '{"error":{"message":"slow down"}}', headers: { 'retry-after': '0' } };
+          if (mainCalls === 2) return { status: 503, body: '{"error":{"message":"busy"}}', headers: { 'retry-after': '0' } };
+          return { text: 'finally' };
+        },
+      }),
+    );
     const run = ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env() }));
     expect(run.stdout).toContain('finally');
     expect(run.stderr).toContain('HTTP 429 from the provider, retrying in 0s (1/3)');
@@ -124,7 +135,9 @@ describe('actionable errors', () => {
     server.always({ status: 401, body: '{"error":{"message":"bad key"}}' });
     const run = await runCli(['ask', '--repo', repo, 'hello'], { env: env() });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`The model provider refused the API key (HTTP 401) at ${server.url}/chat/completions. Check AUTOPATCH_LLM_API_KEY.`);
+    expect(run.stderr).toContain(
+      `The model provider refused the API key (HTTP 401) at ${server.url}/chat/completions. Check AUTOPATCH_LLM_API_KEY.`,
+    );
     expect(server.requests).toHaveLength(1);
     expect(run.stderr).toContain('memory: 1 still queued (the provider refused the API key)');
   });
@@ -160,23 +173,31 @@ describe('show the work', () => {
   it('one line per tool call with its argument and a short result; after a repair run the pending patch and the findings', async () => {
     const repo = tempRepo();
     writeFileSync(join(repo, 'calc.js'), 'export const add = (a, b) => a - b;\n');
-    server.always(byRole({
-      classifier: () => ({ text: '{"intent":"code_audit"}' }),
-      main: (r) => {
-        const tools = r.body.messages!.filter((m) => m.role === 'tool').length;
-        if (tools === 0) return { text: '', toolCalls: [{ name: 'read_file', arguments: '{"path":"calc.js"}' }] };
-        if (tools === 1) {
-          return {
-            text: '',
-            toolCalls: [
-              { name: 'report_finding', arguments: JSON.stringify({ path: 'calc.js', line: 1, severity: 'high', message: 'add subtracts' }) },
-              { name: 'propose_patch', arguments: JSON.stringify({ summary: 'fix add', edits: [{ path: 'calc.js', search: 'a - b', replace: 'a + b' }] }) },
-            ],
-          };
-        }
-        return { text: 'One bug.' };
-      },
-    }));
+    server.always(
+      byRole({
+        classifier: () => ({ text: '{"intent":"code_audit"}' }),
+        main: (r) => {
+          const tools = r.body.messages!.filter((m) => m.role === 'tool').length;
+          if (tools === 0) return { text: '', toolCalls: [{ name: 'read_file', arguments: '{"path":"calc.js"}' }] };
+          if (tools === 1) {
+            return {
+              text: '',
+              toolCalls: [
+                {
+                  name: 'report_finding',
+                  arguments: JSON.stringify({ path: 'calc.js', line: 1, severity: 'high', message: 'add subtracts' }),
+                },
+                {
+                  name: 'propose_patch',
+                  arguments: JSON.stringify({ summary: 'fix add', edits: [{ path: 'calc.js', search: 'a - b', replace: 'a + b' }] }),
+                },
+              ],
+            };
+          }
+          return { text: 'One bug.' };
+        },
+      }),
+    );
     const run = ok(await runCli(['ask', '--repo', repo, 'audit calc.js'], { env: env() }));
     expect(run.stderr).toContain('  read_file calc.js · 2 lines');
     expect(run.stderr).toMatch(/1 finding\n\s+high\s+calc\.js:1\s+add subtracts/);
@@ -195,12 +216,23 @@ describe('show the work', () => {
   it('/patch in a session is a unified diff, not search/replace blocks', async () => {
     const repo = tempRepo();
     writeFileSync(join(repo, 'calc.js'), 'line 1\nline 2\nexport const add = (a, b) => a - b;\nline 4\n');
-    server.always(byRole({
-      classifier: () => ({ text: '{"intent":"code_audit"}' }),
-      main: (r) => (r.body.messages!.some((m) => m.role === 'tool')
-        ? { text: 'done' }
-        : { text: '', toolCalls: [{ name: 'propose_patch', arguments: JSON.stringify({ summary: 'fix add', edits: [{ path: 'calc.js', search: 'a - b', replace: 'a + b' }] }) }] }),
-    }));
+    server.always(
+      byRole({
+        classifier: () => ({ text: '{"intent":"code_audit"}' }),
+        main: (r) =>
+          r.body.messages!.some((m) => m.role === 'tool')
+            ? { text: 'done' }
+            : {
+                text: '',
+                toolCalls: [
+                  {
+                    name: 'propose_patch',
+                    arguments: JSON.stringify({ summary: 'fix add', edits: [{ path: 'calc.js', search: 'a - b', replace: 'a + b' }] }),
+                  },
+                ],
+              },
+      }),
+    );
     const run = ok(await runCli(['--repo', repo, '--lines'], { env: env(), input: 'audit calc.js\n/patch\n' }));
     expect(run.stderr).toContain('patch #1 pending · 1 file +1 −1 · /patch /apply /discard');
     expect(run.stdout).toContain('@@ -1,4 +1,4 @@');
@@ -247,7 +279,13 @@ describe('surface', () => {
     server.always(byRole({ main: () => ({ text: 'json answer' }) }));
     const run = ok(await runCli(['ask', '--repo', repo, '--json', '--model', 'other-model', 'hello'], { env: env() }));
     const json = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(json).toMatchObject({ ok: true, answer: 'json answer', intent: 'general_chat', turnId: expect.any(String), memoryJobs: { processed: 1, queued: 0, failed: 0 } });
+    expect(json).toMatchObject({
+      ok: true,
+      answer: 'json answer',
+      intent: 'general_chat',
+      turnId: expect.any(String),
+      memoryJobs: { processed: 1, queued: 0, failed: 0 },
+    });
     expect(of('main')[0]!.body.model).toBe('other-model');
   });
 
@@ -255,7 +293,10 @@ describe('surface', () => {
     const repo = tempRepo();
     server.always(byRole({ main: () => ({ text: 'ok' }), extraction: () => ({ status: 503, body: '{}' }) }));
     ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env() }));
-    const status = JSON.parse(ok(await runCli(['memory', 'status', '--repo', repo, '--json'])).stdout) as { createdAt: string; jobs: Record<string, number> };
+    const status = JSON.parse(ok(await runCli(['memory', 'status', '--repo', repo, '--json'])).stdout) as {
+      createdAt: string;
+      jobs: Record<string, number>;
+    };
     expect(status.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const text = ok(await runCli(['memory', 'status', '--repo', repo])).stdout;
     for (const [state, count] of Object.entries(status.jobs)) expect(text).toContain(`${count} ${state}`);

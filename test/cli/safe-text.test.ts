@@ -11,7 +11,13 @@ describe('M-9.9 provider text prints literally', () => {
 
   it('keeps newlines, tabs and Chinese text, and never throws on odd values', () => {
     expect(safeTerminalText('第一行\n\tsecond')).toBe('第一行\n\tsecond');
-    expect(safeTerminalText({ toString: () => { throw new Error('bad'); } })).toBe('[unprintable value]');
+    expect(
+      safeTerminalText({
+        toString: () => {
+          throw new Error('bad');
+        },
+      }),
+    ).toBe('[unprintable value]');
     expect(safeTerminalText(42)).toBe('42');
   });
 });

@@ -19,7 +19,14 @@ async function importsOf(args: string[]): Promise<string[]> {
   return readFileSync(trace, 'utf8').split('\n').filter(Boolean);
 }
 
-const HEAVY = [/\/node_modules\/openai\//, /\/node_modules\/marked/, /\/node_modules\/zod\//, /\/dist\/agent\//, /\/dist\/memory\/pipeline\//, /\/node_modules\/@modelcontextprotocol\//];
+const HEAVY = [
+  /\/node_modules\/openai\//,
+  /\/node_modules\/marked/,
+  /\/node_modules\/zod\//,
+  /\/dist\/agent\//,
+  /\/dist\/memory\/pipeline\//,
+  /\/node_modules\/@modelcontextprotocol\//,
+];
 
 describe('start-up loads only what a command needs', () => {
   it('--version and memory list load neither the model SDK, the agent, the Memory pipeline, zod nor the markdown renderer', async () => {
@@ -28,7 +35,11 @@ describe('start-up loads only what a command needs', () => {
     for (const args of [['--version'], ['memory', 'list', '--repo', repo], ['memory', 'status', '--repo', tempRepo()]]) {
       const loaded = await importsOf(args);
       expect(loaded.length).toBeGreaterThan(0);
-      for (const heavy of HEAVY) expect(loaded.filter((url) => heavy.test(url)), `${args.join(' ')} loaded ${heavy}`).toEqual([]);
+      for (const heavy of HEAVY)
+        expect(
+          loaded.filter((url) => heavy.test(url)),
+          `${args.join(' ')} loaded ${heavy}`,
+        ).toEqual([]);
     }
   });
 });

@@ -12,17 +12,31 @@ afterEach(async () => {
   await server.stop();
 });
 
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({ AUTOPATCH_LLM_BASE_URL: server.url, AUTOPATCH_LLM_API_KEY: 'k', ...extra });
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  AUTOPATCH_LLM_BASE_URL: server.url,
+  AUTOPATCH_LLM_API_KEY: 'k',
+  ...extra,
+});
 const mains = (): RecordedRequest[] => server.requests.filter((r) => roleOf(r) === 'main');
 const lastUser = (r: RecordedRequest): string => String(r.body.messages!.at(-1)!.content);
-const turns = (repo: string): unknown[] => withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT user_text, state, assistant_text FROM turns ORDER BY sequence').all());
+const turns = (repo: string): unknown[] =>
+  withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT user_text, state, assistant_text FROM turns ORDER BY sequence').all());
 
 describe('cancelling on a terminal', () => {
   it('Ctrl-C during a streaming answer prints "cancelled" and keeps the turn as failed, never completed', async () => {
     const repo = tempRepo();
     server.always(byRole({ main: () => ({ text: 'first half of the answer', hangAfter: true }) }));
     const result = await drive(
-      [{ wait: 'autopatch-j> ' }, { send: 'tell me\r' }, { wait: 'first half' }, { sleep: 0.3 }, { send: '\u0003' }, { wait: 'cancelled' }, { wait: 'autopatch-j> ' }, { send: '\u0004' }],
+      [
+        { wait: 'autopatch-j> ' },
+        { send: 'tell me\r' },
+        { wait: 'first half' },
+        { sleep: 0.3 },
+        { send: '\u0003' },
+        { wait: 'cancelled' },
+        { wait: 'autopatch-j> ' },
+        { send: '\u0004' },
+      ],
       ['--repo', repo],
       env(),
     );
@@ -33,7 +47,9 @@ describe('cancelling on a terminal', () => {
 
   it('Esc cancels a request too, and text typed while it runs is held for the next prompt, not shown inside the answer', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: (r) => (lastUser(r) === 'slow one' ? { text: 'partial answer', hangAfter: true } : { text: 'second answer' }) }));
+    server.always(
+      byRole({ main: (r) => (lastUser(r) === 'slow one' ? { text: 'partial answer', hangAfter: true } : { text: 'second answer' }) }),
+    );
     const result = await drive(
       [
         { wait: 'autopatch-j> ' },
@@ -65,7 +81,17 @@ describe('the prompt', () => {
     const repo = tempRepo();
     server.always(byRole({ main: () => ({ text: 'answered' }) }));
     const result = await drive(
-      [{ wait: 'autopatch-j> ' }, { send: 'abc' }, { sleep: 0.2 }, { send: '\u0003' }, { wait: 'autopatch-j> ' }, { send: 'xyz\r' }, { wait: 'answered' }, { wait: 'autopatch-j> ' }, { send: '\u0004' }],
+      [
+        { wait: 'autopatch-j> ' },
+        { send: 'abc' },
+        { sleep: 0.2 },
+        { send: '\u0003' },
+        { wait: 'autopatch-j> ' },
+        { send: 'xyz\r' },
+        { wait: 'answered' },
+        { wait: 'autopatch-j> ' },
+        { send: '\u0004' },
+      ],
       ['--repo', repo],
       env(),
     );
@@ -166,7 +192,11 @@ describe('what the terminal shows', () => {
   });
 
   it('/help wraps to a 60-column terminal without cutting words', async () => {
-    const result = await drive([{ wait: 'autopatch-j> ' }, { send: '/help\r' }, { wait: 'Ctrl-D leaves' }, { wait: 'autopatch-j> ' }, { send: '\u0004' }], ['--repo', tempRepo()], env({ PTY_COLS: '60' }));
+    const result = await drive(
+      [{ wait: 'autopatch-j> ' }, { send: '/help\r' }, { wait: 'Ctrl-D leaves' }, { wait: 'autopatch-j> ' }, { send: '\u0004' }],
+      ['--repo', tempRepo()],
+      env({ PTY_COLS: '60' }),
+    );
     expect(result.failed_wait, result.transcript).toBeNull();
     const screen = plain(result.transcript);
     const help = screen.slice(screen.indexOf('Type a question'), screen.indexOf('Ctrl-D leaves') + 'Ctrl-D leaves'.length);
@@ -180,7 +210,17 @@ describe('Memory on the way', () => {
     const repo = tempRepo();
     server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ hang: true }) }));
     const result = await drive(
-      [{ wait: 'autopatch-j> ' }, { send: 'hello\r' }, { wait: 'answer' }, { wait: 'autopatch-j> ' }, { send: '\u0004' }, { wait: 'Ctrl-C skips' }, { sleep: 0.3 }, { send: '\u0003' }, { wait: 'memory: ' }],
+      [
+        { wait: 'autopatch-j> ' },
+        { send: 'hello\r' },
+        { wait: 'answer' },
+        { wait: 'autopatch-j> ' },
+        { send: '\u0004' },
+        { wait: 'Ctrl-C skips' },
+        { sleep: 0.3 },
+        { send: '\u0003' },
+        { wait: 'memory: ' },
+      ],
       ['--repo', repo],
       env(),
     );
@@ -193,7 +233,8 @@ describe('Memory on the way', () => {
     const repo = tempRepo();
     server.always(byRole({ main: () => ({ text: 'fine' }), extraction: () => ({ status: 503, body: '{}' }) }));
     const steps: Step[] = [{ wait: 'autopatch-j> ' }];
-    for (const word of ['one', 'two', 'three', 'four', 'five', 'six']) steps.push({ send: `${word}\r` }, { wait: 'fine' }, { wait: 'autopatch-j> ' }, { sleep: 0.4 });
+    for (const word of ['one', 'two', 'three', 'four', 'five', 'six'])
+      steps.push({ send: `${word}\r` }, { wait: 'fine' }, { wait: 'autopatch-j> ' }, { sleep: 0.4 });
     steps.push({ send: '\u0004' });
     const result = await drive(steps, ['--repo', repo], env());
     expect(result.failed_wait, result.transcript).toBeNull();

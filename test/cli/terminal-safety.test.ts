@@ -53,16 +53,26 @@ function drive(steps: object[], args: string[], env: Record<string, string> = {}
 }
 
 function expectClean(transcript: string): void {
-  for (const bad of FORBIDDEN) expect(transcript.includes(bad), `${JSON.stringify(bad)} reached the terminal:\n${JSON.stringify(transcript)}`).toBe(false);
+  for (const bad of FORBIDDEN)
+    expect(transcript.includes(bad), `${JSON.stringify(bad)} reached the terminal:\n${JSON.stringify(transcript)}`).toBe(false);
 }
 
 /** A repo with one usable memory whose title carries the hostile text, and a hostile history line. */
 async function hostileRepo(): Promise<{ repo: string; id: string }> {
   const repo = tempRepo();
   const llm = new ScriptedLlm()
-    .always('memory_extraction', extractWith((t) => [
-      { kind: 'user_preference', title: `answers ${HOSTILE}`, content: `answer first ${HOSTILE}`, aliases: [], sources: [{ turn_id: t.turn_id, role: 'user', quote: t.user }] },
-    ]))
+    .always(
+      'memory_extraction',
+      extractWith((t) => [
+        {
+          kind: 'user_preference',
+          title: `answers ${HOSTILE}`,
+          content: `answer first ${HOSTILE}`,
+          aliases: [],
+          sources: [{ turn_id: t.turn_id, role: 'user', quote: t.user }],
+        },
+      ]),
+    )
     .always('memory_consolidation', consolidateWith());
   const memory = MemoryManager.open({ repoRoot: repo, llm });
   const h = memory.beginTurn({ intent: 'general_chat', userText: `From now on, answer first. ${HOSTILE}` });
@@ -83,7 +93,10 @@ describe('nothing hostile reaches the terminal (one neutralizer for every output
         main: (r) => {
           const last = r.body.messages!.at(-1)!;
           if (last.role === 'tool') return { text: `done ${HOSTILE}`, delayMs: 500 };
-          return { text: '', toolCalls: [{ name: `read_file${HOSTILE}`, arguments: `{"path":"${HOSTILE.replace(/[\u0000-\u001f\\"]/g, '')}"}` }] };
+          return {
+            text: '',
+            toolCalls: [{ name: `read_file${HOSTILE}`, arguments: `{"path":"${HOSTILE.replace(/[\u0000-\u001f\\"]/g, '')}"}` }],
+          };
         },
       }),
     );

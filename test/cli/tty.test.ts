@@ -19,7 +19,11 @@ afterEach(async () => {
   await server.stop();
 });
 
-function drive(steps: object[], args: string[], env: Record<string, string>): Promise<{ ok: boolean; transcript: string; code: number | null; failed_wait: string | null }> {
+function drive(
+  steps: object[],
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ ok: boolean; transcript: string; code: number | null; failed_wait: string | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn('python3', [DRIVER, JSON.stringify(steps), process.execPath, CLI, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', ...env },
@@ -40,7 +44,14 @@ function drive(steps: object[], args: string[], env: Record<string, string>): Pr
 describe('the interactive session on a terminal', () => {
   it('completes slash commands, cancels a request with Ctrl-C and continues, keeps history, leaves with Ctrl-D', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: (r) => (String(r.body.messages!.at(-1)!.content).includes('hang') ? { text: 'working on it', hangAfter: true } : { text: 'streamed 答案 here' }) }));
+    server.always(
+      byRole({
+        main: (r) =>
+          String(r.body.messages!.at(-1)!.content).includes('hang')
+            ? { text: 'working on it', hangAfter: true }
+            : { text: 'streamed 答案 here' },
+      }),
+    );
     const result = await drive(
       [
         { wait: 'autopatch-j> ' },
@@ -81,7 +92,12 @@ describe('completion', () => {
     const { MemoryManager, ScriptedLlm } = await import('../../src/index.js');
     const { consolidateWith, extractWith, quoteUser } = await import('../helpers/scripted.js');
     const repo = tempRepo();
-    const llm = new ScriptedLlm().always('memory_extraction', extractWith((t) => [quoteUser('user_preference', '先给结论', t)])).always('memory_consolidation', consolidateWith());
+    const llm = new ScriptedLlm()
+      .always(
+        'memory_extraction',
+        extractWith((t) => [quoteUser('user_preference', '先给结论', t)]),
+      )
+      .always('memory_consolidation', consolidateWith());
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     const h = memory.beginTurn({ intent: 'general_chat', userText: '以后先给结论。' });
     memory.completeTurn(h, 'ok');

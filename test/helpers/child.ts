@@ -27,7 +27,11 @@ export function collect(child: ChildProcess, timeoutMs: number): Promise<ChildRe
 }
 
 /** Runs a fixture script (which imports the built package from dist/) with node. */
-export function runFixture(script: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ChildResult> {
+export function runFixture(
+  script: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<ChildResult> {
   const child = spawn(process.execPath, [FIXTURES + script, ...args], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

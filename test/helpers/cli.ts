@@ -15,7 +15,10 @@ export interface CliRun {
 /** Runs the built CLI with a clean environment (only what the test passes), optionally feeding stdin. */
 export const CLI_PATH = CLI;
 
-export async function runCli(args: string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string } = {},
+): Promise<CliRun> {
   const started = Date.now();
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },

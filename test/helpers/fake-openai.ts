@@ -4,12 +4,20 @@ import type { AddressInfo } from 'node:net';
 export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
-  body: Record<string, unknown> & { messages?: { role: string; content: string | null; tool_calls?: unknown[] }[]; tools?: { function: { name: string } }[] };
+  body: Record<string, unknown> & {
+    messages?: { role: string; content: string | null; tool_calls?: unknown[] }[];
+    tools?: { function: { name: string } }[];
+  };
   raw: string;
 }
 
 export type Reply =
-  | { text: string; toolCalls?: { name: string; arguments: string }[]; delayMs?: number; /** stream the text, then never finish */ hangAfter?: boolean }
+  | {
+      text: string;
+      toolCalls?: { name: string; arguments: string }[];
+      delayMs?: number;
+      /** stream the text, then never finish */ hangAfter?: boolean;
+    }
   | { status: number; body: string; contentType?: string; headers?: Record<string, string> }
   | { raw: string; contentType?: string }
   | { hang: true }
@@ -89,19 +97,35 @@ export class FakeOpenAi {
       res.end(reply.raw);
       return;
     }
-    const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({ id: `call_${i}_${Date.now()}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    const toolCalls = (reply.toolCalls ?? []).map((c, i) => ({
+      id: `call_${i}_${Date.now()}`,
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments },
+    }));
     if (!stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({
-        id: 'chatcmpl-test', object: 'chat.completion', created: 0, model: 'fake',
-        choices: [{ index: 0, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-          message: { role: 'assistant', content: reply.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) } }],
-      }));
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-test',
+          object: 'chat.completion',
+          created: 0,
+          model: 'fake',
+          choices: [
+            {
+              index: 0,
+              finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+              message: { role: 'assistant', content: reply.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+            },
+          ],
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const chunk = (delta: object, finish: string | null = null): void => {
-      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 0, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 0, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
     };
     chunk({ role: 'assistant' });
     // Split the text so the client really assembles a stream.

@@ -37,7 +37,16 @@ export function consolidateWith(
     const operations = payload.candidates.map((c) =>
       decide
         ? decide(c, payload)
-        : { operation: 'create', candidate_ids: [c.candidate_id], target_id: null, title: c.title, content: c.content, synopsis: '', aliases: c.aliases, keywords: [] },
+        : {
+            operation: 'create',
+            candidate_ids: [c.candidate_id],
+            target_id: null,
+            title: c.title,
+            content: c.content,
+            synopsis: '',
+            aliases: c.aliases,
+            keywords: [],
+          },
     );
     return { content: JSON.stringify({ operations }) };
   };

@@ -49,7 +49,11 @@ describe('guarded model calls', () => {
 
   it('reads retry-after as seconds or as an HTTP date', () => {
     const withHeader = (value: string): LlmCallError =>
-      new LlmCallError('x', { purpose: 'react', policy: { stream: true, reasoning: false }, durationMs: 1, kind: 'http', status: 429 }, { cause: { headers: new Headers({ 'retry-after': value }) } });
+      new LlmCallError(
+        'x',
+        { purpose: 'react', policy: { stream: true, reasoning: false }, durationMs: 1, kind: 'http', status: 429 },
+        { cause: { headers: new Headers({ 'retry-after': value }) } },
+      );
     expect(retryAfterMs(withHeader('2'))).toBe(2000);
     expect(retryAfterMs(withHeader(new Date(10_000).toUTCString()), 4000)).toBe(6000);
     expect(retryAfterMs(withHeader('soon'))).toBeNull();

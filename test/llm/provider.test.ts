@@ -20,10 +20,23 @@ function provider(overrides: Partial<ReturnType<typeof baseConfig>> = {}): OpenA
 }
 
 function baseConfig() {
-  return { baseUrl: server.url, apiKey: SECRET, model: 'test-model', reasoningEffort: 'high', extraBody: { temperature: 0.1, enable_thinking: true }, timeoutMs: 2_000 };
+  return {
+    baseUrl: server.url,
+    apiKey: SECRET,
+    model: 'test-model',
+    reasoningEffort: 'high',
+    extraBody: { temperature: 0.1, enable_thinking: true },
+    timeoutMs: 2_000,
+  };
 }
 
-const ask = (purpose: LlmPurpose, text = 'hello 你好') => ({ purpose, messages: [{ role: 'system' as const, content: 'SYSTEM PROMPT TEXT' }, { role: 'user' as const, content: text }] });
+const ask = (purpose: LlmPurpose, text = 'hello 你好') => ({
+  purpose,
+  messages: [
+    { role: 'system' as const, content: 'SYSTEM PROMPT TEXT' },
+    { role: 'user' as const, content: text },
+  ],
+});
 
 describe('OpenAI-compatible provider (INTERFACES.md §3)', () => {
   it('plain answers for short calls: no stream, no reasoning options, no extra body (M-9.8)', async () => {
@@ -61,7 +74,10 @@ describe('OpenAI-compatible provider (INTERFACES.md §3)', () => {
 
   it('tool-call rounds, streamed and not', async () => {
     server.reply({ text: '', toolCalls: [{ name: 'read_file', arguments: '{"path":"src/a.ts"}' }] });
-    const streamed = await provider().chat({ ...ask('react'), tools: [{ name: 'read_file', description: 'read', parameters: { type: 'object' } }] });
+    const streamed = await provider().chat({
+      ...ask('react'),
+      tools: [{ name: 'read_file', description: 'read', parameters: { type: 'object' } }],
+    });
     expect(streamed.toolCalls).toEqual([{ id: expect.any(String), name: 'read_file', arguments: '{"path":"src/a.ts"}' }]);
     expect(server.requests[0]!.body.tools?.[0]?.function.name).toBe('read_file');
     server.reply({ text: 'after tool' });
@@ -81,7 +97,9 @@ describe('OpenAI-compatible provider (INTERFACES.md §3)', () => {
   it('HTTP 4xx/5xx keep status and the provider body; the request and key never appear (M-9.5)', async () => {
     for (const status of [400, 429, 500, 503]) {
       server.reply({ status, body: JSON.stringify({ error: { message: `<b>boom ${status}</b>`, type: 'server_error', code: 'E42' } }) });
-      const error = await provider().chat(ask('memory_extraction', 'PRIVATE USER TEXT')).catch((e: unknown) => e);
+      const error = await provider()
+        .chat(ask('memory_extraction', 'PRIVATE USER TEXT'))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LlmCallError);
       const raw = rawDiagnostic(error);
       expect(raw).toContain(`status: ${status}`);
@@ -97,21 +115,29 @@ describe('OpenAI-compatible provider (INTERFACES.md §3)', () => {
 
   it('a non-JSON error page and a malformed success body are reported, not thrown raw', async () => {
     server.reply({ status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' });
-    const gateway = await provider().chat(ask('classifier')).catch((e: unknown) => e);
+    const gateway = await provider()
+      .chat(ask('classifier'))
+      .catch((e: unknown) => e);
     expect(rawDiagnostic(gateway)).toContain('status: 502');
     server.reply({ raw: '{"choices": [ not json' });
-    const malformed = await provider().chat(ask('classifier')).catch((e: unknown) => e);
+    const malformed = await provider()
+      .chat(ask('classifier'))
+      .catch((e: unknown) => e);
     expect(malformed).toBeInstanceOf(LlmCallError);
     expect((malformed as LlmCallError).details.kind).toMatch(/malformed_response|network/);
     server.reply({ raw: '{"id":"x","choices":[]}' });
-    const empty = await provider().chat(ask('classifier')).catch((e: unknown) => e);
+    const empty = await provider()
+      .chat(ask('classifier'))
+      .catch((e: unknown) => e);
     expect((empty as LlmCallError).details.kind).toBe('malformed_response');
   });
 
   it('a hanging server times out within the configured timeout', async () => {
     server.reply({ hang: true });
     const started = Date.now();
-    const error = await provider({ timeoutMs: 300 }).chat(ask('classifier')).catch((e: unknown) => e);
+    const error = await provider({ timeoutMs: 300 })
+      .chat(ask('classifier'))
+      .catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect((error as LlmCallError).details.kind).toBe('timeout');
   });
@@ -120,7 +146,9 @@ describe('OpenAI-compatible provider (INTERFACES.md §3)', () => {
     server.reply({ hang: true });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const error = await provider().chat({ ...ask('react'), signal: controller.signal }).catch((e: unknown) => e);
+    const error = await provider()
+      .chat({ ...ask('react'), signal: controller.signal })
+      .catch((e: unknown) => e);
     expect((error as LlmCallError).details.kind).toBe('aborted');
   });
 });
@@ -128,7 +156,12 @@ describe('OpenAI-compatible provider (INTERFACES.md §3)', () => {
 describe('config (INTERFACES.md §3)', () => {
   it('defaults, and no provider without a key or base URL', () => {
     expect(loadConfig({}).llm).toBeNull();
-    expect(loadConfig({ AUTOPATCH_LLM_API_KEY: 'k' }).llm).toMatchObject({ baseUrl: 'https://api.deepseek.com', model: 'deepseek-chat', timeoutMs: 60_000, extraBody: {} });
+    expect(loadConfig({ AUTOPATCH_LLM_API_KEY: 'k' }).llm).toMatchObject({
+      baseUrl: 'https://api.deepseek.com',
+      model: 'deepseek-chat',
+      timeoutMs: 60_000,
+      extraBody: {},
+    });
     expect(loadConfig({ AUTOPATCH_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).llm).toMatchObject({ apiKey: null });
     expect(loadConfig({ AUTOPATCH_DEBUG: 'true' }).debug).toBe(true);
   });

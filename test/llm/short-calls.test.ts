@@ -14,12 +14,25 @@ afterEach(async () => {
   await server.stop();
 });
 
-const ask = (purpose: LlmPurpose) => ({ purpose, messages: [{ role: 'system' as const, content: 'S' }, { role: 'user' as const, content: '{}' }] });
+const ask = (purpose: LlmPurpose) => ({
+  purpose,
+  messages: [
+    { role: 'system' as const, content: 'S' },
+    { role: 'user' as const, content: '{}' },
+  ],
+});
 
 function provider(overrides: Record<string, unknown> = {}): OpenAiCompatibleProvider {
   return new OpenAiCompatibleProvider({
-    baseUrl: server.url, apiKey: 'k', model: 'main-model', reasoningEffort: 'high', extraBody: { temperature: 0.7, top_p: 0.9 },
-    shortExtraBody: { enable_thinking: false }, memoryModel: 'cheap-model', timeoutMs: 2_000, ...overrides,
+    baseUrl: server.url,
+    apiKey: 'k',
+    model: 'main-model',
+    reasoningEffort: 'high',
+    extraBody: { temperature: 0.7, top_p: 0.9 },
+    shortExtraBody: { enable_thinking: false },
+    memoryModel: 'cheap-model',
+    timeoutMs: 2_000,
+    ...overrides,
   });
 }
 
@@ -34,7 +47,12 @@ describe('short calls (M-9.8, INTERFACES.md §2)', () => {
     }
     const [extraction, consolidation, classifier, react] = server.requests.map((r) => r.body);
     for (const body of [extraction, consolidation]) {
-      expect(body).toMatchObject({ model: 'cheap-model', response_format: { type: 'json_object' }, temperature: 0, enable_thinking: false });
+      expect(body).toMatchObject({
+        model: 'cheap-model',
+        response_format: { type: 'json_object' },
+        temperature: 0,
+        enable_thinking: false,
+      });
       expect(body!.max_tokens).toBe(8192);
       expect(body).not.toHaveProperty('stream');
       expect(body).not.toHaveProperty('top_p');
@@ -57,7 +75,11 @@ describe('short calls (M-9.8, INTERFACES.md §2)', () => {
 
   it('a provider that refuses response_format gets the call again at once without it, and never again in this process', async () => {
     const p = provider();
-    server.reply(status400("Invalid parameter: 'response_format' of type 'json_object' is not supported with this model."), { text: '{"a":1}' }, { text: '{}' });
+    server.reply(
+      status400("Invalid parameter: 'response_format' of type 'json_object' is not supported with this model."),
+      { text: '{"a":1}' },
+      { text: '{}' },
+    );
     const answer = await p.chat(ask('memory_extraction'));
     expect(answer.content).toBe('{"a":1}');
     await p.chat(ask('memory_consolidation'));
@@ -67,9 +89,17 @@ describe('short calls (M-9.8, INTERFACES.md §2)', () => {
 
   it('a provider that refuses max_tokens or temperature (reasoning models) gets the call again without it', async () => {
     const p = provider();
-    server.reply(status400("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."), status400("Unsupported value: 'temperature' does not support 0 with this model."), { text: '{}' });
+    server.reply(
+      status400("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."),
+      status400("Unsupported value: 'temperature' does not support 0 with this model."),
+      { text: '{}' },
+    );
     await p.chat(ask('memory_extraction'));
-    expect(server.requests.map((r) => ['max_tokens' in r.body, 'temperature' in r.body])).toEqual([[true, true], [false, true], [false, false]]);
+    expect(server.requests.map((r) => ['max_tokens' in r.body, 'temperature' in r.body])).toEqual([
+      [true, true],
+      [false, true],
+      [false, false],
+    ]);
   });
 
   it('Qwen3: a non-streaming call refused for thinking is made again with enable_thinking false, remembered', async () => {
@@ -88,7 +118,11 @@ describe('short calls (M-9.8, INTERFACES.md §2)', () => {
   });
 
   it('finish_reason reaches the caller ("length" marks a cut-off answer)', async () => {
-    server.reply({ raw: JSON.stringify({ choices: [{ index: 0, finish_reason: 'length', message: { role: 'assistant', content: '{"thread_compaction": "cut' } }] }) });
+    server.reply({
+      raw: JSON.stringify({
+        choices: [{ index: 0, finish_reason: 'length', message: { role: 'assistant', content: '{"thread_compaction": "cut' } }],
+      }),
+    });
     const answer = await provider().chat(ask('memory_extraction'));
     expect(answer.finishReason).toBe('length');
   });
@@ -96,10 +130,16 @@ describe('short calls (M-9.8, INTERFACES.md §2)', () => {
 
 describe('short-call settings (INTERFACES.md §3)', () => {
   it('AUTOPATCH_LLM_SHORT_EXTRA_BODY and AUTOPATCH_LLM_MEMORY_MODEL are read and validated', () => {
-    const config = loadConfig({ AUTOPATCH_LLM_API_KEY: 'k', AUTOPATCH_LLM_SHORT_EXTRA_BODY: '{"enable_thinking": false}', AUTOPATCH_LLM_MEMORY_MODEL: 'qwen-turbo' });
+    const config = loadConfig({
+      AUTOPATCH_LLM_API_KEY: 'k',
+      AUTOPATCH_LLM_SHORT_EXTRA_BODY: '{"enable_thinking": false}',
+      AUTOPATCH_LLM_MEMORY_MODEL: 'qwen-turbo',
+    });
     expect(config.llm).toMatchObject({ shortExtraBody: { enable_thinking: false }, memoryModel: 'qwen-turbo' });
     expect(loadConfig({ AUTOPATCH_LLM_API_KEY: 'k' }).llm).toMatchObject({ shortExtraBody: {}, memoryModel: null });
     expect(() => loadConfig({ AUTOPATCH_LLM_API_KEY: 'k', AUTOPATCH_LLM_SHORT_EXTRA_BODY: '[1]' })).toThrow(ConfigError);
-    expect(() => loadConfig({ AUTOPATCH_LLM_API_KEY: 'k', AUTOPATCH_LLM_SHORT_EXTRA_BODY: '{bad' })).toThrow(/AUTOPATCH_LLM_SHORT_EXTRA_BODY: is not valid JSON/);
+    expect(() => loadConfig({ AUTOPATCH_LLM_API_KEY: 'k', AUTOPATCH_LLM_SHORT_EXTRA_BODY: '{bad' })).toThrow(
+      /AUTOPATCH_LLM_SHORT_EXTRA_BODY: is not valid JSON/,
+    );
   });
 });

@@ -29,20 +29,46 @@ describe('autopatch-j mcp: concurrency (M-3.5)', () => {
     await (await connectMcp(repo, { env: env() })).close();
 
     withRawDb(dbPathOf(repo), (db) => {
-      const turns = db.prepare('SELECT user_text, state, sequence FROM turns ORDER BY sequence').all() as { user_text: string; state: string; sequence: number }[];
+      const turns = db.prepare('SELECT user_text, state, sequence FROM turns ORDER BY sequence').all() as {
+        user_text: string;
+        state: string;
+        sequence: number;
+      }[];
       for (const client of [1, 2]) {
-        for (let i = 0; i < perClient; i += 1) expect(turns.filter((t) => t.user_text === rule(client, i)), rule(client, i)).toHaveLength(1);
+        for (let i = 0; i < perClient; i += 1)
+          expect(
+            turns.filter((t) => t.user_text === rule(client, i)),
+            rule(client, i),
+          ).toHaveLength(1);
       }
       // Whether the CLI reads a pipe line by line or as one request, every line is in a stored turn.
-      for (let i = 0; i < cliLines; i += 1) expect(turns.some((t) => t.user_text.includes(`cli line ${i}`)), `cli line ${i}`).toBe(true);
+      for (let i = 0; i < cliLines; i += 1)
+        expect(
+          turns.some((t) => t.user_text.includes(`cli line ${i}`)),
+          `cli line ${i}`,
+        ).toBe(true);
       expect(turns.every((t) => t.state === 'completed')).toBe(true);
       expect(turns.map((t) => t.sequence)).toEqual(turns.map((_, i) => i + 1));
       expect(db.prepare("SELECT count(*) AS n FROM threads WHERE status = 'active'").get()).toEqual({ n: 1 });
       expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE kind = 'extraction'").get()).toEqual({ n: turns.length });
-      expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE status NOT IN ('succeeded', 'succeeded_no_output')").get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE status NOT IN ('succeeded', 'succeeded_no_output')").get()).toEqual({
+        n: 0,
+      });
       // Three workers shared the queue: each preference was extracted and consolidated exactly once.
-      expect(db.prepare('SELECT count(*) AS n, count(DISTINCT s.turn_id) AS turns FROM memory_candidates c JOIN candidate_sources s ON s.candidate_id = c.id').get()).toEqual({ n: 2 * perClient, turns: 2 * perClient });
-      expect(db.prepare("SELECT count(*) AS n, count(DISTINCT title) AS titles FROM memory_items WHERE status = 'active' AND kind = 'user_preference'").get()).toEqual({ n: 2 * perClient, titles: 2 * perClient });
+      expect(
+        db
+          .prepare(
+            'SELECT count(*) AS n, count(DISTINCT s.turn_id) AS turns FROM memory_candidates c JOIN candidate_sources s ON s.candidate_id = c.id',
+          )
+          .get(),
+      ).toEqual({ n: 2 * perClient, turns: 2 * perClient });
+      expect(
+        db
+          .prepare(
+            "SELECT count(*) AS n, count(DISTINCT title) AS titles FROM memory_items WHERE status = 'active' AND kind = 'user_preference'",
+          )
+          .get(),
+      ).toEqual({ n: 2 * perClient, titles: 2 * perClient });
     });
   });
 });

@@ -17,7 +17,11 @@ describe('autopatch-j mcp: a degraded Memory (M-2.4)', () => {
     withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
     const dataDir = join(repo, '.autopatch-j');
     const snapshot = (): Record<string, string> =>
-      Object.fromEntries(readdirSync(dataDir).sort().map((name) => [name, sha256(join(dataDir, name))]));
+      Object.fromEntries(
+        readdirSync(dataDir)
+          .sort()
+          .map((name) => [name, sha256(join(dataDir, name))]),
+      );
     const before = snapshot();
 
     const mcp = await connectMcp(repo, { env: env(), args: ['--allow-forget'] });

@@ -3,7 +3,17 @@ import { MemoryManager } from '../../src/index.js';
 import { byRole, payloadOf, roleOf } from '../helpers/cli.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 import { connectMcp, textOf, until } from './mcp-client.js';
-import { DECISION, type ExtractionPayload, type Hit, PREFERENCE, type ReadView, type StatusView, createAll, extract, useFakeModel } from './scripted-model.js';
+import {
+  DECISION,
+  type ExtractionPayload,
+  type Hit,
+  PREFERENCE,
+  type ReadView,
+  type StatusView,
+  createAll,
+  extract,
+  useFakeModel,
+} from './scripted-model.js';
 
 const { model, env } = useFakeModel();
 
@@ -13,9 +23,16 @@ describe('autopatch-j mcp: Memory through the tools', () => {
     model().always(byRole({ extraction: extract, consolidation: createAll }));
     const mcp = await connectMcp(repo, { env: env() });
     try {
-      const first = await mcp.ok<{ turn_id: string; sequence: number; intent: string; state: string }>('memory_record_turn', { user: `这个项目的代码我看过了。${PREFERENCE}`, assistant: '好的，以后我先给结论。' });
+      const first = await mcp.ok<{ turn_id: string; sequence: number; intent: string; state: string }>('memory_record_turn', {
+        user: `这个项目的代码我看过了。${PREFERENCE}`,
+        assistant: '好的，以后我先给结论。',
+      });
       expect(first).toMatchObject({ sequence: 1, intent: 'general_chat', state: 'completed' });
-      const second = await mcp.ok<{ sequence: number }>('memory_record_turn', { user: `Thanks. ${DECISION} Explain the schema next.`, assistant: 'Noted: PostgreSQL 16.', intent: 'code_explain' });
+      const second = await mcp.ok<{ sequence: number }>('memory_record_turn', {
+        user: `Thanks. ${DECISION} Explain the schema next.`,
+        assistant: 'Noted: PostgreSQL 16.',
+        intent: 'code_explain',
+      });
       expect(second.sequence).toBe(2);
 
       // Two pending turns make extraction due at once (M-5.1); consolidation follows in the background.
@@ -25,12 +42,19 @@ describe('autopatch-j mcp: Memory through the tools', () => {
       }, 'both memories');
       expect(status).toMatchObject({ health: 'healthy', model_configured: true, background_worker: 'running' });
       const extraction = model().requests.find((r) => roleOf(r) === 'extraction')!;
-      expect(payloadOf<ExtractionPayload>(extraction).turns.map((t) => t.user)).toEqual([`这个项目的代码我看过了。${PREFERENCE}`, `Thanks. ${DECISION} Explain the schema next.`]);
+      expect(payloadOf<ExtractionPayload>(extraction).turns.map((t) => t.user)).toEqual([
+        `这个项目的代码我看过了。${PREFERENCE}`,
+        `Thanks. ${DECISION} Explain the schema next.`,
+      ]);
 
       const zh = (await mcp.ok<{ hits: Hit[] }>('memory_search', { query: '结论' })).hits;
       expect(zh).toMatchObject([{ kind: 'user_preference', title: '回答先给结论' }]);
       const preference = await mcp.ok<ReadView>('memory_read', { id: zh[0]!.id });
-      expect(preference).toMatchObject({ kind: 'user_preference', non_factual: false, sources: [{ turn_id: first.turn_id, role: 'user' }] });
+      expect(preference).toMatchObject({
+        kind: 'user_preference',
+        non_factual: false,
+        sources: [{ turn_id: first.turn_id, role: 'user' }],
+      });
       expect(preference.sources[0]!.excerpt).toContain(PREFERENCE);
 
       const en = (await mcp.ok<{ hits: Hit[] }>('memory_search', { query: 'postgresql' })).hits;
@@ -60,7 +84,9 @@ describe('autopatch-j mcp: Memory through the tools', () => {
     try {
       const repair = await mcp.call('memory_record_turn', { user: 'audit calc.js', assistant: 'Found one bug.', intent: 'code_audit' });
       expect(repair.isError).toBe(true);
-      expect(textOf(repair)).toMatch(/'code_audit' is a repair intent and is refused: repair work \(code_audit, patch_explain, patch_revise\) never reads or writes memory/);
+      expect(textOf(repair)).toMatch(
+        /'code_audit' is a repair intent and is refused: repair work \(code_audit, patch_explain, patch_revise\) never reads or writes memory/,
+      );
       const blank = await mcp.call('memory_record_turn', { user: ' \n ', assistant: 'answer' });
       expect(textOf(blank)).toMatch(/user is blank/);
       const empty = await mcp.call('memory_record_turn', { user: 'hello', assistant: '' });
@@ -85,11 +111,17 @@ describe('autopatch-j mcp: Memory through the tools', () => {
     const offline = await connectMcp(repo);
     const recorded = await offline.ok<{ next: string }>('memory_record_turn', { user: PREFERENCE, assistant: '好的' });
     expect(recorded.next).toMatch(/No model is configured/);
-    expect(await offline.ok<StatusView>('memory_status')).toMatchObject({ model_configured: false, background_worker: 'stopped', jobs: { pending: 1 } });
+    expect(await offline.ok<StatusView>('memory_status')).toMatchObject({
+      model_configured: false,
+      background_worker: 'stopped',
+      jobs: { pending: 1 },
+    });
     expect(await offline.ok('memory_search', { query: '结论' })).toEqual({ hits: [] });
     await offline.close();
     expect(offline.stderr()).toContain('1 memory job(s) stay queued until a model is configured');
-    expect(withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT status FROM memory_jobs WHERE kind = 'extraction'").all())).toEqual([{ status: 'pending' }]);
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT status FROM memory_jobs WHERE kind = 'extraction'").all())).toEqual([
+      { status: 'pending' },
+    ]);
 
     model().always(byRole({ extraction: extract, consolidation: createAll }));
     const online = await connectMcp(repo, { env: env() });
@@ -98,11 +130,13 @@ describe('autopatch-j mcp: Memory through the tools', () => {
     expect(online.stderr()).toContain('processing 1 memory job');
     expect(online.stderr()).toMatch(/exit pass: 2 of 2 memory job\(s\) done/);
     withRawDb(dbPathOf(repo), (db) => {
-      expect(db.prepare("SELECT kind, status FROM memory_jobs ORDER BY kind DESC").all()).toEqual([
+      expect(db.prepare('SELECT kind, status FROM memory_jobs ORDER BY kind DESC').all()).toEqual([
         { kind: 'extraction', status: 'succeeded' },
         { kind: 'consolidation', status: 'succeeded' },
       ]);
-      expect(db.prepare("SELECT kind, title FROM memory_items WHERE status = 'active'").all()).toEqual([{ kind: 'user_preference', title: '回答先给结论' }]);
+      expect(db.prepare("SELECT kind, title FROM memory_items WHERE status = 'active'").all()).toEqual([
+        { kind: 'user_preference', title: '回答先给结论' },
+      ]);
     });
   });
 
@@ -156,8 +190,16 @@ describe('autopatch-j mcp: Memory through the tools', () => {
     await memory.close();
     // A job whose answers were unusable 6 times: retry_wait with a retry time that never comes.
     const jobId = withRawDb(dbPathOf(repo), (db) => {
-      db.prepare(`UPDATE memory_jobs SET status = 'retry_wait', available_at = ?, attempt_count = 6, diagnostics = ?`)
-        .run(Number.MAX_SAFE_INTEGER, JSON.stringify({ purpose: 'memory_extraction', error: 'the answer held no JSON object\nsecond line', unusable: 6, batchCap: 1, failed: true }));
+      db.prepare(`UPDATE memory_jobs SET status = 'retry_wait', available_at = ?, attempt_count = 6, diagnostics = ?`).run(
+        Number.MAX_SAFE_INTEGER,
+        JSON.stringify({
+          purpose: 'memory_extraction',
+          error: 'the answer held no JSON object\nsecond line',
+          unusable: 6,
+          batchCap: 1,
+          failed: true,
+        }),
+      );
       return (db.prepare('SELECT id FROM memory_jobs').get() as { id: string }).id;
     });
     const mcp = await connectMcp(repo);
@@ -165,7 +207,13 @@ describe('autopatch-j mcp: Memory through the tools', () => {
       const status = await mcp.ok<StatusView & { failed_jobs: unknown[] }>('memory_status');
       expect(status.jobs).toMatchObject({ failed: 1, pending: 0 });
       expect(status.failed_jobs).toEqual([
-        { id: jobId, kind: 'extraction', attempts: 6, reason: 'the answer held no JSON object', recover: `autopatch-j memory retry ${jobId} --repo ${repo}` },
+        {
+          id: jobId,
+          kind: 'extraction',
+          attempts: 6,
+          reason: 'the answer held no JSON object',
+          recover: `autopatch-j memory retry ${jobId} --repo ${repo}`,
+        },
       ]);
     } finally {
       await mcp.close();

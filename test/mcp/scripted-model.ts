@@ -18,8 +18,12 @@ export function useFakeModel(): { model: () => FakeOpenAi; env: () => Record<str
   };
 }
 
-export interface ExtractionPayload { turns: { turn_id: string; user: string }[] }
-export interface ConsolidationPayload { candidates: { candidate_id: string; title: string; aliases: string[] }[] }
+export interface ExtractionPayload {
+  turns: { turn_id: string; user: string }[];
+}
+export interface ConsolidationPayload {
+  candidates: { candidate_id: string; title: string; aliases: string[] }[];
+}
 
 export const PREFERENCE = '以后回答先给结论。';
 export const DECISION = 'We decided to use PostgreSQL 16 for the billing service.';
@@ -30,13 +34,23 @@ export const extract = (r: RecordedRequest) => {
     const out: object[] = [];
     const pref = /以后[^。]*。/u.exec(t.user);
     if (pref) {
-      out.push({ kind: 'user_preference', title: pref[0].replace(/^以后|。$/gu, ''), content: pref[0], aliases: ['回答风格'],
-        sources: [{ turn_id: t.turn_id, role: 'user', quote: pref[0] }] });
+      out.push({
+        kind: 'user_preference',
+        title: pref[0].replace(/^以后|。$/gu, ''),
+        content: pref[0],
+        aliases: ['回答风格'],
+        sources: [{ turn_id: t.turn_id, role: 'user', quote: pref[0] }],
+      });
     }
     const decision = /We decided to ([^.]*)\./u.exec(t.user);
     if (decision) {
-      out.push({ kind: 'project_decision', title: `Use ${decision[1]!.replace(/^use /u, '')}`, content: decision[0], aliases: ['database'],
-        sources: [{ turn_id: t.turn_id, role: 'user', quote: decision[0] }] });
+      out.push({
+        kind: 'project_decision',
+        title: `Use ${decision[1]!.replace(/^use /u, '')}`,
+        content: decision[0],
+        aliases: ['database'],
+        sources: [{ turn_id: t.turn_id, role: 'user', quote: decision[0] }],
+      });
     }
     return out;
   });
@@ -45,11 +59,38 @@ export const extract = (r: RecordedRequest) => {
 export const createAll = (r: RecordedRequest) => ({
   text: JSON.stringify({
     operations: payloadOf<ConsolidationPayload>(r).candidates.map((c) => ({
-      operation: 'create', candidate_ids: [c.candidate_id], target_id: null, title: c.title, content: c.title, synopsis: '', aliases: c.aliases, keywords: [],
+      operation: 'create',
+      candidate_ids: [c.candidate_id],
+      target_id: null,
+      title: c.title,
+      content: c.title,
+      synopsis: '',
+      aliases: c.aliases,
+      keywords: [],
     })),
   }),
 });
 
-export interface StatusView { health: string; items: Record<string, number>; jobs: Record<string, number>; turns: Record<string, number>; model_configured: boolean; background_worker: string; recovery: { recover: string } | null; degraded_reason: string | null }
-export interface Hit { id: string; kind: string; title: string; match: string }
-export interface ReadView { id: string; kind: string; title: string; non_factual: boolean; sources: { turn_id: string; role: string; excerpt: string }[] }
+export interface StatusView {
+  health: string;
+  items: Record<string, number>;
+  jobs: Record<string, number>;
+  turns: Record<string, number>;
+  model_configured: boolean;
+  background_worker: string;
+  recovery: { recover: string } | null;
+  degraded_reason: string | null;
+}
+export interface Hit {
+  id: string;
+  kind: string;
+  title: string;
+  match: string;
+}
+export interface ReadView {
+  id: string;
+  kind: string;
+  title: string;
+  non_factual: boolean;
+  sources: { turn_id: string; role: string; excerpt: string }[];
+}

@@ -26,7 +26,10 @@ describe('autopatch-j mcp: the protocol surface', () => {
         required: ['user', 'assistant'],
         properties: { intent: { enum: ['code_explain', 'general_chat'] }, user: { minLength: 1 } },
       });
-      expect(tools.find((t) => t.name === 'memory_search')!.inputSchema).toMatchObject({ required: ['query'], properties: { query: { maxLength: 256 } } });
+      expect(tools.find((t) => t.name === 'memory_search')!.inputSchema).toMatchObject({
+        required: ['query'],
+        properties: { query: { maxLength: 256 } },
+      });
       expect(tools.find((t) => t.name === 'memory_search')!.annotations).toMatchObject({ readOnlyHint: true });
       expect((await plain.client.listResources()).resources.map((r) => r.uri)).toEqual(['memory://routing', 'memory://items']);
       expect((await plain.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['memory://item/{id}']);
@@ -46,11 +49,22 @@ describe('autopatch-j mcp: the protocol surface', () => {
 
   it('writes nothing but JSON-RPC to stdout and ends when stdin closes', async () => {
     const repo = tempRepo();
-    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', repo], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', repo], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const send = (message: object): boolean => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
     send({ method: 'notifications/initialized' });
-    send({ id: 2, method: 'tools/call', params: { name: 'memory_record_turn', arguments: { user: '解释一下 parse', assistant: 'parse 读取输入。' } } });
+    send({
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'memory_record_turn', arguments: { user: '解释一下 parse', assistant: 'parse 读取输入。' } },
+    });
     send({ id: 3, method: 'tools/call', params: { name: 'memory_search', arguments: { query: 'parse' } } });
     send({ id: 4, method: 'resources/read', params: { uri: 'memory://routing' } });
     child.stdin.end();
@@ -81,10 +95,17 @@ describe('autopatch-j mcp: shutdown', () => {
   it('a termination signal ends the server at once, even with a model call in flight; no exit pass, nothing lost', async () => {
     const repo = tempRepo();
     model().always(byRole({ extraction: () => ({ hang: true }) }));
-    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', repo], { env: { PATH: process.env.PATH ?? '', ...env() }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'mcp', '--repo', repo], {
+      env: { PATH: process.env.PATH ?? '', ...env() },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const send = (message: object): boolean => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
     const done = collect(child, 30_000);
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
     send({ method: 'notifications/initialized' });
     send({ id: 2, method: 'tools/call', params: { name: 'memory_record_turn', arguments: { user: PREFERENCE, assistant: '好的' } } });
     send({ id: 3, method: 'tools/call', params: { name: 'memory_record_turn', arguments: { user: DECISION, assistant: 'Noted.' } } });

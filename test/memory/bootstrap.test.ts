@@ -58,7 +58,9 @@ describe('bootstrap (M-2.2, M-2.3)', () => {
   it('the schema enforces one active thread and unique turn sequences (M-2.1)', async () => {
     const { db } = await healthyRepo();
     withRawDb(db, (raw) => {
-      expect(() => raw.prepare("INSERT INTO threads (id, status, created_at, updated_at) VALUES ('t-2', 'active', 1, 1)").run()).toThrow(/UNIQUE/);
+      expect(() => raw.prepare("INSERT INTO threads (id, status, created_at, updated_at) VALUES ('t-2', 'active', 1, 1)").run()).toThrow(
+        /UNIQUE/,
+      );
       const thread = (raw.prepare("SELECT id FROM threads WHERE status = 'active'").get() as { id: string }).id;
       const insert = raw.prepare(
         "INSERT INTO turns (id, thread_id, sequence, intent, user_text, state, lease_owner, lease_expires_at, created_at, updated_at) VALUES (?, ?, 1, 'general_chat', 'x', 'open', 'w', 1, 1, 1)",
@@ -67,7 +69,11 @@ describe('bootstrap (M-2.2, M-2.3)', () => {
       expect(() => insert.run('turn-b', thread)).toThrow(/UNIQUE/);
       expect(() => raw.prepare("UPDATE turns SET user_text = 'changed' WHERE id = 'turn-a'").run()).toThrow(/immutable/);
       expect(() =>
-        raw.prepare("INSERT INTO turns (id, thread_id, sequence, intent, user_text, state, created_at, updated_at, finished_at) VALUES ('turn-c', ?, 2, 'code_audit', 'x', 'failed', 1, 1, 1)").run(thread),
+        raw
+          .prepare(
+            "INSERT INTO turns (id, thread_id, sequence, intent, user_text, state, created_at, updated_at, finished_at) VALUES ('turn-c', ?, 2, 'code_audit', 'x', 'failed', 1, 1, 1)",
+          )
+          .run(thread),
       ).toThrow(/CHECK/);
     });
   });
@@ -119,12 +125,24 @@ describe('bootstrap (M-2.2, M-2.3)', () => {
 
 describe('degraded causes leave the file and its journal mode unchanged (M-2.3, M-2.4)', () => {
   const cases: { name: string; reason: RegExp; breakIt: (db: Database.Database, threadId: string) => void }[] = [
-    { name: 'a dropped index', reason: /index turns_thread_sequence missing/, breakIt: (db) => db.exec('DROP INDEX turns_thread_sequence') },
+    {
+      name: 'a dropped index',
+      reason: /index turns_thread_sequence missing/,
+      breakIt: (db) => db.exec('DROP INDEX turns_thread_sequence'),
+    },
     { name: 'another user_version', reason: /^user_version 3/, breakIt: (db) => db.pragma('user_version = 3') },
     { name: 'an unknown table', reason: /unknown table foo/, breakIt: (db) => db.exec('CREATE TABLE foo (x)') },
     { name: 'a changed table', reason: /table turns differs/, breakIt: (db) => db.exec('ALTER TABLE turns ADD COLUMN extra TEXT') },
-    { name: 'a dropped trigger', reason: /trigger memory_items_append_only missing/, breakIt: (db) => db.exec('DROP TRIGGER memory_items_append_only') },
-    { name: 'a dropped partial unique index', reason: /index threads_one_active missing/, breakIt: (db) => db.exec('DROP INDEX threads_one_active') },
+    {
+      name: 'a dropped trigger',
+      reason: /trigger memory_items_append_only missing/,
+      breakIt: (db) => db.exec('DROP TRIGGER memory_items_append_only'),
+    },
+    {
+      name: 'a dropped partial unique index',
+      reason: /index threads_one_active missing/,
+      breakIt: (db) => db.exec('DROP INDEX threads_one_active'),
+    },
     { name: 'missing meta', reason: /memory_meta row id=1 missing/, breakIt: (db) => db.exec('DELETE FROM memory_meta') },
     {
       name: 'no active thread',

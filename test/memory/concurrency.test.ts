@@ -12,7 +12,11 @@ describe('several processes on one database (M-3.5)', () => {
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     withRawDb(dbPathOf(repo), (db) => {
       expect(db.prepare("SELECT count(*) AS n FROM turns WHERE state = 'completed'").get()).toEqual({ n: 1000 });
-      expect(db.prepare('SELECT count(DISTINCT sequence) AS n, min(sequence) AS lo, max(sequence) AS hi FROM turns').get()).toEqual({ n: 1000, lo: 1, hi: 1000 });
+      expect(db.prepare('SELECT count(DISTINCT sequence) AS n, min(sequence) AS lo, max(sequence) AS hi FROM turns').get()).toEqual({
+        n: 1000,
+        lo: 1,
+        hi: 1000,
+      });
       expect(db.prepare("SELECT count(*) AS n FROM threads WHERE status = 'active'").get()).toEqual({ n: 1 });
       expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE kind = 'extraction'").get()).toEqual({ n: 1000 });
       for (let i = 0; i < 4; i += 1) {
@@ -28,7 +32,9 @@ describe('crash recovery (M-10.1)', () => {
     const clock = new ManualClock();
     const { spawn } = await import('node:child_process');
     const { FIXTURES } = await import('../helpers/child.js');
-    const child = spawn(process.execPath, [FIXTURES + 'begin-and-wait.mjs', repo, String(clock.value)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [FIXTURES + 'begin-and-wait.mjs', repo, String(clock.value)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const line = await new Promise<string>((resolve) => {
       let out = '';
       child.stdout.on('data', (d: Buffer) => {
@@ -91,7 +97,9 @@ describe('a writer killed mid-write loses nothing it acknowledged', () => {
       const completed = new Set((db.prepare("SELECT id FROM turns WHERE state = 'completed'").all() as { id: string }[]).map((r) => r.id));
       for (const id of acknowledged) expect(completed.has(id), id).toBe(true);
       expect(db.prepare("SELECT count(*) AS n FROM turns WHERE state = 'open'").get()).toEqual({ n: 0 });
-      expect(db.prepare('SELECT count(*) AS n FROM turns t WHERE NOT EXISTS (SELECT 1 FROM memory_jobs j WHERE j.turn_id = t.id)').get()).toEqual({ n: 0 });
+      expect(
+        db.prepare('SELECT count(*) AS n FROM turns t WHERE NOT EXISTS (SELECT 1 FROM memory_jobs j WHERE j.turn_id = t.id)').get(),
+      ).toEqual({ n: 0 });
     });
     await memory.close();
   });

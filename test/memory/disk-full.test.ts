@@ -36,7 +36,10 @@ function storageErrorOf(fn: () => unknown): MemoryStorageError {
 }
 
 function completedTurns(repo: string): number {
-  return withRawDb(dbPathOf(repo), (db) => (db.prepare("SELECT count(*) AS n FROM turns WHERE state = 'completed'").get() as { n: number }).n);
+  return withRawDb(
+    dbPathOf(repo),
+    (db) => (db.prepare("SELECT count(*) AS n FROM turns WHERE state = 'completed'").get() as { n: number }).n,
+  );
 }
 
 describe.skipIf(unavailable !== null)('a full disk never loses an acknowledged turn (tmpfs)', () => {

@@ -36,7 +36,14 @@ describe('export (M-10.4)', () => {
       expect(snapshot.tables['turns']).toHaveLength(5);
       expect(snapshot.tables['memory_jobs']).toHaveLength(5);
       expect(Object.keys(snapshot.tables)).toEqual([
-        'memory_meta', 'threads', 'turns', 'memory_jobs', 'memory_candidates', 'candidate_sources', 'memory_items', 'memory_item_candidates',
+        'memory_meta',
+        'threads',
+        'turns',
+        'memory_jobs',
+        'memory_candidates',
+        'candidate_sources',
+        'memory_items',
+        'memory_item_candidates',
       ]);
     }
   });

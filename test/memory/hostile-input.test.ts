@@ -11,7 +11,10 @@ describe('provenance excerpts survive a NUL character (M-7.6)', () => {
     const repo = tempRepo();
     const quote = '以后回答先给结论。';
     const llm = new ScriptedLlm()
-      .always('memory_extraction', extractWith((t) => [quoteUser('user_preference', '回答先给结论', t, quote)]))
+      .always(
+        'memory_extraction',
+        extractWith((t) => [quoteUser('user_preference', '回答先给结论', t, quote)]),
+      )
       .always('memory_consolidation', consolidateWith());
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     const h = memory.beginTurn({ intent: 'general_chat', userText: `pasted\u0000bytes then: ${quote} and more` });
@@ -38,7 +41,13 @@ describe('diagnostics never carry credentials', () => {
     const cause = new TypeError(`Request cannot be constructed from a URL that includes credentials: ${secretUrl}`);
     const error = new LlmCallError(
       `Connection error to ${secretUrl}`,
-      { purpose: 'memory_extraction', policy: { stream: false, reasoning: false }, durationMs: 3, kind: 'network', body: 'provider says token=BODY-TOKEN' },
+      {
+        purpose: 'memory_extraction',
+        policy: { stream: false, reasoning: false },
+        durationMs: 3,
+        kind: 'network',
+        body: 'provider says token=BODY-TOKEN',
+      },
       { cause },
     );
     const raw = rawDiagnostic(error);

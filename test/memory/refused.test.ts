@@ -7,7 +7,10 @@ import { tempRepo } from '../helpers/temp-repo.js';
 /** Each turn proposes one preference quoting the whole user text; the gate decides. */
 function setup(repo = tempRepo()) {
   const llm = new ScriptedLlm()
-    .always('memory_extraction', extractWith((t) => [quoteUser('user_preference', t.user.slice(0, 40), t)]))
+    .always(
+      'memory_extraction',
+      extractWith((t) => [quoteUser('user_preference', t.user.slice(0, 40), t)]),
+    )
     .always('memory_consolidation', consolidateWith());
   return { repo, memory: MemoryManager.open({ repoRoot: repo, llm }) };
 }
@@ -61,6 +64,8 @@ describe('CLI memory refused', () => {
     expect(json.code, json.stderr).toBe(0);
     const list = JSON.parse(json.stdout) as { reason: string; quote: string; kind: string; at: string }[];
     expect(list[0]!.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    expect(list).toMatchObject([{ reason: 'third_party', kind: 'user_preference', quote: 'My manager wrote: from now on, all PRs need two approvals.' }]);
+    expect(list).toMatchObject([
+      { reason: 'third_party', kind: 'user_preference', quote: 'My manager wrote: from now on, all PRs need two approvals.' },
+    ]);
   });
 });

@@ -33,9 +33,19 @@ function seedItems(repo: string, items: Seed[]): string[] {
     const id = `mseed${String(i).padStart(4, '0')}`;
     conn.immediate(() =>
       insertRevision(conn, {
-        id, revision: 1, kind: item.kind, threadId: item.kind === 'discussion_context' ? thread : null, title: item.title,
-        content: item.content ?? item.title, synopsis: item.synopsis ?? '', aliases: item.aliases ?? [], keywords: item.keywords ?? [],
-        supersedesId: null, consolidationJobId: 'job-seed', candidateIds: [], now: 1_000 + i,
+        id,
+        revision: 1,
+        kind: item.kind,
+        threadId: item.kind === 'discussion_context' ? thread : null,
+        title: item.title,
+        content: item.content ?? item.title,
+        synopsis: item.synopsis ?? '',
+        aliases: item.aliases ?? [],
+        keywords: item.keywords ?? [],
+        supersedesId: null,
+        consolidationJobId: 'job-seed',
+        candidateIds: [],
+        now: 1_000 + i,
       }),
     );
     return id;
@@ -74,7 +84,10 @@ describe('search match classes (M-7.2 – M-7.5)', () => {
 
   it('never more than 5 hits, and zero text hits return [] (no top-up by recency or importance)', async () => {
     const repo = tempRepo();
-    seedItems(repo, Array.from({ length: 12 }, (_, i) => ({ kind: 'user_preference' as const, title: `lint rule ${i}` })));
+    seedItems(
+      repo,
+      Array.from({ length: 12 }, (_, i) => ({ kind: 'user_preference' as const, title: `lint rule ${i}` })),
+    );
     const { memory, handle } = open(repo);
     expect(memory.search(handle, 'lint')).toHaveLength(5);
     expect(memory.search(handle, 'kubernetes')).toEqual([]);
@@ -112,7 +125,14 @@ describe('search match classes (M-7.2 – M-7.5)', () => {
 
   it('M-7.4: a search runs at most three SELECT/WITH statements and no per-item query', async () => {
     const repo = tempRepo();
-    seedItems(repo, Array.from({ length: 40 }, (_, i) => ({ kind: 'project_decision' as const, title: `decision ${i}`, content: `shared words topic ${i}` })));
+    seedItems(
+      repo,
+      Array.from({ length: 40 }, (_, i) => ({
+        kind: 'project_decision' as const,
+        title: `decision ${i}`,
+        content: `shared words topic ${i}`,
+      })),
+    );
     const { memory, handle } = open(repo);
     const statements: string[] = [];
     const conn = Connection.open(dbPathOf(repo), { verbose: (sql) => statements.push(String(sql)) });
@@ -120,7 +140,10 @@ describe('search match classes (M-7.2 – M-7.5)', () => {
       statements.length = 0;
       searchMemory(conn, handle.threadId, query);
       expect(statements.length, query).toBeLessThanOrEqual(3);
-      expect(statements.every((s) => /^\s*(SELECT|WITH)\b/i.test(s)), query).toBe(true);
+      expect(
+        statements.every((s) => /^\s*(SELECT|WITH)\b/i.test(s)),
+        query,
+      ).toBe(true);
     }
     statements.length = 0;
     expect(searchMemory(conn, handle.threadId, 'shared words')).toHaveLength(5);
@@ -134,10 +157,16 @@ describe('visibility (M-7.3, M-3.3)', () => {
   it('after /new the archived discussion is invisible while preferences stay; old handles stay bound', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm()
-      .always('memory_extraction', extractWith((t) => [
-        quoteUser('discussion_context', '比较方案 A 和方案 B', t, '我们在比较方案 A 和方案 B'),
-        quoteUser('user_preference', '回答先给结论', t, '以后回答先给结论'),
-      ], () => 'OLD THREAD SUMMARY'))
+      .always(
+        'memory_extraction',
+        extractWith(
+          (t) => [
+            quoteUser('discussion_context', '比较方案 A 和方案 B', t, '我们在比较方案 A 和方案 B'),
+            quoteUser('user_preference', '回答先给结论', t, '以后回答先给结论'),
+          ],
+          () => 'OLD THREAD SUMMARY',
+        ),
+      )
       .always('memory_consolidation', consolidateWith());
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     const first = memory.beginTurn({ intent: 'general_chat', userText: '我们在比较方案 A 和方案 B。以后回答先给结论。' });
@@ -167,7 +196,10 @@ describe('visibility (M-7.3, M-3.3)', () => {
   it('show works while degraded, with its sources; list and forget do not', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm()
-      .always('memory_extraction', extractWith((t) => [quoteUser('user_preference', '回答先给结论', t)]))
+      .always(
+        'memory_extraction',
+        extractWith((t) => [quoteUser('user_preference', '回答先给结论', t)]),
+      )
       .always('memory_consolidation', consolidateWith());
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     const h = memory.beginTurn({ intent: 'general_chat', userText: '以后回答先给结论。' });
@@ -178,7 +210,10 @@ describe('visibility (M-7.3, M-3.3)', () => {
     withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
     const degraded = MemoryManager.open({ repoRoot: repo });
     expect(degraded.status().health).toBe('degraded');
-    expect(degraded.show(item!.id.slice(0, 6))).toMatchObject({ title: '回答先给结论', sources: [{ role: 'user', quote: '以后回答先给结论。', sequence: 1 }] });
+    expect(degraded.show(item!.id.slice(0, 6))).toMatchObject({
+      title: '回答先给结论',
+      sources: [{ role: 'user', quote: '以后回答先给结论。', sequence: 1 }],
+    });
     expect(() => degraded.list()).toThrow(/degraded/);
     expect(() => degraded.forget(item!.id)).toThrow(/degraded/);
     await degraded.close();
@@ -186,7 +221,10 @@ describe('visibility (M-7.3, M-3.3)', () => {
 
   it('show and forget accept a unique prefix of at least 4 characters', async () => {
     const repo = tempRepo();
-    const [a, b] = seedItems(repo, [{ kind: 'user_preference', title: 'first' }, { kind: 'user_preference', title: 'second' }]);
+    const [a, b] = seedItems(repo, [
+      { kind: 'user_preference', title: 'first' },
+      { kind: 'user_preference', title: 'second' },
+    ]);
     const { memory } = open(repo);
     expect(memory.show(a!.slice(0, 9)).title).toBe('first');
     expect(() => memory.show('mse')).toThrow(/at least 4/);
@@ -218,7 +256,24 @@ describe('bounded inputs (M-7.6, M-8.1, M-8.2)', () => {
     memory.failTurn(failed);
     const current = memory.beginTurn({ intent: 'general_chat', userText: 'current' });
     const history = memory.history(current);
-    expect(history.map((m) => m.content)).toEqual(['q3', 'a3', 'q4', 'a4', 'q5', 'a5', 'q6', 'a6', 'q7', 'a7', 'q8', 'a8', 'q9', 'a9', 'q10', 'a10']);
+    expect(history.map((m) => m.content)).toEqual([
+      'q3',
+      'a3',
+      'q4',
+      'a4',
+      'q5',
+      'a5',
+      'q6',
+      'a6',
+      'q7',
+      'a7',
+      'q8',
+      'a8',
+      'q9',
+      'a9',
+      'q10',
+      'a10',
+    ]);
     memory.failTurn(current);
 
     const huge = '长'.repeat(30_000);
@@ -229,20 +284,27 @@ describe('bounded inputs (M-7.6, M-8.1, M-8.2)', () => {
     const total = bounded.reduce((n, m) => n + m.content.length, 0);
     expect(total).toBeLessThanOrEqual(HISTORY_BUDGET);
     expect(bounded).toHaveLength(2);
-    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT length(user_text) AS n FROM turns WHERE id = ?').get(big.turnId))).toEqual({ n: 30_000 });
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT length(user_text) AS n FROM turns WHERE id = ?').get(big.turnId))).toEqual({
+      n: 30_000,
+    });
     memory.failTurn(next);
     await memory.close();
   });
 
   it('routing context stays within 4,000 characters with oversized items and compaction, and always keeps the boundary note', async () => {
     const repo = tempRepo();
-    seedItems(repo, Array.from({ length: 60 }, (_, i) => ({
-      kind: (['user_preference', 'project_decision', 'discussion_context'] as const)[i % 3]!,
-      title: `${'很长的标题'.repeat(30)} ${i}`.slice(0, 160),
-      content: 'x'.repeat(4000),
-      synopsis: 's'.repeat(400),
-    })));
-    withRawDb(dbPathOf(repo), (db) => db.prepare("UPDATE threads SET compaction = ?, compaction_sequence = 1 WHERE status = 'active'").run('摘要'.repeat(2000)));
+    seedItems(
+      repo,
+      Array.from({ length: 60 }, (_, i) => ({
+        kind: (['user_preference', 'project_decision', 'discussion_context'] as const)[i % 3]!,
+        title: `${'很长的标题'.repeat(30)} ${i}`.slice(0, 160),
+        content: 'x'.repeat(4000),
+        synopsis: 's'.repeat(400),
+      })),
+    );
+    withRawDb(dbPathOf(repo), (db) =>
+      db.prepare("UPDATE threads SET compaction = ?, compaction_sequence = 1 WHERE status = 'active'").run('摘要'.repeat(2000)),
+    );
     const { memory, handle } = open(repo);
     const routing = memory.routingContext(handle);
     expect(routing.length).toBeLessThanOrEqual(ROUTING_BUDGET);
@@ -258,9 +320,15 @@ describe('bounded inputs (M-7.6, M-8.1, M-8.2)', () => {
     const padding = '前文'.repeat(1500);
     const quote = '以后回答先给结论。';
     const llm = new ScriptedLlm()
-      .always('memory_extraction', extractWith((t) => [
-        { ...quoteUser('user_preference', '回答先给结论', t, quote), sources: [1, 2, 3, 4].map(() => ({ turn_id: t.turn_id, role: 'user', quote })) },
-      ]))
+      .always(
+        'memory_extraction',
+        extractWith((t) => [
+          {
+            ...quoteUser('user_preference', '回答先给结论', t, quote),
+            sources: [1, 2, 3, 4].map(() => ({ turn_id: t.turn_id, role: 'user', quote })),
+          },
+        ]),
+      )
       .always('memory_consolidation', consolidateWith());
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     for (let i = 0; i < 4; i += 1) {
@@ -282,4 +350,3 @@ describe('bounded inputs (M-7.6, M-8.1, M-8.2)', () => {
     await memory.close();
   });
 });
-

@@ -99,7 +99,10 @@ describe('a degraded open is read-only: every file stays byte-identical (M-2.3)'
 
   it('a degraded export still sees the rows that were only in the WAL', async () => {
     const repo = await healthyRepo(2);
-    crashAfter(dbPathOf(repo), "CREATE TABLE foo (x); INSERT INTO turns SELECT 'late', thread_id, 99, intent, 'only in the WAL', assistant_text, state, scope_paths, NULL, NULL, failure, created_at, updated_at, finished_at FROM turns LIMIT 1;");
+    crashAfter(
+      dbPathOf(repo),
+      "CREATE TABLE foo (x); INSERT INTO turns SELECT 'late', thread_id, 99, intent, 'only in the WAL', assistant_text, state, scope_paths, NULL, NULL, failure, created_at, updated_at, finished_at FROM turns LIMIT 1;",
+    );
     const memory = MemoryManager.open({ repoRoot: repo });
     const exported = JSON.parse(readFileSync(memory.export().path, 'utf8')) as { tables: { turns: { user_text: string }[] } };
     expect(exported.tables.turns.map((t) => t.user_text)).toContain('only in the WAL');

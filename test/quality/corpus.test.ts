@@ -23,7 +23,13 @@ describe('M-13.3 invariants on the quality corpus', () => {
   });
 
   it('illegal provenance = 0, repair leakage = 0, cross-repo and cross-thread leakage = 0, forgotten rebuilt = 0', () => {
-    expect(report.invariants).toMatchObject({ illegalProvenance: 0, repairLeakage: 0, crossRepoLeakage: 0, crossThreadLeakage: 0, forgottenRebuilt: 0 });
+    expect(report.invariants).toMatchObject({
+      illegalProvenance: 0,
+      repairLeakage: 0,
+      crossRepoLeakage: 0,
+      crossThreadLeakage: 0,
+      forgottenRebuilt: 0,
+    });
   });
 
   it('provenance completeness of active preferences/decisions = 100 %', () => {
@@ -69,11 +75,39 @@ describe('the invariant probes can fail', () => {
     const llm = new ScriptedLlm()
       .always('memory_extraction', (request) => {
         const turn = JSON.parse(request.messages[1]!.content).turns[0];
-        return { content: JSON.stringify({ thread_compaction: '', candidates: [{ kind: 'user_preference', title: '回答先给结论', content: '回答先给结论', aliases: [], sources: [{ turn_id: turn.turn_id, role: 'user', quote: '以后回答先给结论。' }] }] }) };
+        return {
+          content: JSON.stringify({
+            thread_compaction: '',
+            candidates: [
+              {
+                kind: 'user_preference',
+                title: '回答先给结论',
+                content: '回答先给结论',
+                aliases: [],
+                sources: [{ turn_id: turn.turn_id, role: 'user', quote: '以后回答先给结论。' }],
+              },
+            ],
+          }),
+        };
       })
       .always('memory_consolidation', (request) => {
         const c = JSON.parse(request.messages[1]!.content).candidates[0];
-        return { content: JSON.stringify({ operations: [{ operation: 'create', candidate_ids: [c.candidate_id], target_id: null, title: c.title, content: c.title, synopsis: '', aliases: [], keywords: [] }] }) };
+        return {
+          content: JSON.stringify({
+            operations: [
+              {
+                operation: 'create',
+                candidate_ids: [c.candidate_id],
+                target_id: null,
+                title: c.title,
+                content: c.title,
+                synopsis: '',
+                aliases: [],
+                keywords: [],
+              },
+            ],
+          }),
+        };
       });
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: '以后回答先给结论。' }), 'ok');

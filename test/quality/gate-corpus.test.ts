@@ -60,9 +60,12 @@ describe('M-5.6 gate figures per category (a regression fails here)', () => {
     for (const [category, tiers] of Object.entries(baseline.categories)) {
       for (const [tier, b] of Object.entries(tiers)) {
         const t = byCategoryTier[category]?.[tier];
-        if (!t || t.n !== b.n) regressions.push(`${category}/${tier}: ${t?.n ?? 0} items, baseline ${b.n} (rerun --write-baseline after editing the corpus)`);
+        if (!t || t.n !== b.n)
+          regressions.push(`${category}/${tier}: ${t?.n ?? 0} items, baseline ${b.n} (rerun --write-baseline after editing the corpus)`);
         else if (t.correct < b.minCorrect || t.falseAccepts > b.maxFalseAccepts) {
-          regressions.push(`${category}/${tier}: ${t.correct}/${t.n} right, ${t.falseAccepts} false accepts; baseline ${b.minCorrect} right, ${b.maxFalseAccepts} false accepts`);
+          regressions.push(
+            `${category}/${tier}: ${t.correct}/${t.n} right, ${t.falseAccepts} false accepts; baseline ${b.minCorrect} right, ${b.maxFalseAccepts} false accepts`,
+          );
         }
       }
     }

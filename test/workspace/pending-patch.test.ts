@@ -14,7 +14,10 @@ describe('the pending patch', () => {
     // Someone applies the same change by hand (or another session did); the kept patch must not nest it.
     writeFileSync(join(repo, 'calc.js'), 'return Math.round(a + b);\n');
     const later = new ReviewWorkspace(repo, { patchFile });
-    expect(later.applyPatch()).toEqual({ applied: false, problems: ['calc.js: the replacement is already there (the patch looks applied)'] });
+    expect(later.applyPatch()).toEqual({
+      applied: false,
+      problems: ['calc.js: the replacement is already there (the patch looks applied)'],
+    });
     expect(readFileSync(join(repo, 'calc.js'), 'utf8')).toBe('return Math.round(a + b);\n');
   });
 

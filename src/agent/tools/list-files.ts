@@ -15,7 +15,10 @@ export const listFiles = defineTool({
     const prefix = path === '.' || path === '' ? '' : `${path.replace(/^\.\//, '').replace(/\/+$/, '')}/`;
     const index = sourceIndex(workspace);
     // The index stops at SOURCE_INDEX_LIMIT files; say so, or a missing file would look absent.
-    const partial = index.length >= SOURCE_INDEX_LIMIT ? `\n(the repository has more than ${SOURCE_INDEX_LIMIT} files: only the first ${SOURCE_INDEX_LIMIT} are indexed)` : '';
+    const partial =
+      index.length >= SOURCE_INDEX_LIMIT
+        ? `\n(the repository has more than ${SOURCE_INDEX_LIMIT} files: only the first ${SOURCE_INDEX_LIMIT} are indexed)`
+        : '';
     const files = index.filter((f) => f.startsWith(prefix));
     if (files.length === 0) return `No files under ${path}.${partial}`;
     const shown = files.slice(0, limit);

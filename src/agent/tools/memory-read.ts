@@ -17,7 +17,7 @@ export function memoryReadView(detail: MemoryDetail) {
 
 export const memoryRead = defineTool({
   name: 'memory_read',
-  description: 'Read one memory by id: its content, whether it is non-factual context, and excerpts of the user\'s words it comes from.',
+  description: "Read one memory by id: its content, whether it is non-factual context, and excerpts of the user's words it comes from.",
   schema: z.strictObject({ memory_id: z.string().min(4).max(64) }),
   run({ memory_id }, { memory }) {
     if (!memory) return 'Error: memory is not available in this flow.';

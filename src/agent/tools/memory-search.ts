@@ -4,7 +4,7 @@ import { defineTool } from './tool.js';
 export const memorySearch = defineTool({
   name: 'memory_search',
   description:
-    'Search the project memory (the user\'s explicit preferences, confirmed project decisions, and this discussion\'s context) ' +
+    "Search the project memory (the user's explicit preferences, confirmed project decisions, and this discussion's context) " +
     'by keywords, in Chinese or English. Returns at most 5 {id, kind, title, synopsis, match}. Memory is not source evidence.',
   schema: z.strictObject({ query: z.string().min(1).max(256) }),
   run({ query }, { memory }) {

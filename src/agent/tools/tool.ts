@@ -52,7 +52,9 @@ export async function runToolCall(tools: readonly Tool[], call: ToolCall, contex
   }
   try {
     const output = await tool.run(parsed.data, context);
-    return output.length <= TOOL_OUTPUT_LIMIT ? output : `${output.slice(0, TOOL_OUTPUT_LIMIT)}\n[output cut at ${TOOL_OUTPUT_LIMIT} characters; ask for a narrower range]`;
+    return output.length <= TOOL_OUTPUT_LIMIT
+      ? output
+      : `${output.slice(0, TOOL_OUTPUT_LIMIT)}\n[output cut at ${TOOL_OUTPUT_LIMIT} characters; ask for a narrower range]`;
   } catch (error) {
     return `Error: ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
   }

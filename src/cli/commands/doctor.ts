@@ -30,21 +30,44 @@ export interface Check {
 export async function runDoctor(options: { repo?: string; model?: string; json: boolean; output: Output }): Promise<number> {
   const checks: Check[] = [];
   const major = Number(process.versions.node.split('.')[0]);
-  checks.push({ name: 'node', ok: major >= 20, detail: `Node.js ${process.versions.node}`, fix: major >= 20 ? null : 'install Node.js 20 or newer' });
+  checks.push({
+    name: 'node',
+    ok: major >= 20,
+    detail: `Node.js ${process.versions.node}`,
+    fix: major >= 20 ? null : 'install Node.js 20 or newer',
+  });
   let config: AppConfig | null = null;
   try {
     config = readConfig({ ...(options.model ? { model: options.model } : {}) });
     checks.push({ name: 'settings', ok: true, detail: 'all AUTOPATCH_* settings are valid', fix: null });
   } catch (error) {
-    checks.push({ name: 'settings', ok: false, detail: error instanceof StartupError ? error.message : describeError(error), fix: 'correct the variable named above' });
+    checks.push({
+      name: 'settings',
+      ok: false,
+      detail: error instanceof StartupError ? error.message : describeError(error),
+      fix: 'correct the variable named above',
+    });
   }
   if (config) {
     if (!config.llm) {
-      checks.push({ name: 'provider', ok: false, detail: 'no model provider is configured', fix: 'set AUTOPATCH_LLM_API_KEY (and AUTOPATCH_LLM_BASE_URL / AUTOPATCH_LLM_MODEL for a provider other than DeepSeek)' });
+      checks.push({
+        name: 'provider',
+        ok: false,
+        detail: 'no model provider is configured',
+        fix: 'set AUTOPATCH_LLM_API_KEY (and AUTOPATCH_LLM_BASE_URL / AUTOPATCH_LLM_MODEL for a provider other than DeepSeek)',
+      });
     } else {
       const llm = config.llm;
-      checks.push({ name: 'provider', ok: true, detail: `${literal(llm.model)} at ${literal(redactUrl(llm.baseUrl))}${llm.apiKey ? ' (API key set)' : ' (no API key)'}`, fix: null });
-      const client = new GuardedLlm(new LazyProvider(llm), { classifierTimeoutMs: Math.min(CLASSIFIER_TIMEOUT_MS, llm.timeoutMs), maxRetries: 0 });
+      checks.push({
+        name: 'provider',
+        ok: true,
+        detail: `${literal(llm.model)} at ${literal(redactUrl(llm.baseUrl))}${llm.apiKey ? ' (API key set)' : ' (no API key)'}`,
+        fix: null,
+      });
+      const client = new GuardedLlm(new LazyProvider(llm), {
+        classifierTimeoutMs: Math.min(CLASSIFIER_TIMEOUT_MS, llm.timeoutMs),
+        maxRetries: 0,
+      });
       const started = Date.now();
       try {
         // The smallest request that proves the key, the URL and the model: a short call with one word.
@@ -60,7 +83,12 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
   try {
     root = resolveRepo(options.repo);
   } catch (error) {
-    checks.push({ name: 'project', ok: false, detail: error instanceof Error ? error.message : String(error), fix: 'pass an existing folder with --repo' });
+    checks.push({
+      name: 'project',
+      ok: false,
+      detail: error instanceof Error ? error.message : String(error),
+      fix: 'pass an existing folder with --repo',
+    });
   }
   if (root) {
     checks.push({ name: 'project', ok: true, detail: root, fix: null });
@@ -81,13 +109,23 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
             fix: stuck > 0 ? 'autopatch-j memory status shows why the jobs fail' : null,
           });
         } else {
-          checks.push({ name: 'memory', ok: false, detail: `degraded: ${literal(status.degradedReason ?? 'unknown')}`, fix: 'autopatch-j memory export, then autopatch-j memory clear --confirm' });
+          checks.push({
+            name: 'memory',
+            ok: false,
+            detail: `degraded: ${literal(status.degradedReason ?? 'unknown')}`,
+            fix: 'autopatch-j memory export, then autopatch-j memory clear --confirm',
+          });
         }
       } catch (error) {
         checks.push({ name: 'memory', ok: false, detail: literal(describeError(error)), fix: 'check the permissions of .autopatch-j/' });
       }
       const ignored = existsSync(join(dataDir(root), '.gitignore'));
-      checks.push({ name: 'data folder', ok: ignored, detail: ignored ? '.autopatch-j/ ignores itself in git' : '.autopatch-j/.gitignore is missing', fix: ignored ? null : "run any request, or: echo '*' > .autopatch-j/.gitignore" });
+      checks.push({
+        name: 'data folder',
+        ok: ignored,
+        detail: ignored ? '.autopatch-j/ ignores itself in git' : '.autopatch-j/.gitignore is missing',
+        fix: ignored ? null : "run any request, or: echo '*' > .autopatch-j/.gitignore",
+      });
     }
   }
   const allOk = checks.every((c) => c.ok);
@@ -96,7 +134,10 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
     return allOk ? EXIT.ok : EXIT.failure;
   }
   const style = styleFor(options.output);
-  const rows = checks.map((c) => [`${c.ok ? style.green('✓') : style.red('✗')} ${c.name}`, c.ok || !c.fix ? c.detail : `${c.detail} — fix: ${c.fix}`]);
+  const rows = checks.map((c) => [
+    `${c.ok ? style.green('✓') : style.red('✗')} ${c.name}`,
+    c.ok || !c.fix ? c.detail : `${c.detail} — fix: ${c.fix}`,
+  ]);
   options.output.outRich(`${renderColumns(rows, options.output.outTerminal ? options.output.columns() : 100)}\n`);
   options.output.out(allOk ? 'All checks passed.\n' : `${checks.filter((c) => !c.ok).length} check(s) failed.\n`);
   return allOk ? EXIT.ok : EXIT.failure;

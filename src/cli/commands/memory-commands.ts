@@ -30,7 +30,10 @@ export function memoryShow(ctx: CliContext, id: string | undefined): CommandOutp
 export function memoryRefused(ctx: CliContext): CommandOutput {
   return guarded(() => {
     const refused = ctx.memory.refused({ limit: 20 });
-    return ok(renderRefused(refused), refused.map((r) => ({ ...r, at: new Date(r.at).toISOString() })));
+    return ok(
+      renderRefused(refused),
+      refused.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
+    );
   });
 }
 
@@ -66,7 +69,9 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
     const result = ctx.memory.clear();
     return ok(
       `Memory cleared: generation ${result.generation}, new thread ${result.threadId}. Exports and CLI history are kept.${
-        result.movedAside ? `\nThe damaged database was not deleted: it was moved to ${result.movedAside} (with its -wal/-shm files, if any).` : ''
+        result.movedAside
+          ? `\nThe damaged database was not deleted: it was moved to ${result.movedAside} (with its -wal/-shm files, if any).`
+          : ''
       }`,
       result,
     );
@@ -81,7 +86,10 @@ export function memoryExport(ctx: CliContext): CommandOutput {
     if (result.rawBytesOnly) {
       return ok(`The database could not be read, so its raw bytes were saved (base64, with a SHA-256) to ${result.path}`, result);
     }
-    return ok(`Exported ${result.turns} turn(s) and ${result.items} memory revision(s) to ${result.path}\n(RAW, unredacted: it holds your conversation text.)`, result);
+    return ok(
+      `Exported ${result.turns} turn(s) and ${result.items} memory revision(s) to ${result.path}\n(RAW, unredacted: it holds your conversation text.)`,
+      result,
+    );
   } catch (error) {
     return failure(`export failed: ${literal(describeError(error))}`);
   }
@@ -92,16 +100,18 @@ export function memoryRetry(ctx: CliContext, id: string | undefined, all: boolea
   if (id === undefined && !all) {
     const failed = ctx.memory.status().unresolved.failed;
     const list = failed.map((f) => `  ${f.id}  ${f.kind}  ${f.attempts} attempt(s): ${literal(f.reason.slice(0, 120))}`);
-    return failure(
-      [`usage: /memory retry <job-id> | --all   (${failed.length} failed job(s))`, ...list].join('\n'),
-      EXIT.usage,
-      { error: 'usage', failed },
-    );
+    return failure([`usage: /memory retry <job-id> | --all   (${failed.length} failed job(s))`, ...list].join('\n'), EXIT.usage, {
+      error: 'usage',
+      failed,
+    });
   }
   return guarded(() => {
     const result = ctx.memory.retry(all ? undefined : id);
     if (result.jobIds.length === 0) return ok('No failed jobs: nothing to retry.', result);
-    return ok(`Put ${result.jobIds.length} failed job(s) back in the queue: ${result.jobIds.join(', ')}. They run with the next background pass (or at exit).`, result);
+    return ok(
+      `Put ${result.jobIds.length} failed job(s) back in the queue: ${result.jobIds.join(', ')}. They run with the next background pass (or at exit).`,
+      result,
+    );
   });
 }
 
@@ -109,8 +119,10 @@ function guarded(work: () => CommandOutput): CommandOutput {
   try {
     return work();
   } catch (error) {
-    if (error instanceof MemorySchemaError) return failure(degradedHelp(error.reason), EXIT.degraded, { error: 'degraded', reason: error.reason });
-    if (error instanceof MemoryNotFoundError) return failure(literal(error.message), EXIT.failure, { error: 'not_found', id: error.memoryId });
+    if (error instanceof MemorySchemaError)
+      return failure(degradedHelp(error.reason), EXIT.degraded, { error: 'degraded', reason: error.reason });
+    if (error instanceof MemoryNotFoundError)
+      return failure(literal(error.message), EXIT.failure, { error: 'not_found', id: error.memoryId });
     return failure(literal(describeError(error)));
   }
 }

@@ -17,17 +17,27 @@ export function applyPatch(workspace: ReviewWorkspace): CommandOutput {
   const patch = workspace.pendingPatch;
   if (!patch) return failure('There is no pending patch.');
   const result = workspace.applyPatch();
-  if (result.applied) return ok(`Applied patch #${patch.id} to ${result.files.length} file(s).`, { applied: true, id: patch.id, files: result.files });
-  return failure(`Patch #${patch.id} was not applied; nothing changed:\n- ${result.problems.map(literal).join('\n- ')}`, EXIT.failure, { applied: false, id: patch.id, problems: result.problems });
+  if (result.applied)
+    return ok(`Applied patch #${patch.id} to ${result.files.length} file(s).`, { applied: true, id: patch.id, files: result.files });
+  return failure(`Patch #${patch.id} was not applied; nothing changed:\n- ${result.problems.map(literal).join('\n- ')}`, EXIT.failure, {
+    applied: false,
+    id: patch.id,
+    problems: result.problems,
+  });
 }
 
 export function discardPatch(workspace: ReviewWorkspace): CommandOutput {
   const patch = workspace.pendingPatch;
-  return workspace.discardPatch() ? ok(`Discarded the pending patch #${patch!.id}.`, { discarded: true }) : failure('There is no pending patch.');
+  return workspace.discardPatch()
+    ? ok(`Discarded the pending patch #${patch!.id}.`, { discarded: true })
+    : failure('There is no pending patch.');
 }
 
 /** `autopatch-j patch|apply|discard`: the patch an earlier `ask` or session left; Memory is not opened. */
-export async function patchOutsideSession(name: 'patch' | 'apply' | 'discard', options: { repo: string | undefined; output: Output }): Promise<CommandOutput> {
+export async function patchOutsideSession(
+  name: 'patch' | 'apply' | 'discard',
+  options: { repo: string | undefined; output: Output },
+): Promise<CommandOutput> {
   let root: string;
   try {
     root = resolveRepo(options.repo);

@@ -6,7 +6,16 @@ import { renderColumns, wrapText } from '../render/wrap.js';
 import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
 import { applyPatch, discardPatch, showPatch } from './patch-commands.js';
 import { closest } from './suggest.js';
-import { memoryClear, memoryExport, memoryForget, memoryList, memoryRefused, memoryRetry, memoryShow, memoryStatus } from './memory-commands.js';
+import {
+  memoryClear,
+  memoryExport,
+  memoryForget,
+  memoryList,
+  memoryRefused,
+  memoryRetry,
+  memoryShow,
+  memoryStatus,
+} from './memory-commands.js';
 
 /** A slash command: data the session dispatches to; actions return what to print. */
 export interface SlashCommand {
@@ -72,10 +81,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         case 'refused':
           return memoryRefused(ctx);
         case 'retry':
-          return memoryRetry(ctx, rest.find((a) => !a.startsWith('--')), rest.includes('--all'));
+          return memoryRetry(
+            ctx,
+            rest.find((a) => !a.startsWith('--')),
+            rest.includes('--all'),
+          );
         default: {
           const guess = closest(sub!, MEMORY_SUBCOMMANDS);
-          return failure(`Unknown memory command '${literal(sub)}'.${guess ? ` Did you mean /memory ${guess}?` : ''} Usage: /memory ${MEMORY_SUBCOMMANDS.join('|')}`, EXIT.usage);
+          return failure(
+            `Unknown memory command '${literal(sub)}'.${guess ? ` Did you mean /memory ${guess}?` : ''} Usage: /memory ${MEMORY_SUBCOMMANDS.join('|')}`,
+            EXIT.usage,
+          );
         }
       }
     },
@@ -109,7 +125,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 /** `/new` (M-3.4). */
 async function newThread(ctx: CliContext): Promise<CommandOutput> {
   const status = ctx.memory.status();
-  if (status.health !== 'healthy') return failure(`Cannot start a new thread: Memory is degraded (${status.degradedReason}). /memory status explains how to recover.`, EXIT.degraded);
+  if (status.health !== 'healthy')
+    return failure(
+      `Cannot start a new thread: Memory is degraded (${status.degradedReason}). /memory status explains how to recover.`,
+      EXIT.degraded,
+    );
   // A provider that already timed out or was unreachable in this run is not waited on again.
   const held = ctx.llm?.trouble != null;
   if (ctx.llm && !held && status.jobs.pending > 0) ctx.output.err(`processing ${status.jobs.pending} memory job(s) of this thread…\n`);
@@ -128,7 +148,9 @@ async function newThread(ctx: CliContext): Promise<CommandOutput> {
     `Started a new thread (${result.threadId}).${patch ? ` The pending patch #${patch.id} was discarded.` : ''}`,
     'Kept: your preferences, project decisions, the old RAW turns, exports and the CLI history. The old discussion context is no longer used.',
     ...(unfinished > 0
-      ? [`${unfinished} memory job(s) of the old thread stay queued (${held ? 'the provider did not answer earlier, not waiting again' : reasonWords(result.drain.warnings[0]!.message)}) — /memory status explains.`]
+      ? [
+          `${unfinished} memory job(s) of the old thread stay queued (${held ? 'the provider did not answer earlier, not waiting again' : reasonWords(result.drain.warnings[0]!.message)}) — /memory status explains.`,
+        ]
       : []),
     ...(ctx.config.debug ? renderDrainWarnings(result.drain) : []),
   ];
@@ -138,7 +160,10 @@ async function newThread(ctx: CliContext): Promise<CommandOutput> {
 export function helpText(columns = 80): string {
   const rows = SLASH_COMMANDS.map((c) => [c.usage, c.description]);
   return [
-    wrapText('Type a question or request; it is routed to the right assistant. A pasted block, or lines ended with \\ (or Alt+Enter), is one request. Slash commands:', columns),
+    wrapText(
+      'Type a question or request; it is routed to the right assistant. A pasted block, or lines ended with \\ (or Alt+Enter), is one request. Slash commands:',
+      columns,
+    ),
     renderColumns(rows, columns, '  '),
     '',
     wrapText('Ctrl-C or Esc cancels a running request; at the prompt Ctrl-C clears the line, twice leaves; Ctrl-D leaves.', columns),
@@ -165,9 +190,11 @@ const SLASH_HINTS: Record<string, string> = {
 export async function runSlash(line: string, ctx: CliContext): Promise<CommandOutput | 'exit'> {
   const [head, ...args] = line.trim().slice(1).split(/\s+/);
   const name = (head ?? '').toLowerCase();
-  const command = SLASH_COMMANDS.find((c) => c.name === name) ?? (name === 'quit' ? SLASH_COMMANDS.find((c) => c.name === 'exit') : undefined);
+  const command =
+    SLASH_COMMANDS.find((c) => c.name === name) ?? (name === 'quit' ? SLASH_COMMANDS.find((c) => c.name === 'exit') : undefined);
   if (!command) {
-    const guess = SLASH_HINTS[name] !== undefined ? name : closest(name, [...SLASH_COMMANDS.map((c) => c.name), ...Object.keys(SLASH_HINTS)]);
+    const guess =
+      SLASH_HINTS[name] !== undefined ? name : closest(name, [...SLASH_COMMANDS.map((c) => c.name), ...Object.keys(SLASH_HINTS)]);
     const hint = guess === null ? null : (SLASH_HINTS[guess] ?? `/${guess}`);
     return failure(`Unknown command /${literal(name)}.${hint ? ` Did you mean ${hint}?` : ''} /help lists the commands.`, EXIT.usage);
   }

@@ -30,7 +30,8 @@ export function modelFailureText(error: unknown, llm: LlmConfig | null, options:
     return `The model provider refused the API key (HTTP ${status}) at ${url}. Check AUTOPATCH_LLM_API_KEY${llm.apiKey ? '' : ' (it is not set)'}.`;
   }
   if (isModelNotFound(error)) return `The model '${llm.model}' was not found at ${base} (HTTP ${status}). Check AUTOPATCH_LLM_MODEL.`;
-  if (status === 404) return `Nothing answers at ${url} (HTTP 404). Check AUTOPATCH_LLM_BASE_URL (OpenAI-compatible base URLs often end in /v1).`;
+  if (status === 404)
+    return `Nothing answers at ${url} (HTTP 404). Check AUTOPATCH_LLM_BASE_URL (OpenAI-compatible base URLs often end in /v1).`;
   const tries = options.retried ? ` after ${options.retried} retr${options.retried === 1 ? 'y' : 'ies'}` : '';
   if (status === 429) return `The model provider at ${base} is rate limiting requests (HTTP 429)${tries}. Wait a moment and try again.`;
   if (status >= 500) return `The model provider at ${base} failed (HTTP ${status})${tries}. Try again later.`;

@@ -11,7 +11,9 @@ export async function loadMarkdown(width: number): Promise<MarkdownToTerminal> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
   const marked = new Marked();
   // marked-terminal's types lag behind marked's extension type; the runtime contract is the documented one.
-  const extension = markedTerminal({ width: Math.max(20, width), reflowText: true, tab: 2, showSectionPrefix: false } as Parameters<typeof markedTerminal>[0]);
+  const extension = markedTerminal({ width: Math.max(20, width), reflowText: true, tab: 2, showSectionPrefix: false } as Parameters<
+    typeof markedTerminal
+  >[0]);
   marked.use(extension as unknown as Parameters<typeof marked.use>[0]);
   return (markdown) => String(marked.parse(markdown, { async: false })).replace(/\n+$/, '\n');
 }

@@ -24,22 +24,43 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
   if (status.health === 'degraded') lines.push(degradedHelp(status.degradedReason ?? 'unknown reason'), '');
   else lines.push('Memory: healthy');
   const db = status.dbPath.startsWith(options.repoRoot) ? status.dbPath.slice(options.repoRoot.length + 1) : status.dbPath;
-  lines.push(`  database       ${db}${status.schemaVersion !== null ? ` (schema v${status.schemaVersion}${status.generation !== null ? `, generation ${status.generation}` : ''})` : ''}`);
+  lines.push(
+    `  database       ${db}${status.schemaVersion !== null ? ` (schema v${status.schemaVersion}${status.generation !== null ? `, generation ${status.generation}` : ''})` : ''}`,
+  );
   lines.push(`  active thread  ${status.activeThreadId ?? '(none)'}`);
   const items = status.items;
-  lines.push(`  memories       ${items.user_preference} preference(s) · ${items.project_decision} decision(s) · ${items.discussion_context} discussion item(s) in this thread`);
+  lines.push(
+    `  memories       ${items.user_preference} preference(s) · ${items.project_decision} decision(s) · ${items.discussion_context} discussion item(s) in this thread`,
+  );
   const t = status.turns;
   lines.push(`  turns          ${t.completed} completed · ${t.failed} failed · ${t.interrupted} interrupted · ${t.open} open`);
-  lines.push(`  jobs           ${jobStates(status.jobs).map(([state, n]) => `${n} ${state}`).join(' · ')}`);
+  lines.push(
+    `  jobs           ${jobStates(status.jobs)
+      .map(([state, n]) => `${n} ${state}`)
+      .join(' · ')}`,
+  );
   const u = status.unresolved;
-  if (u.oldestCreatedAt !== null) lines.push(`  unresolved     oldest job waiting since ${formatTime(u.oldestCreatedAt)} · most attempts ${u.maxAttempts}`);
-  for (const f of u.failed) lines.push(`  failed job     ${f.id} (${f.kind}, ${f.attempts} attempt(s)): ${literal(f.reason.split('\n')[0]!.slice(0, 160))} — memory retry ${f.id}`);
-  if (status.backgroundError !== null) lines.push(`  background     the scheduler keeps failing: ${literal(status.backgroundError.slice(0, 200))}`);
+  if (u.oldestCreatedAt !== null)
+    lines.push(`  unresolved     oldest job waiting since ${formatTime(u.oldestCreatedAt)} · most attempts ${u.maxAttempts}`);
+  for (const f of u.failed)
+    lines.push(
+      `  failed job     ${f.id} (${f.kind}, ${f.attempts} attempt(s)): ${literal(f.reason.split('\n')[0]!.slice(0, 160))} — memory retry ${f.id}`,
+    );
+  if (status.backgroundError !== null)
+    lines.push(`  background     the scheduler keeps failing: ${literal(status.backgroundError.slice(0, 200))}`);
   const filtered = Object.entries(status.filteredCandidates.byReason).sort((a, b) => b[1] - a[1]);
-  lines.push(`  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`);
+  lines.push(
+    `  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`,
+  );
   lines.push(`  last success   ${formatTime(status.lastSucceededAt)}`);
   if (status.lastError === null) lines.push('  last error     none');
-  else if (options.debug) lines.push('  last error     (RAW, as persisted)', ...literal(status.lastError).split('\n').map((l) => `    ${l}`));
+  else if (options.debug)
+    lines.push(
+      '  last error     (RAW, as persisted)',
+      ...literal(status.lastError)
+        .split('\n')
+        .map((l) => `    ${l}`),
+    );
   else lines.push('  last error     a background job failed and will be retried; run with AUTOPATCH_DEBUG=true to see the RAW error');
   for (const warning of status.warnings) lines.push(`  warning        ${literal(warning)}`);
   return lines.join('\n');
@@ -114,7 +135,8 @@ export function renderDetail(detail: MemoryDetail): string {
   lines.push(`updated    ${formatTime(detail.updatedAt)} (revision ${detail.revision})`);
   if (detail.revisions.length > 1) {
     lines.push('', 'revisions');
-    for (const r of detail.revisions) lines.push(`  r${r.revision}  ${formatTime(r.createdAt)}  ${r.status.padEnd(10)}  ${literal(r.title)}`);
+    for (const r of detail.revisions)
+      lines.push(`  r${r.revision}  ${formatTime(r.createdAt)}  ${r.status.padEnd(10)}  ${literal(r.title)}`);
   }
   lines.push('', `sources (${detail.sources.length})`);
   for (const s of detail.sources) {
@@ -126,6 +148,7 @@ export function renderDetail(detail: MemoryDetail): string {
 
 export function renderDrainWarnings(result: DrainResult): string[] {
   return result.warnings.map(
-    (w) => `warning: memory ${w.kind} job ${w.jobId} did not finish and will be retried${w.nextRetryAt ? ` after ${formatTime(w.nextRetryAt)}` : ''}: ${literal(w.message.split('\n')[0]!.slice(0, 200))}`,
+    (w) =>
+      `warning: memory ${w.kind} job ${w.jobId} did not finish and will be retried${w.nextRetryAt ? ` after ${formatTime(w.nextRetryAt)}` : ''}: ${literal(w.message.split('\n')[0]!.slice(0, 200))}`,
   );
 }

@@ -13,7 +13,9 @@ export interface PatchStats {
 /** `/patch`: a unified diff with three lines of context and line numbers; the search/replace form if the files moved on. */
 export function renderPatch(repoRoot: string, patch: PendingPatch, style: Style): string {
   const { plan, changes } = planChanges(repoRoot, patch.edits);
-  const head = style.bold(`Pending patch #${patch.id}${patch.revisions > 0 ? ` (revision ${patch.revisions})` : ''}: ${literal(patch.summary)}`);
+  const head = style.bold(
+    `Pending patch #${patch.id}${patch.revisions > 0 ? ` (revision ${patch.revisions})` : ''}: ${literal(patch.summary)}`,
+  );
   if (plan.problems.length > 0) {
     return `${literal(describePatch(patch))}\n\n${style.yellow(`It no longer applies as it is:\n- ${plan.problems.map(literal).join('\n- ')}`)}`;
   }

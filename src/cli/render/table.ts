@@ -31,6 +31,11 @@ export function renderTable(headers: string[], rows: string[][], maxWidths: numb
     widths = headers.map((_, i) => Math.max(...cells.map((row) => stringWidth(row[i] ?? ''))));
   }
   return cells
-    .map((row) => row.map((c, i) => (i === row.length - 1 ? c : padDisplay(c, widths[i]!))).join('  ').trimEnd())
+    .map((row) =>
+      row
+        .map((c, i) => (i === row.length - 1 ? c : padDisplay(c, widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }

@@ -14,7 +14,8 @@ export function toolLine(name: string, argumentsText: string, output: string, wi
         break;
       }
     }
-    if (name === 'read_file' && typeof args['startLine'] === 'number') argument += `:${args['startLine']}${typeof args['endLine'] === 'number' ? `-${args['endLine']}` : ''}`;
+    if (name === 'read_file' && typeof args['startLine'] === 'number')
+      argument += `:${args['startLine']}${typeof args['endLine'] === 'number' ? `-${args['endLine']}` : ''}`;
   } catch {
     argument = '';
   }

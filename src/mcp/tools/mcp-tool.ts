@@ -34,7 +34,11 @@ export function defineMcpTool<I extends z.ZodObject, O extends z.ZodObject>(tool
  * clients that read only text; every string from Memory stays inside that JSON, as data. A failure is an
  * MCP tool error (`isError: true`) whose text says what happened and what to do.
  */
-export function registerMcpTool<I extends z.ZodObject, O extends z.ZodObject>(server: McpServer, tool: McpTool<I, O>, context: McpToolContext): void {
+export function registerMcpTool<I extends z.ZodObject, O extends z.ZodObject>(
+  server: McpServer,
+  tool: McpTool<I, O>,
+  context: McpToolContext,
+): void {
   const handler = (args: z.infer<I>): Promise<CallToolResult> =>
     context.inFlight.track(async () => {
       try {

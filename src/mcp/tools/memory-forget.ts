@@ -8,7 +8,7 @@ export const memoryForgetTool = defineMcpTool({
   description:
     'Forget one memory by id (a unique prefix of 4+ characters works) when the user asks for it: it leaves search and ' +
     'the routing context at once and its old evidence can never rebuild it. The RAW conversation turns are kept; a new ' +
-    'explicit statement by the user can form a new memory later. Only do this on the user\'s explicit request.',
+    "explicit statement by the user can form a new memory later. Only do this on the user's explicit request.",
   input: z.strictObject({ id: z.string().min(4).max(64) }),
   output: z.object({
     id: z.string(),
@@ -21,6 +21,12 @@ export const memoryForgetTool = defineMcpTool({
   async run({ id }, { host }) {
     const memory = await host.current();
     const result = memory.forget(id);
-    return { id: result.id, kind: result.kind, title: result.title, suppressed_candidates: result.suppressedCandidates, raw_turns_kept: true as const };
+    return {
+      id: result.id,
+      kind: result.kind,
+      title: result.title,
+      suppressed_candidates: result.suppressedCandidates,
+      raw_turns_kept: true as const,
+    };
   },
 });

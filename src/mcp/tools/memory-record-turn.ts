@@ -36,16 +36,21 @@ export const memoryRecordTurnTool = defineMcpTool({
   name: 'memory_record_turn',
   title: 'Record a finished conversation turn',
   description:
-    'Hand one finished ordinary turn to project memory: `user` is the user\'s own words exactly as typed (RAW, not ' +
+    "Hand one finished ordinary turn to project memory: `user` is the user's own words exactly as typed (RAW, not " +
     'paraphrased, not including files you read), `assistant` is the final answer the user saw (no tool output or ' +
     'reasoning). A background step later keeps only explicit preferences ("from now on…", "以后…"), decisions the user ' +
-    'confirmed, and discussion context, each checked to quote the user\'s words; most turns yield nothing, which is normal. ' +
+    "confirmed, and discussion context, each checked to quote the user's words; most turns yield nothing, which is normal. " +
     `intent: general_chat (default) or code_explain. Repair work (${REPAIR_INTENTS.join(', ')}) is refused: it never ` +
     `reads or writes memory. Limits: user ≤ ${MAX_USER_CHARS.toLocaleString('en-US')} characters, assistant ≤ ` +
     `${MAX_ASSISTANT_CHARS.toLocaleString('en-US')}. The turn text is stored unredacted in .autopatch-j/memory.db.`,
   input: z.strictObject({
     user: turnText('user', "the user's own words of this turn", MAX_USER_CHARS, "record the user's own words, not pasted files"),
-    assistant: turnText('assistant', 'the final answer the user saw', MAX_ASSISTANT_CHARS, 'record the final answer the user saw, not tool output'),
+    assistant: turnText(
+      'assistant',
+      'the final answer the user saw',
+      MAX_ASSISTANT_CHARS,
+      'record the final answer the user saw, not tool output',
+    ),
     intent: intentField,
   }),
   output: z.object({

@@ -43,7 +43,12 @@ export const memoryStatusTool = defineMcpTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(_args, { host, debug }) {
     const memory = await host.current();
-    return statusView(memory.status(), { debug, repoRoot: host.repoRoot, modelConfigured: host.modelConfigured, workerRunning: host.workerRunning });
+    return statusView(memory.status(), {
+      debug,
+      repoRoot: host.repoRoot,
+      modelConfigured: host.modelConfigured,
+      workerRunning: host.workerRunning,
+    });
   },
 });
 
@@ -52,7 +57,8 @@ function statusView(status: MemoryStatus, options: { debug: boolean; repoRoot: s
   return {
     health: status.health,
     degraded_reason: status.degradedReason,
-    recovery: status.health === 'degraded' ? { diagnose: recovery.diagnose, keep_copy: recovery.keepCopy, recover: recovery.recover } : null,
+    recovery:
+      status.health === 'degraded' ? { diagnose: recovery.diagnose, keep_copy: recovery.keepCopy, recover: recovery.recover } : null,
     db_path: status.dbPath,
     schema_version: status.schemaVersion,
     generation: status.generation,
@@ -72,7 +78,8 @@ function statusView(status: MemoryStatus, options: { debug: boolean; repoRoot: s
     oldest_unresolved_at: isoTime(status.unresolved.oldestCreatedAt),
     max_attempts: status.unresolved.maxAttempts,
     last_error: status.lastError === null ? null : options.debug ? status.lastError : LAST_ERROR_HINT,
-    background_error: status.backgroundError === null ? null : options.debug ? status.backgroundError : status.backgroundError.slice(0, 200),
+    background_error:
+      status.backgroundError === null ? null : options.debug ? status.backgroundError : status.backgroundError.slice(0, 200),
     last_succeeded_at: isoTime(status.lastSucceededAt),
     model_configured: options.modelConfigured,
     background_worker: options.workerRunning && options.modelConfigured ? ('running' as const) : ('stopped' as const),

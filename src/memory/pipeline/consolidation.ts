@@ -3,7 +3,18 @@ import { clip, normalizeText } from '../../shared/text.js';
 import type { Connection } from '../connection.js';
 import { searchMemory } from '../retrieval/search.js';
 import { candidatesOfJob, pendingCandidateIds, setCandidateStatus } from '../store/candidates.js';
-import { type ItemRow, activeItemsWithTitleTerm, addEvidence, itemText, findCurrentItem, insertRevision, itemEvidenceQuotes, markSuperseded, recentActiveItems, retireRevision } from '../store/items.js';
+import {
+  type ItemRow,
+  activeItemsWithTitleTerm,
+  addEvidence,
+  itemText,
+  findCurrentItem,
+  insertRevision,
+  itemEvidenceQuotes,
+  markSuperseded,
+  recentActiveItems,
+  retireRevision,
+} from '../store/items.js';
 import { type ClaimedBatch, batchStillOwned, finishBatch } from '../store/jobs.js';
 import type { CandidateRecord, MemoryKind } from '../types.js';
 import type { ConsolidationPayload, ConsolidationRead, OperationAnswer } from './contracts.js';
@@ -61,7 +72,8 @@ export function loadConsolidationInput(conn: Connection, batch: ClaimedBatch): C
       }
     }
     for (const kind of new Set(candidates.map((c) => c.kind))) {
-      for (const row of recentActiveItems(conn, kind, kind === 'discussion_context' ? batch.threadId : null, RECENT_ITEMS_PER_KIND)) offer(row);
+      for (const row of recentActiveItems(conn, kind, kind === 'discussion_context' ? batch.threadId : null, RECENT_ITEMS_PER_KIND))
+        offer(row);
     }
     const payload: ConsolidationPayload = {
       thread_id: batch.threadId,
@@ -104,7 +116,12 @@ export interface ConsolidationPlan {
  * by its candidates' quotes, a revise/supersede of an item about something else, a supersede whose quotes
  * replace nothing. A create that repeats an active item becomes extra evidence of it.
  */
-export function planConsolidation(conn: Connection, read: ConsolidationRead, input: ConsolidationInput, threadId: string): ConsolidationPlan {
+export function planConsolidation(
+  conn: Connection,
+  read: ConsolidationRead,
+  input: ConsolidationInput,
+  threadId: string,
+): ConsolidationPlan {
   const problems: string[] = [];
   const byId = new Map(input.candidates.map((c) => [c.id, c]));
   const handled = new Map<string, number>();
@@ -149,11 +166,23 @@ export function planConsolidation(conn: Connection, read: ConsolidationRead, inp
 
   const plan: ConsolidationPlan = { operations: [], refusals: [], duplicates: new Map(), repairs: read.repairs };
   for (const refused of read.refused) {
-    plan.refusals.push({ candidateIds: refused.candidateIds ?? [], title: refused.title, kind: refused.kind, reason: 'contract', detail: refused.detail });
+    plan.refusals.push({
+      candidateIds: refused.candidateIds ?? [],
+      title: refused.title,
+      kind: refused.kind,
+      reason: 'contract',
+      detail: refused.detail,
+    });
   }
   for (const op of read.operations) {
     const refuse = (reason: OperationRefusal['reason'], detail: string): void => {
-      plan.refusals.push({ candidateIds: op.candidate_ids, title: clip(op.title, 120), kind: byId.get(op.candidate_ids[0]!)!.kind, reason, detail });
+      plan.refusals.push({
+        candidateIds: op.candidate_ids,
+        title: clip(op.title, 120),
+        kind: byId.get(op.candidate_ids[0]!)!.kind,
+        reason,
+        detail,
+      });
     };
     if (op.operation === 'reject') {
       plan.operations.push(op);
@@ -226,63 +255,105 @@ export function applyConsolidation(
   input: { batch: ClaimedBatch; plan: ConsolidationPlan; consolidation: ConsolidationInput; newItemId: () => string; now: number },
 ): { outcome: 'fenced' } | { outcome: 'succeeded'; diagnostics: ConsolidationDiagnostics; itemIds: string[] } {
   const { batch, now, plan } = input;
-  return conn.immediate(() => {
-    if (!batchStillOwned(conn, batch)) return { outcome: 'fenced' as const };
-    const diagnostics: ConsolidationDiagnostics = {
-      purpose: 'memory_consolidation', created: 0, revised: 0, superseded: 0, rejected: 0, duplicates: 0, skippedSuppressed: 0,
-      filtered: {}, rejections: [], repairs: plan.repairs.slice(0, 32),
-    };
-    const live = new Set(pendingCandidateIds(conn, batch.jobs[0]!.id));
-    for (const refusal of plan.refusals) {
-      const ids = refusal.candidateIds.filter((id) => live.has(id));
-      setCandidateStatus(conn, ids, 'rejected', now);
-      diagnostics.filtered[refusal.reason] = (diagnostics.filtered[refusal.reason] ?? 0) + 1;
-      if (diagnostics.rejections.length < 32) diagnostics.rejections.push({ title: refusal.title, kind: refusal.kind, reason: refusal.reason, detail: refusal.detail });
-    }
-    const byId = new Map(input.consolidation.candidates.map((c) => [c.id, c]));
-    const itemIds: string[] = [];
-    plan.operations.forEach((op, index) => {
-      const ids = op.candidate_ids.filter((id) => live.has(id));
-      diagnostics.skippedSuppressed += op.candidate_ids.length - ids.length;
-      if (ids.length === 0) return;
-      if (op.operation === 'reject') {
+  return conn.immediate(
+    () => {
+      if (!batchStillOwned(conn, batch)) return { outcome: 'fenced' as const };
+      const diagnostics: ConsolidationDiagnostics = {
+        purpose: 'memory_consolidation',
+        created: 0,
+        revised: 0,
+        superseded: 0,
+        rejected: 0,
+        duplicates: 0,
+        skippedSuppressed: 0,
+        filtered: {},
+        rejections: [],
+        repairs: plan.repairs.slice(0, 32),
+      };
+      const live = new Set(pendingCandidateIds(conn, batch.jobs[0]!.id));
+      for (const refusal of plan.refusals) {
+        const ids = refusal.candidateIds.filter((id) => live.has(id));
         setCandidateStatus(conn, ids, 'rejected', now);
-        diagnostics.rejected += ids.length;
-        return;
+        diagnostics.filtered[refusal.reason] = (diagnostics.filtered[refusal.reason] ?? 0) + 1;
+        if (diagnostics.rejections.length < 32)
+          diagnostics.rejections.push({ title: refusal.title, kind: refusal.kind, reason: refusal.reason, detail: refusal.detail });
       }
-      const kind = byId.get(ids[0]!)!.kind;
-      const fields = revisionFields(op);
-      const threadId = kind === 'discussion_context' ? batch.threadId : null;
-      const twin = plan.duplicates.get(index);
-      if (twin !== undefined) {
-        const target = requireActive(conn, twin);
-        addEvidence(conn, target.id, target.revision, ids);
-        itemIds.push(target.id);
-        diagnostics.duplicates += 1;
-      } else if (op.operation === 'create') {
-        const id = input.newItemId();
-        insertRevision(conn, { id, revision: 1, kind, threadId, ...fields, supersedesId: null, consolidationJobId: batch.jobs[0]!.id, candidateIds: ids, now });
-        itemIds.push(id);
-        diagnostics.created += 1;
-      } else if (op.operation === 'revise') {
-        const target = requireActive(conn, op.target_id!);
-        const previous = retireRevision(conn, target.id, now);
-        insertRevision(conn, { id: target.id, revision: previous + 1, kind, threadId: target.thread_id, ...fields, supersedesId: null, consolidationJobId: batch.jobs[0]!.id, candidateIds: ids, now });
-        itemIds.push(target.id);
-        diagnostics.revised += 1;
-      } else {
-        const target = requireActive(conn, op.target_id!);
-        const id = input.newItemId();
-        markSuperseded(conn, target.id, id, now);
-        insertRevision(conn, { id, revision: 1, kind, threadId, ...fields, supersedesId: target.id, consolidationJobId: batch.jobs[0]!.id, candidateIds: ids, now });
-        itemIds.push(id);
-        diagnostics.superseded += 1;
-      }
-      setCandidateStatus(conn, ids, 'consolidated', now);
-    });
-    finishBatch(conn, batch, 'succeeded', diagnostics, now);
-    return { outcome: 'succeeded' as const, diagnostics, itemIds };
-   }, { durable: false });
+      const byId = new Map(input.consolidation.candidates.map((c) => [c.id, c]));
+      const itemIds: string[] = [];
+      plan.operations.forEach((op, index) => {
+        const ids = op.candidate_ids.filter((id) => live.has(id));
+        diagnostics.skippedSuppressed += op.candidate_ids.length - ids.length;
+        if (ids.length === 0) return;
+        if (op.operation === 'reject') {
+          setCandidateStatus(conn, ids, 'rejected', now);
+          diagnostics.rejected += ids.length;
+          return;
+        }
+        const kind = byId.get(ids[0]!)!.kind;
+        const fields = revisionFields(op);
+        const threadId = kind === 'discussion_context' ? batch.threadId : null;
+        const twin = plan.duplicates.get(index);
+        if (twin !== undefined) {
+          const target = requireActive(conn, twin);
+          addEvidence(conn, target.id, target.revision, ids);
+          itemIds.push(target.id);
+          diagnostics.duplicates += 1;
+        } else if (op.operation === 'create') {
+          const id = input.newItemId();
+          insertRevision(conn, {
+            id,
+            revision: 1,
+            kind,
+            threadId,
+            ...fields,
+            supersedesId: null,
+            consolidationJobId: batch.jobs[0]!.id,
+            candidateIds: ids,
+            now,
+          });
+          itemIds.push(id);
+          diagnostics.created += 1;
+        } else if (op.operation === 'revise') {
+          const target = requireActive(conn, op.target_id!);
+          const previous = retireRevision(conn, target.id, now);
+          insertRevision(conn, {
+            id: target.id,
+            revision: previous + 1,
+            kind,
+            threadId: target.thread_id,
+            ...fields,
+            supersedesId: null,
+            consolidationJobId: batch.jobs[0]!.id,
+            candidateIds: ids,
+            now,
+          });
+          itemIds.push(target.id);
+          diagnostics.revised += 1;
+        } else {
+          const target = requireActive(conn, op.target_id!);
+          const id = input.newItemId();
+          markSuperseded(conn, target.id, id, now);
+          insertRevision(conn, {
+            id,
+            revision: 1,
+            kind,
+            threadId,
+            ...fields,
+            supersedesId: target.id,
+            consolidationJobId: batch.jobs[0]!.id,
+            candidateIds: ids,
+            now,
+          });
+          itemIds.push(id);
+          diagnostics.superseded += 1;
+        }
+        setCandidateStatus(conn, ids, 'consolidated', now);
+      });
+      finishBatch(conn, batch, 'succeeded', diagnostics, now);
+      return { outcome: 'succeeded' as const, diagnostics, itemIds };
+    },
+    { durable: false },
+  );
 }
 
 function requireActive(conn: Connection, id: string): ItemRow {

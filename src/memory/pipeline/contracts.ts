@@ -83,7 +83,6 @@ export interface ConsolidationPayload {
   }[];
 }
 
-
 /** Limits of an extraction answer (INTERFACES.md §2.1). */
 export const MAX_CANDIDATES = 32;
 export const MAX_COMPACTION = 4000;
@@ -147,15 +146,26 @@ export function readExtractionAnswer(text: string, finishReason?: string | null)
   const read = readModelJson(text, { finishReason, keys: [...EXTRACTION_KEYS, 'compaction', 'summary'] });
   const repairs = [...read.repairs];
   const top = unwrap(read.value, EXTRACTION_KEYS, 'candidates', repairs);
-  const known = renameKeys(top, { compaction: 'thread_compaction', summary: 'thread_compaction', thread_summary: 'thread_compaction', memories: 'candidates' });
+  const known = renameKeys(top, {
+    compaction: 'thread_compaction',
+    summary: 'thread_compaction',
+    thread_summary: 'thread_compaction',
+    memories: 'candidates',
+  });
   noteUnknown(known, EXTRACTION_KEYS, 'answer', repairs);
   let compaction = typeof known.thread_compaction === 'string' ? known.thread_compaction : '';
   if (compaction.length > MAX_COMPACTION) {
     compaction = cutAtSentence(compaction, MAX_COMPACTION);
     repairs.push('compaction_cut');
   }
-  const list = known.candidates === undefined || known.candidates === null ? [] : Array.isArray(known.candidates) ? known.candidates : [known.candidates];
-  if (!Array.isArray(known.candidates) && known.candidates !== undefined && known.candidates !== null) repairs.push('candidates_not_a_list');
+  const list =
+    known.candidates === undefined || known.candidates === null
+      ? []
+      : Array.isArray(known.candidates)
+        ? known.candidates
+        : [known.candidates];
+  if (!Array.isArray(known.candidates) && known.candidates !== undefined && known.candidates !== null)
+    repairs.push('candidates_not_a_list');
   const candidates: CandidateAnswer[] = [];
   const refused: ContractRefusal[] = [];
   list.forEach((raw, index) => {
@@ -185,8 +195,12 @@ export function readConsolidationAnswer(text: string, finishReason?: string | nu
   const refused: ContractRefusal[] = [];
   list.forEach((raw, index) => {
     const normalized = normalizeOperation(raw, repairs);
-    const candidateIds = isObject(normalized) && Array.isArray(normalized.candidate_ids) ? normalized.candidate_ids.filter((id): id is string => typeof id === 'string') : [];
-    const title = isObject(normalized) && typeof normalized.title === 'string' && normalized.title.length > 0 ? normalized.title : `operation ${index}`;
+    const candidateIds =
+      isObject(normalized) && Array.isArray(normalized.candidate_ids)
+        ? normalized.candidate_ids.filter((id): id is string => typeof id === 'string')
+        : [];
+    const title =
+      isObject(normalized) && typeof normalized.title === 'string' && normalized.title.length > 0 ? normalized.title : `operation ${index}`;
     const kind = isObject(normalized) && typeof normalized.operation === 'string' ? normalized.operation : 'unknown';
     if (index >= MAX_OPERATIONS) {
       refused.push({ title, kind, detail: `more than ${MAX_OPERATIONS} operations`, candidateIds });
@@ -209,7 +223,8 @@ function unwrap(value: unknown, keys: readonly string[], listKey: string, repair
     }
     if (!isObject(current)) break;
     const own = Object.keys(current).map(snakeCase);
-    if (own.some((k) => keys.includes(k) || k === 'compaction' || k === 'summary' || k === 'ops' || k === 'memories')) return snakeKeys(current);
+    if (own.some((k) => keys.includes(k) || k === 'compaction' || k === 'summary' || k === 'ops' || k === 'memories'))
+      return snakeKeys(current);
     const inner = Object.values(current).filter((v) => isObject(v) || Array.isArray(v));
     if (inner.length !== 1) break;
     repairs.push('wrapper');
@@ -246,7 +261,8 @@ function stringList(value: unknown): unknown {
   return list.map((v) => String(v).trim()).filter((v) => v.length > 0);
 }
 
-const idText = (value: unknown): unknown => (typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : value);
+const idText = (value: unknown): unknown =>
+  typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : value;
 const text = (value: unknown): unknown => (value === undefined || value === null ? '' : typeof value === 'number' ? String(value) : value);
 const enumText = (value: unknown, synonyms: Record<string, string>): unknown => {
   if (typeof value !== 'string') return value;
@@ -297,7 +313,8 @@ function normalizeOperation(raw: unknown, repairs: string[]): unknown {
   if (target === undefined || target === '' || (typeof target === 'string' && /^(null|none)$/iu.test(target))) target = null;
   // A reject names no target; one named anyway changes nothing (the candidates are rejected either way).
   if (operation === 'reject') target = null;
-  const ids = o.candidate_ids === undefined || o.candidate_ids === null ? [] : Array.isArray(o.candidate_ids) ? o.candidate_ids : [o.candidate_ids];
+  const ids =
+    o.candidate_ids === undefined || o.candidate_ids === null ? [] : Array.isArray(o.candidate_ids) ? o.candidate_ids : [o.candidate_ids];
   return {
     operation,
     candidate_ids: ids.map(idText),

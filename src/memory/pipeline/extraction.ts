@@ -47,7 +47,10 @@ export interface ExtractionInput {
 /** Reads what an extraction batch needs, in one read transaction. */
 export function loadExtractionInput(conn: Connection, batch: ClaimedBatch): ExtractionInput {
   return conn.read(() => {
-    const turns = turnsByIds(conn, batch.jobs.map((j) => j.turnId!));
+    const turns = turnsByIds(
+      conn,
+      batch.jobs.map((j) => j.turnId!),
+    );
     const adjacent = previousCompletedTurn(conn, batch.threadId, turns[0]?.sequence ?? 0);
     const thread = findThread(conn, batch.threadId);
     const payload: ExtractionPayload = {
@@ -98,7 +101,10 @@ export interface ExtractionDiagnostics {
  * Validates every candidate; invalid ones are filtered and counted, never blocking the rest (M-5.4). Those
  * the reader already refused for breaking the contract alone are counted as `contract` (M-5.5).
  */
-export function screenCandidates(answer: ExtractionRead, context: ValidationContext): { valid: ValidCandidate[]; diagnostics: ExtractionDiagnostics } {
+export function screenCandidates(
+  answer: ExtractionRead,
+  context: ValidationContext,
+): { valid: ValidCandidate[]; diagnostics: ExtractionDiagnostics } {
   const diagnostics: ExtractionDiagnostics = {
     purpose: 'memory_extraction',
     candidates: answer.candidates.length + answer.refused.length,
@@ -110,9 +116,20 @@ export function screenCandidates(answer: ExtractionRead, context: ValidationCont
   };
   const valid: ValidCandidate[] = [];
   const seen = new Set<string>();
-  const refuse = (candidate: { title: string; kind: string; sources?: CandidateAnswer['sources'] }, reason: RejectReason, detail: string): void => {
+  const refuse = (
+    candidate: { title: string; kind: string; sources?: CandidateAnswer['sources'] },
+    reason: RejectReason,
+    detail: string,
+  ): void => {
     diagnostics.filtered[reason] = (diagnostics.filtered[reason] ?? 0) + 1;
-    if (diagnostics.rejections.length < 32) diagnostics.rejections.push({ title: clip(candidate.title, 120), kind: candidate.kind, reason, detail, ...refusedQuote(candidate.sources ?? []) });
+    if (diagnostics.rejections.length < 32)
+      diagnostics.rejections.push({
+        title: clip(candidate.title, 120),
+        kind: candidate.kind,
+        reason,
+        detail,
+        ...refusedQuote(candidate.sources ?? []),
+      });
   };
   for (const refused of answer.refused) refuse(refused, 'contract', refused.detail);
   for (const candidate of answer.candidates) {
@@ -139,8 +156,7 @@ function refusedQuote(sources: readonly { turn_id: string; role: string; quote: 
 }
 
 export type ExtractionCommit =
-  | { outcome: 'fenced' }
-  | { outcome: 'succeeded' | 'succeeded_no_output'; consolidationJobId: string | null; accepted: number };
+  { outcome: 'fenced' } | { outcome: 'succeeded' | 'succeeded_no_output'; consolidationJobId: string | null; accepted: number };
 
 /**
  * Commits an extraction batch in one BEGIN IMMEDIATE transaction, fenced by lease owner and generation
@@ -160,33 +176,47 @@ export function commitExtraction(
   },
 ): ExtractionCommit {
   const { batch, now, diagnostics } = input;
-  return conn.immediate((): ExtractionCommit => {
-    if (!batchStillOwned(conn, batch)) return { outcome: 'fenced' };
-    if (input.compaction.trim().length > 0) {
-      diagnostics.compactionAdvanced = advanceCompaction(conn, batch.threadId, input.compaction, input.maxSequence, now);
-    }
-    const leadJobId = batch.jobs[0]!.id;
-    const inserted: string[] = [];
-    for (const candidate of input.valid) {
-      if (touchesSuppressedEvidence(conn, candidate.sources)) {
-        diagnostics.filtered.suppressed_evidence = (diagnostics.filtered.suppressed_evidence ?? 0) + 1;
-        diagnostics.rejections.push({ title: clip(candidate.title, 120), kind: candidate.kind, reason: 'suppressed_evidence', detail: 'cites the evidence of a forgotten memory',
-          ...refusedQuote(candidate.sources.map((x) => ({ turn_id: x.turnId, role: x.role, quote: x.quote }))) });
-        continue;
+  return conn.immediate(
+    (): ExtractionCommit => {
+      if (!batchStillOwned(conn, batch)) return { outcome: 'fenced' };
+      if (input.compaction.trim().length > 0) {
+        diagnostics.compactionAdvanced = advanceCompaction(conn, batch.threadId, input.compaction, input.maxSequence, now);
       }
-      const id = input.newId('candidate');
-      insertCandidate(conn, { id, extractionJobId: leadJobId, generation: batch.generation, candidate, now });
-      inserted.push(id);
-    }
-    diagnostics.accepted = inserted.length;
-    let consolidationJobId: string | null = null;
-    if (inserted.length > 0) {
-      consolidationJobId = input.newId('job');
-      insertConsolidationJob(conn, { jobId: consolidationJobId, parentJobId: leadJobId, threadId: batch.threadId, generation: batch.generation, now });
-      assignConsolidationJob(conn, inserted, consolidationJobId);
-    }
-    const outcome = inserted.length > 0 ? 'succeeded' : 'succeeded_no_output';
-    finishBatch(conn, batch, outcome, diagnostics, now);
-    return { outcome, consolidationJobId, accepted: inserted.length };
-   }, { durable: false });
+      const leadJobId = batch.jobs[0]!.id;
+      const inserted: string[] = [];
+      for (const candidate of input.valid) {
+        if (touchesSuppressedEvidence(conn, candidate.sources)) {
+          diagnostics.filtered.suppressed_evidence = (diagnostics.filtered.suppressed_evidence ?? 0) + 1;
+          diagnostics.rejections.push({
+            title: clip(candidate.title, 120),
+            kind: candidate.kind,
+            reason: 'suppressed_evidence',
+            detail: 'cites the evidence of a forgotten memory',
+            ...refusedQuote(candidate.sources.map((x) => ({ turn_id: x.turnId, role: x.role, quote: x.quote }))),
+          });
+          continue;
+        }
+        const id = input.newId('candidate');
+        insertCandidate(conn, { id, extractionJobId: leadJobId, generation: batch.generation, candidate, now });
+        inserted.push(id);
+      }
+      diagnostics.accepted = inserted.length;
+      let consolidationJobId: string | null = null;
+      if (inserted.length > 0) {
+        consolidationJobId = input.newId('job');
+        insertConsolidationJob(conn, {
+          jobId: consolidationJobId,
+          parentJobId: leadJobId,
+          threadId: batch.threadId,
+          generation: batch.generation,
+          now,
+        });
+        assignConsolidationJob(conn, inserted, consolidationJobId);
+      }
+      const outcome = inserted.length > 0 ? 'succeeded' : 'succeeded_no_output';
+      finishBatch(conn, batch, outcome, diagnostics, now);
+      return { outcome, consolidationJobId, accepted: inserted.length };
+    },
+    { durable: false },
+  );
 }

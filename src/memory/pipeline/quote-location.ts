@@ -41,7 +41,7 @@ const PUNCTUATION_FOLD: Record<string, string> = {
   '‚': "'",
   '‛': "'",
   '`': "'",
-  'ʼ': "'",
+  ʼ: "'",
   '–': '-',
   '—': '-',
   '－': '-',

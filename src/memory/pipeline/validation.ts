@@ -186,7 +186,9 @@ function candidateTerms(candidate: CandidateAnswer): Set<string> {
 }
 
 function prepare(text: string): string {
-  return foldCase(text).replace(/[\u2018\u2019\u02bc]/gu, "'").replace(/[\u201c\u201d]/gu, '"');
+  return foldCase(text)
+    .replace(/[\u2018\u2019\u02bc]/gu, "'")
+    .replace(/[\u201c\u201d]/gu, '"');
 }
 
 /**

@@ -19,7 +19,13 @@ import {
 } from '../store/jobs.js';
 import { heartbeatInterval } from '../store/leases.js';
 import type { DrainResult, JobOutcome, ProcessResult } from '../types.js';
-import { CONSOLIDATION_SYSTEM_PROMPT, type ConsolidationPlan, applyConsolidation, loadConsolidationInput, planConsolidation } from './consolidation.js';
+import {
+  CONSOLIDATION_SYSTEM_PROMPT,
+  type ConsolidationPlan,
+  applyConsolidation,
+  loadConsolidationInput,
+  planConsolidation,
+} from './consolidation.js';
 import { readConsolidationAnswer, readExtractionAnswer } from './contracts.js';
 import { EXTRACTION_SYSTEM_PROMPT, commitExtraction, loadExtractionInput, screenCandidates } from './extraction.js';
 
@@ -128,11 +134,18 @@ export class MemoryWorker {
       const batch = this.claimNext(options);
       if (!batch) return outcomes;
       for (const job of batch.jobs) options.tried?.add(job.id);
-      const outcome = batch.kind === 'extraction' ? await this.runExtraction(batch, options.timeoutMs) : await this.runConsolidation(batch, options.timeoutMs);
+      const outcome =
+        batch.kind === 'extraction'
+          ? await this.runExtraction(batch, options.timeoutMs)
+          : await this.runConsolidation(batch, options.timeoutMs);
       outcomes.push(outcome);
       if (options.allow && batch.kind === 'extraction') {
         // A consolidation child produced directly by a snapshot extraction may complete in the same pass.
-        for (const child of childJobs(this.deps.conn(), batch.jobs.map((j) => j.id))) options.allow.add(child);
+        for (const child of childJobs(
+          this.deps.conn(),
+          batch.jobs.map((j) => j.id),
+        ))
+          options.allow.add(child);
       }
     }
   }
@@ -258,7 +271,8 @@ export class MemoryWorker {
     } catch (error) {
       const raw = rawDiagnostic(error, { purpose });
       const short = describeError(error);
-      const unusable = error instanceof MemoryContractError || (error instanceof LlmCallError && error.details.kind === 'malformed_response');
+      const unusable =
+        error instanceof MemoryContractError || (error instanceof LlmCallError && error.details.kind === 'malformed_response');
       let failed: ReturnType<typeof failBatch>;
       try {
         failed = failBatch(this.deps.conn(), batch, { rawError: raw, purpose, error: short.slice(0, 500), unusable }, this.deps.now());
@@ -268,7 +282,14 @@ export class MemoryWorker {
       }
       if (failed === null) return { jobIds, kind: batch.kind, outcome: 'fenced', error: short };
       if (failed.failedJobIds.length > 0) return { jobIds, kind: batch.kind, outcome: 'failed', error: short };
-      return { jobIds, kind: batch.kind, outcome: 'retry', error: short, nextRetryAt: failed.nextRetryAt, ...(failed.split ? { split: true } : {}) };
+      return {
+        jobIds,
+        kind: batch.kind,
+        outcome: 'retry',
+        error: short,
+        nextRetryAt: failed.nextRetryAt,
+        ...(failed.split ? { split: true } : {}),
+      };
     } finally {
       clearInterval(heartbeat);
     }
@@ -358,7 +379,6 @@ export class MemoryWorker {
     if (at === null) return MAX_WAKE_MS;
     return Math.min(MAX_WAKE_MS, Math.max(MIN_WAKE_MS, at - this.deps.now()));
   }
-
 }
 
 /** A worker model request ran past its timeout. */

@@ -73,9 +73,7 @@ const LABEL: Record<MemoryKind, string> = {
  */
 export function routingContext(conn: Connection, handle: TurnHandle): string {
   return conn.read(() => {
-    const thread = conn
-      .stmt<{ compaction: string }>('SELECT compaction FROM threads WHERE id = ?')
-      .get(handle.threadId);
+    const thread = conn.stmt<{ compaction: string }>('SELECT compaction FROM threads WHERE id = ?').get(handle.threadId);
     const rows = conn
       .stmt<IndexRow>(
         `SELECT * FROM (SELECT id, kind, title, synopsis FROM memory_items

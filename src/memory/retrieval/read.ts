@@ -93,12 +93,16 @@ export function showMemory(conn: Connection, memoryId: string): MemoryDetail {
   try {
     return conn.read(() => {
       const id = resolveItemId(conn, memoryId);
-      const rows = conn
-        .stmt<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM memory_items WHERE id = ? ORDER BY revision`)
-        .all(id);
+      const rows = conn.stmt<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM memory_items WHERE id = ? ORDER BY revision`).all(id);
       const current = rows.find((r) => r.is_current === 1) ?? rows[rows.length - 1];
       if (!current) throw new MemoryNotFoundError(memoryId);
-      const revisions = rows.map((r) => ({ revision: r.revision, status: r.status, title: r.title, content: r.content, createdAt: r.created_at }));
+      const revisions = rows.map((r) => ({
+        revision: r.revision,
+        status: r.status,
+        title: r.title,
+        content: r.content,
+        createdAt: r.created_at,
+      }));
       const sources = conn.stmt<SourceRow>(SOURCES_SQL).all(id, 1000).map(toSource);
       return detailOf(current, sources, revisions);
     });

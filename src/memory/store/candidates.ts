@@ -12,8 +12,19 @@ export function insertCandidate(
                                       generation, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
     )
-    .run(input.id, input.extractionJobId, c.threadId, c.kind, c.title, c.content, JSON.stringify(c.aliases),
-      c.nonFactual ? 1 : 0, input.generation, input.now, input.now);
+    .run(
+      input.id,
+      input.extractionJobId,
+      c.threadId,
+      c.kind,
+      c.title,
+      c.content,
+      JSON.stringify(c.aliases),
+      c.nonFactual ? 1 : 0,
+      input.generation,
+      input.now,
+      input.now,
+    );
   const source = conn.stmt(
     'INSERT INTO candidate_sources (candidate_id, ordinal, turn_id, role, quote, quote_start) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -71,9 +82,11 @@ export function candidatesOfJob(conn: Connection, jobId: string): CandidateRecor
     aliases: JSON.parse(row.aliases) as string[],
     nonFactual: row.non_factual === 1,
     status: row.status,
-    sources: (JSON.parse(row.sources) as [string, 'user' | 'assistant', string][]).map(
-      ([turnId, role, quote]): SourceRecord => ({ turnId, role, quote }),
-    ),
+    sources: (JSON.parse(row.sources) as [string, 'user' | 'assistant', string][]).map(([turnId, role, quote]): SourceRecord => ({
+      turnId,
+      role,
+      quote,
+    })),
   }));
 }
 

@@ -90,9 +90,22 @@ export function insertRevision(conn: Connection, input: NewRevision): void {
                                  keywords, non_factual, supersedes_id, consolidation_job_id, created_at, updated_at)
        VALUES (?, ?, ?, 'active', 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(input.id, input.revision, input.kind, input.threadId, input.title, input.content, input.synopsis,
-      JSON.stringify(input.aliases), JSON.stringify(input.keywords), input.kind === 'discussion_context' ? 1 : 0,
-      input.supersedesId, input.consolidationJobId, input.now, input.now);
+    .run(
+      input.id,
+      input.revision,
+      input.kind,
+      input.threadId,
+      input.title,
+      input.content,
+      input.synopsis,
+      JSON.stringify(input.aliases),
+      JSON.stringify(input.keywords),
+      input.kind === 'discussion_context' ? 1 : 0,
+      input.supersedesId,
+      input.consolidationJobId,
+      input.now,
+      input.now,
+    );
   const link = conn.stmt('INSERT OR IGNORE INTO memory_item_candidates (item_id, revision, candidate_id) VALUES (?, ?, ?)');
   for (const candidateId of input.candidateIds) link.run(input.id, input.revision, candidateId);
   indexTerms(conn, input.id, input.threadId, input);
@@ -283,7 +296,9 @@ export function recentActiveItems(conn: Connection, kind: MemoryKind, threadId: 
 export function activeItemsWithTitleTerm(conn: Connection, term: string, kind: MemoryKind, threadId: string | null): ItemRow[] {
   return conn
     .stmt<ItemRow>(
-      `SELECT ${ITEM_COLUMNS.split(', ').map((c) => `i.${c}`).join(', ')} FROM memory_terms t
+      `SELECT ${ITEM_COLUMNS.split(', ')
+        .map((c) => `i.${c}`)
+        .join(', ')} FROM memory_terms t
          JOIN memory_items i ON i.id = t.item_id AND i.is_current = 1
         WHERE t.term = ? AND i.status = 'active' AND i.kind = ? AND i.thread_id IS ?`,
     )

@@ -171,43 +171,48 @@ export const EXTRACTION_BATCH_SIZE = 4;
  * batch in flight is skipped so its turns are extracted in order and drained after that batch.
  */
 export function claimExtractionBatch(conn: Connection, options: ClaimOptions): ClaimedBatch | null {
-  return conn.immediate(() => {
-    const params = {
-      now: options.now,
-      allow: options.allow === null ? null : JSON.stringify(options.allow),
-      thread: options.threadId,
-    };
-    // Per thread, from a few index seeks: up to 2 due pending jobs (2 make the thread due at once; with 1,
-    // its age decides) and whether a retry is due. Never a scan of every pending job.
-    const threads = conn
-      .stmt<{ thread_id: string; n: number; oldest: number | null; retry: number }>(
-        `SELECT t.id AS thread_id,
+  return conn.immediate(
+    () => {
+      const params = {
+        now: options.now,
+        allow: options.allow === null ? null : JSON.stringify(options.allow),
+        thread: options.threadId,
+      };
+      // Per thread, from a few index seeks: up to 2 due pending jobs (2 make the thread due at once; with 1,
+      // its age decides) and whether a retry is due. Never a scan of every pending job.
+      const threads = conn
+        .stmt<{ thread_id: string; n: number; oldest: number | null; retry: number }>(
+          `SELECT t.id AS thread_id,
                 (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.finished_at IS NULL AND j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS n,
                 (SELECT min(created_at) FROM (SELECT j.created_at FROM memory_jobs j WHERE j.finished_at IS NULL AND j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS oldest,
                 (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.finished_at IS NULL AND j.status = 'retry_wait' AND j.available_at <= :now AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 1)) AS retry
            FROM threads t
           WHERE (:thread IS NULL OR t.id = :thread)`,
-      )
-      .all(params)
-      .filter((t) => t.n > 0 || t.retry > 0)
-      .sort((a, b) => (a.oldest ?? Number.MAX_SAFE_INTEGER) - (b.oldest ?? Number.MAX_SAFE_INTEGER) || a.thread_id.localeCompare(b.thread_id));
-    const generation = currentGeneration(conn);
-    for (const t of threads) {
-      const due = options.force || t.n >= 2 || (t.oldest !== null && t.oldest <= options.now - EXTRACTION_WAIT_MS) || t.retry === 1;
-      if (!due || generation === undefined) continue;
-      // One batch per thread at a time, so its turns are extracted in order and drained after a batch.
-      const busy = conn
-        .stmt(
-          `SELECT 1 FROM memory_jobs
-            WHERE finished_at IS NULL AND status = 'leased' AND kind = 'extraction' AND thread_id = ? AND lease_expires_at >= ? LIMIT 1`,
         )
-        .get(t.thread_id, options.now);
-      if (busy) continue;
-      const rows = headOfThread(conn, t.thread_id, options);
-      return leaseJobs(conn, 'extraction', t.thread_id, generation, rows, options);
-    }
-    return null;
-  }, { durable: false });
+        .all(params)
+        .filter((t) => t.n > 0 || t.retry > 0)
+        .sort(
+          (a, b) => (a.oldest ?? Number.MAX_SAFE_INTEGER) - (b.oldest ?? Number.MAX_SAFE_INTEGER) || a.thread_id.localeCompare(b.thread_id),
+        );
+      const generation = currentGeneration(conn);
+      for (const t of threads) {
+        const due = options.force || t.n >= 2 || (t.oldest !== null && t.oldest <= options.now - EXTRACTION_WAIT_MS) || t.retry === 1;
+        if (!due || generation === undefined) continue;
+        // One batch per thread at a time, so its turns are extracted in order and drained after a batch.
+        const busy = conn
+          .stmt(
+            `SELECT 1 FROM memory_jobs
+            WHERE finished_at IS NULL AND status = 'leased' AND kind = 'extraction' AND thread_id = ? AND lease_expires_at >= ? LIMIT 1`,
+          )
+          .get(t.thread_id, options.now);
+        if (busy) continue;
+        const rows = headOfThread(conn, t.thread_id, options);
+        return leaseJobs(conn, 'extraction', t.thread_id, generation, rows, options);
+      }
+      return null;
+    },
+    { durable: false },
+  );
 }
 
 /**
@@ -271,10 +276,11 @@ const DUE_COMMON = `j.kind = 'extraction'
  * consolidation lease is live. In the exit pass a child of an allowed extraction job is allowed too.
  */
 export function claimConsolidationJob(conn: Connection, options: ClaimOptions): ClaimedBatch | null {
-  return conn.immediate(() => {
-    const row = conn
-      .stmt<JobRecord>(
-        `SELECT ${JOB_COLUMNS} FROM memory_jobs
+  return conn.immediate(
+    () => {
+      const row = conn
+        .stmt<JobRecord>(
+          `SELECT ${JOB_COLUMNS} FROM memory_jobs
           WHERE id = (
             SELECT id FROM (
               SELECT id, created_at FROM memory_jobs
@@ -290,11 +296,13 @@ export function claimConsolidationJob(conn: Connection, options: ClaimOptions): 
             AND generation = (SELECT generation FROM memory_meta WHERE id = 1)
             AND NOT EXISTS (SELECT 1 FROM memory_jobs l
                              WHERE l.finished_at IS NULL AND l.status = 'leased' AND l.kind = 'consolidation' AND l.lease_expires_at >= :now)`,
-      )
-      .get({ now: options.now, allow: options.allow === null ? null : JSON.stringify(options.allow), thread: options.threadId });
-    if (!row) return null;
-    return leaseJobs(conn, 'consolidation', row.threadId, row.generation, [row], options);
-  }, { durable: false });
+        )
+        .get({ now: options.now, allow: options.allow === null ? null : JSON.stringify(options.allow), thread: options.threadId });
+      if (!row) return null;
+      return leaseJobs(conn, 'consolidation', row.threadId, row.generation, [row], options);
+    },
+    { durable: false },
+  );
 }
 
 function leaseJobs(
@@ -373,8 +381,16 @@ export function finishBatch(
               diagnostics = CASE WHEN id = ? THEN ? ELSE NULL END, finished_at = ?, updated_at = ?
         WHERE id IN (SELECT value FROM json_each(?)) AND batch_id = ? AND status = 'leased' AND lease_owner = ?`,
     )
-    .run(status, batch.jobs[0]!.id, diagnostics === null ? null : JSON.stringify(diagnostics), now, now, jobIdsOf(batch),
-      batch.batchId, batch.owner);
+    .run(
+      status,
+      batch.jobs[0]!.id,
+      diagnostics === null ? null : JSON.stringify(diagnostics),
+      now,
+      now,
+      jobIdsOf(batch),
+      batch.batchId,
+      batch.owner,
+    );
   refreshGlobalLastError(conn, now, true);
 }
 
@@ -411,31 +427,34 @@ export interface FailedBatch {
  * generation writes nothing, not even its failure. Returns null when fenced.
  */
 export function failBatch(conn: Connection, batch: ClaimedBatch, failure: BatchFailure, now: number): FailedBatch | null {
-  return conn.immediate(() => {
-    if (!batchStillOwned(conn, batch)) return null;
-    const attempts = Math.max(...batch.jobs.map((j) => j.attemptCount));
-    const size = batch.jobs.length;
-    const split = failure.unusable && size > 1;
-    const nextRetryAt = split ? now : now + retryDelay(attempts);
-    const failedJobIds: string[] = [];
-    const previous = conn.stmt<{ diagnostics: string | null }>('SELECT diagnostics FROM memory_jobs WHERE id = ?');
-    const update = conn.stmt(
-      `UPDATE memory_jobs SET status = 'retry_wait', lease_owner = NULL, lease_expires_at = NULL, available_at = ?,
+  return conn.immediate(
+    () => {
+      if (!batchStillOwned(conn, batch)) return null;
+      const attempts = Math.max(...batch.jobs.map((j) => j.attemptCount));
+      const size = batch.jobs.length;
+      const split = failure.unusable && size > 1;
+      const nextRetryAt = split ? now : now + retryDelay(attempts);
+      const failedJobIds: string[] = [];
+      const previous = conn.stmt<{ diagnostics: string | null }>('SELECT diagnostics FROM memory_jobs WHERE id = ?');
+      const update = conn.stmt(
+        `UPDATE memory_jobs SET status = 'retry_wait', lease_owner = NULL, lease_expires_at = NULL, available_at = ?,
               last_error = ?, diagnostics = ?, updated_at = ?
         WHERE id = ? AND batch_id = ? AND status = 'leased' AND lease_owner = ?`,
-    );
-    for (const job of batch.jobs) {
-      const before = readFailureState(previous.get(job.id)?.diagnostics ?? null);
-      const unusable = failure.unusable ? before.unusable + 1 : before.unusable;
-      const batchCap = split ? Math.max(1, Math.ceil(size / 2)) : before.batchCap;
-      const failed = failure.unusable && size === 1 && unusable >= MAX_UNUSABLE_ANSWERS;
-      if (failed) failedJobIds.push(job.id);
-      const state: JobFailureState = { purpose: failure.purpose, error: failure.error, unusable, batchCap, failed };
-      update.run(failed ? FAILED_AT : nextRetryAt, failure.rawError, JSON.stringify(state), now, job.id, batch.batchId, batch.owner);
-    }
-    refreshGlobalLastError(conn, now, false);
-    return { nextRetryAt, failedJobIds, split };
-  }, { durable: false });
+      );
+      for (const job of batch.jobs) {
+        const before = readFailureState(previous.get(job.id)?.diagnostics ?? null);
+        const unusable = failure.unusable ? before.unusable + 1 : before.unusable;
+        const batchCap = split ? Math.max(1, Math.ceil(size / 2)) : before.batchCap;
+        const failed = failure.unusable && size === 1 && unusable >= MAX_UNUSABLE_ANSWERS;
+        if (failed) failedJobIds.push(job.id);
+        const state: JobFailureState = { purpose: failure.purpose, error: failure.error, unusable, batchCap, failed };
+        update.run(failed ? FAILED_AT : nextRetryAt, failure.rawError, JSON.stringify(state), now, job.id, batch.batchId, batch.owner);
+      }
+      refreshGlobalLastError(conn, now, false);
+      return { nextRetryAt, failedJobIds, split };
+    },
+    { durable: false },
+  );
 }
 
 function readFailureState(diagnostics: string | null): { unusable: number; batchCap: number } {

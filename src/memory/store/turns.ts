@@ -73,8 +73,16 @@ export function admitTurn(conn: Connection, input: AdmitInput): TurnHandle {
           WHERE t.status = 'active'
          RETURNING thread_id, sequence`,
       )
-      .get(input.turnId, input.intent, input.userText, JSON.stringify(input.scopePaths), input.owner,
-        input.leaseExpiresAt, input.now, input.now);
+      .get(
+        input.turnId,
+        input.intent,
+        input.userText,
+        JSON.stringify(input.scopePaths),
+        input.owner,
+        input.leaseExpiresAt,
+        input.now,
+        input.now,
+      );
     if (!row) {
       // Explain which half of the operational guard failed.
       throw new MemorySchemaError(metaExists(conn) ? 'no active thread' : 'memory_meta row id=1 missing');

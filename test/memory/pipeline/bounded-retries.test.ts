@@ -17,7 +17,10 @@ function admit(memory: MemoryManager, text: string): string {
 }
 
 function job(repo: string, turnId: string): { status: string; attempt_count: number; available_at: number } {
-  return withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT status, attempt_count, available_at FROM memory_jobs WHERE turn_id = ?').get(turnId) as never);
+  return withRawDb(
+    dbPathOf(repo),
+    (db) => db.prepare('SELECT status, attempt_count, available_at FROM memory_jobs WHERE turn_id = ?').get(turnId) as never,
+  );
 }
 
 /** A model that extracts one preference per turn, and whose answer is cut off whenever the batch holds the poison turn. */
@@ -25,7 +28,8 @@ function poisonedModel(): ScriptedLlm {
   return new ScriptedLlm()
     .always('memory_extraction', (request: ChatRequest): ChatResponse => {
       const payload = extractionPayload(request);
-      if (payload.turns.some((t) => t.user === POISON)) return { content: '{"thread_compaction": "The user asked about', finishReason: 'length' };
+      if (payload.turns.some((t) => t.user === POISON))
+        return { content: '{"thread_compaction": "The user asked about', finishReason: 'length' };
       const candidates = payload.turns.map((t) => quoteUser('user_preference', t.user.replace(/^以后/u, '').replace(/。$/u, ''), t));
       return { content: JSON.stringify({ thread_compaction: `summary up to turn ${payload.turns.at(-1)!.sequence}`, candidates }) };
     })
@@ -38,13 +42,23 @@ describe('M-9.4a a poison turn cannot hold its batch-mates', () => {
     const clock = new ManualClock();
     const llm = poisonedModel();
     const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
-    const ids = [admit(memory, '以后规则一用 Alpha。'), admit(memory, '以后规则二用 Bravo。'), admit(memory, POISON), admit(memory, '以后规则四用 Delta。')];
+    const ids = [
+      admit(memory, '以后规则一用 Alpha。'),
+      admit(memory, '以后规则二用 Bravo。'),
+      admit(memory, POISON),
+      admit(memory, '以后规则四用 Delta。'),
+    ];
 
     await memory.processDue({ force: true });
     // [1-4] cut off → split; [1,2] form; [3,4] cut off → split; [3] alone cut off → backs off; [4] waits behind it.
     const batches = llm.requestsFor('memory_extraction').map((r) => extractionPayload(r).turns.map((t) => t.sequence));
     expect(batches).toEqual([[1, 2, 3, 4], [1, 2], [3, 4], [3]]);
-    expect(memory.list().map((i) => i.title).sort()).toEqual(['规则一用 Alpha', '规则二用 Bravo']);
+    expect(
+      memory
+        .list()
+        .map((i) => i.title)
+        .sort(),
+    ).toEqual(['规则一用 Alpha', '规则二用 Bravo']);
     expect(job(repo, ids[3]!).status).toBe('retry_wait');
 
     let rounds = 0;
@@ -58,10 +72,19 @@ describe('M-9.4a a poison turn cannot hold its batch-mates', () => {
     expect(poison.status).toBe('retry_wait');
     const status = memory.status();
     expect(status.jobs).toMatchObject({ failed: 1, retryWait: 0, pending: 0 });
-    expect(status.unresolved.failed).toEqual([expect.objectContaining({ attempts: poison.attempt_count, reason: expect.stringMatching(/cut off/) })]);
+    expect(status.unresolved.failed).toEqual([
+      expect.objectContaining({ attempts: poison.attempt_count, reason: expect.stringMatching(/cut off/) }),
+    ]);
     // Once the poison job is failed, the turn behind it is extracted and the compaction ends at the newest turn.
-    expect(memory.list().map((i) => i.title).sort()).toEqual(['规则一用 Alpha', '规则二用 Bravo', '规则四用 Delta']);
-    const thread = withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT compaction, compaction_sequence FROM threads WHERE status = 'active'").get());
+    expect(
+      memory
+        .list()
+        .map((i) => i.title)
+        .sort(),
+    ).toEqual(['规则一用 Alpha', '规则二用 Bravo', '规则四用 Delta']);
+    const thread = withRawDb(dbPathOf(repo), (db) =>
+      db.prepare("SELECT compaction, compaction_sequence FROM threads WHERE status = 'active'").get(),
+    );
     expect(thread).toEqual({ compaction: 'summary up to turn 4', compaction_sequence: 4 });
 
     // A failed job stays put: more time and more passes do not touch it.
@@ -78,7 +101,9 @@ describe('M-9.4a a poison turn cannot hold its batch-mates', () => {
     await memory.processDue({ force: true });
     expect(job(repo, ids[2]!).status).toBe('succeeded_no_output');
     // The late batch never moves the compaction backwards.
-    expect(withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT compaction_sequence FROM threads WHERE status = 'active'").get())).toEqual({ compaction_sequence: 4 });
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT compaction_sequence FROM threads WHERE status = 'active'").get())).toEqual({
+      compaction_sequence: 4,
+    });
     await memory.close();
   });
 
@@ -103,9 +128,16 @@ describe('M-9.4a transport failures never make a job terminal', () => {
     const repo = tempRepo();
     const clock = new ManualClock();
     const offline = new LlmCallError('connection failed: ECONNREFUSED', {
-      purpose: 'memory_extraction', policy: { stream: false, reasoning: false }, durationMs: 1, kind: 'network',
+      purpose: 'memory_extraction',
+      policy: { stream: false, reasoning: false },
+      durationMs: 1,
+      kind: 'network',
     });
-    const memory = MemoryManager.open({ repoRoot: repo, llm: new ScriptedLlm().always('memory_extraction', { error: offline }), now: clock.now });
+    const memory = MemoryManager.open({
+      repoRoot: repo,
+      llm: new ScriptedLlm().always('memory_extraction', { error: offline }),
+      now: clock.now,
+    });
     const turnId = admit(memory, '以后默认用中文回答。');
     for (let i = 0; i < 12; i += 1) {
       await memory.processDue({ force: true });
@@ -122,7 +154,12 @@ describe('M-9.4a transport failures never make a job terminal', () => {
       .enqueue('memory_extraction', { content: 'Sorry, I can only answer in prose.' })
       .enqueue('memory_extraction', (request) => {
         const payload = extractionPayload(request);
-        return { content: JSON.stringify({ thread_compaction: 's', candidates: [quoteUser('user_preference', '默认用中文回答', payload.turns[0]!, '以后默认用中文回答。')] }) };
+        return {
+          content: JSON.stringify({
+            thread_compaction: 's',
+            candidates: [quoteUser('user_preference', '默认用中文回答', payload.turns[0]!, '以后默认用中文回答。')],
+          }),
+        };
       })
       .always('memory_consolidation', consolidateWith());
     const memory = MemoryManager.open({ repoRoot: repo, llm });

@@ -34,8 +34,26 @@ describe('M-6.1 consolidation is all or nothing', () => {
       return {
         content: JSON.stringify({
           operations: [
-            { operation: 'create', candidate_ids: [first!.candidate_id], target_id: null, title: 'A', content: 'A', synopsis: '', aliases: [], keywords: [] },
-            { operation: 'revise', candidate_ids: [second!.candidate_id], target_id: 'm-does-not-exist', title: 'B', content: 'B', synopsis: '', aliases: [], keywords: [] },
+            {
+              operation: 'create',
+              candidate_ids: [first!.candidate_id],
+              target_id: null,
+              title: 'A',
+              content: 'A',
+              synopsis: '',
+              aliases: [],
+              keywords: [],
+            },
+            {
+              operation: 'revise',
+              candidate_ids: [second!.candidate_id],
+              target_id: 'm-does-not-exist',
+              title: 'B',
+              content: 'B',
+              synopsis: '',
+              aliases: [],
+              keywords: [],
+            },
           ],
         }),
       };
@@ -47,26 +65,76 @@ describe('M-6.1 consolidation is all or nothing', () => {
     const h2 = memory.beginTurn({ intent: 'general_chat', userText: '以后代码注释用英文。' });
     memory.completeTurn(h2, 'ok');
     const result = await memory.processDue({ force: true });
-    expect(result.outcomes.map((o) => [o.kind, o.outcome])).toEqual([['extraction', 'succeeded'], ['consolidation', 'retry']]);
+    expect(result.outcomes.map((o) => [o.kind, o.outcome])).toEqual([
+      ['extraction', 'succeeded'],
+      ['consolidation', 'retry'],
+    ]);
     expect(memory.list()).toEqual(before);
-    const candidates = withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT count(*) AS n FROM memory_candidates WHERE status = 'pending'").get());
+    const candidates = withRawDb(dbPathOf(repo), (db) =>
+      db.prepare("SELECT count(*) AS n FROM memory_candidates WHERE status = 'pending'").get(),
+    );
     expect(candidates).toEqual({ n: 2 });
     expect(memory.status().lastError).toMatch(/target m-does-not-exist is not one of the active items/);
     await memory.close();
   });
 
   const invalid: [string, (payload: ReturnType<typeof consolidationPayload>) => object[]][] = [
-    ['a candidate handled twice', (p) => [
-      { operation: 'create', candidate_ids: [p.candidates[0]!.candidate_id], target_id: null, title: 'A', content: 'A', synopsis: '', aliases: [], keywords: [] },
-      { operation: 'reject', candidate_ids: [p.candidates[0]!.candidate_id], target_id: null, title: '', content: '', synopsis: '', aliases: [], keywords: [] },
-    ]],
+    [
+      'a candidate handled twice',
+      (p) => [
+        {
+          operation: 'create',
+          candidate_ids: [p.candidates[0]!.candidate_id],
+          target_id: null,
+          title: 'A',
+          content: 'A',
+          synopsis: '',
+          aliases: [],
+          keywords: [],
+        },
+        {
+          operation: 'reject',
+          candidate_ids: [p.candidates[0]!.candidate_id],
+          target_id: null,
+          title: '',
+          content: '',
+          synopsis: '',
+          aliases: [],
+          keywords: [],
+        },
+      ],
+    ],
     ['a candidate not handled', () => []],
-    ['an unknown candidate id', (p) => [
-      { operation: 'create', candidate_ids: [p.candidates[0]!.candidate_id, 'cand-forged'], target_id: null, title: 'A', content: 'A', synopsis: '', aliases: [], keywords: [] },
-    ]],
-    ['create with a target', (p) => [
-      { operation: 'create', candidate_ids: [p.candidates[0]!.candidate_id], target_id: p.active_items[0]?.item_id ?? 'x', title: 'A', content: 'A', synopsis: '', aliases: [], keywords: [] },
-    ]],
+    [
+      'an unknown candidate id',
+      (p) => [
+        {
+          operation: 'create',
+          candidate_ids: [p.candidates[0]!.candidate_id, 'cand-forged'],
+          target_id: null,
+          title: 'A',
+          content: 'A',
+          synopsis: '',
+          aliases: [],
+          keywords: [],
+        },
+      ],
+    ],
+    [
+      'create with a target',
+      (p) => [
+        {
+          operation: 'create',
+          candidate_ids: [p.candidates[0]!.candidate_id],
+          target_id: p.active_items[0]?.item_id ?? 'x',
+          title: 'A',
+          content: 'A',
+          synopsis: '',
+          aliases: [],
+          keywords: [],
+        },
+      ],
+    ],
   ];
   for (const [name, ops] of invalid) {
     it(`refuses ${name}`, async () => {
@@ -85,7 +153,22 @@ describe('M-6.1 consolidation is all or nothing', () => {
     const { llm, memory } = setup();
     llm.enqueue('memory_consolidation', (r) => {
       const p = consolidationPayload(r);
-      return { content: JSON.stringify({ operations: [{ operation: 'create', candidate_ids: [p.candidates[0]!.candidate_id], target_id: null, title: ' ', content: 'A', synopsis: '', aliases: [], keywords: [] }] }) };
+      return {
+        content: JSON.stringify({
+          operations: [
+            {
+              operation: 'create',
+              candidate_ids: [p.candidates[0]!.candidate_id],
+              target_id: null,
+              title: ' ',
+              content: 'A',
+              synopsis: '',
+              aliases: [],
+              keywords: [],
+            },
+          ],
+        }),
+      };
     });
     await say(memory, '以后回答先给结论。');
     expect(memory.list()).toEqual([]);
@@ -97,13 +180,31 @@ describe('M-6.1 consolidation is all or nothing', () => {
   it('kinds never merge: one operation over a preference and a decision is refused', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm()
-      .always('memory_extraction', extractWith((t) => [
-        quoteUser('user_preference', '回答先给结论', t, '以后回答先给结论'),
-        quoteUser('project_decision', '采用 ruff', t, '我们决定采用 ruff'),
-      ]))
+      .always(
+        'memory_extraction',
+        extractWith((t) => [
+          quoteUser('user_preference', '回答先给结论', t, '以后回答先给结论'),
+          quoteUser('project_decision', '采用 ruff', t, '我们决定采用 ruff'),
+        ]),
+      )
       .always('memory_consolidation', (r) => {
         const ids = consolidationPayload(r).candidates.map((c) => c.candidate_id);
-        return { content: JSON.stringify({ operations: [{ operation: 'create', candidate_ids: ids, target_id: null, title: 'Both', content: 'Both', synopsis: '', aliases: [], keywords: [] }] }) };
+        return {
+          content: JSON.stringify({
+            operations: [
+              {
+                operation: 'create',
+                candidate_ids: ids,
+                target_id: null,
+                title: 'Both',
+                content: 'Both',
+                synopsis: '',
+                aliases: [],
+                keywords: [],
+              },
+            ],
+          }),
+        };
       });
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     const h = memory.beginTurn({ intent: 'general_chat', userText: '以后回答先给结论。我们决定采用 ruff。' });
@@ -122,27 +223,50 @@ describe('M-6.2 revisions and supersede', () => {
     await say(memory, '以后回答先给结论。');
     const [original] = memory.list();
 
-    llm.enqueue('memory_consolidation', consolidateWith((c, p) => ({
-      operation: 'revise', candidate_ids: [c.candidate_id], target_id: p.active_items[0]!.item_id,
-      title: '回答先给结论，再给例子', content: '回答先给结论，然后给一个例子。', synopsis: '', aliases: ['conclusion first'], keywords: [],
-    })));
+    llm.enqueue(
+      'memory_consolidation',
+      consolidateWith((c, p) => ({
+        operation: 'revise',
+        candidate_ids: [c.candidate_id],
+        target_id: p.active_items[0]!.item_id,
+        title: '回答先给结论，再给例子',
+        content: '回答先给结论，然后给一个例子。',
+        synopsis: '',
+        aliases: ['conclusion first'],
+        keywords: [],
+      })),
+    );
     await say(memory, '以后回答先给结论，再给例子。');
     const [revised] = memory.list();
     expect(revised!.id).toBe(original!.id);
     expect(revised!.revision).toBe(2);
     const detail = memory.show(original!.id);
-    expect(detail.revisions.map((r) => [r.revision, r.status])).toEqual([[1, 'superseded'], [2, 'active']]);
+    expect(detail.revisions.map((r) => [r.revision, r.status])).toEqual([
+      [1, 'superseded'],
+      [2, 'active'],
+    ]);
     expect(detail.sources.map((s) => s.quote)).toEqual(['以后回答先给结论，再给例子。', '以后回答先给结论。']);
     // Old revision rows are never edited.
     withRawDb(dbPathOf(repo), (db) => {
-      expect(db.prepare('SELECT title FROM memory_items WHERE id = ? AND revision = 1').get(original!.id)).toEqual({ title: '回答先给结论' });
+      expect(db.prepare('SELECT title FROM memory_items WHERE id = ? AND revision = 1').get(original!.id)).toEqual({
+        title: '回答先给结论',
+      });
       expect(() => db.prepare("UPDATE memory_items SET content = 'edited' WHERE id = ?").run(original!.id)).toThrow(/append-only/);
     });
 
-    llm.enqueue('memory_consolidation', consolidateWith((c, p) => ({
-      operation: 'supersede', candidate_ids: [c.candidate_id], target_id: p.active_items[0]!.item_id,
-      title: '回答先给代码', content: '回答先给代码，再解释。', synopsis: '', aliases: [], keywords: [],
-    })));
+    llm.enqueue(
+      'memory_consolidation',
+      consolidateWith((c, p) => ({
+        operation: 'supersede',
+        candidate_ids: [c.candidate_id],
+        target_id: p.active_items[0]!.item_id,
+        title: '回答先给代码',
+        content: '回答先给代码，再解释。',
+        synopsis: '',
+        aliases: [],
+        keywords: [],
+      })),
+    );
     // M-6.4: a supersede needs the user's words replacing the old choice.
     await say(memory, '以后回答不再先给结论，改为先给代码，再解释。');
     const [current] = memory.list();
@@ -161,9 +285,19 @@ describe('M-6.2 revisions and supersede', () => {
     const { llm, memory } = setup();
     llm.enqueue('memory_consolidation', consolidateWith());
     await say(memory, '以后回答先给结论。');
-    llm.enqueue('memory_consolidation', consolidateWith((c) => ({
-      operation: 'supersede', candidate_ids: [c.candidate_id], target_id: 'mnotgiven', title: 'x', content: 'x', synopsis: '', aliases: [], keywords: [],
-    })));
+    llm.enqueue(
+      'memory_consolidation',
+      consolidateWith((c) => ({
+        operation: 'supersede',
+        candidate_ids: [c.candidate_id],
+        target_id: 'mnotgiven',
+        title: 'x',
+        content: 'x',
+        synopsis: '',
+        aliases: [],
+        keywords: [],
+      })),
+    );
     await say(memory, '以后回答用中文。');
     expect(memory.list()).toHaveLength(1);
     expect(memory.status().jobs.retryWait).toBe(1);
@@ -188,7 +322,9 @@ describe('M-6.3 forget', () => {
     expect(memory.status().turns.completed).toBe(1);
 
     // Replaying the old extraction (a retried or duplicated job) cannot rebuild it from the old quote.
-    withRawDb(dbPathOf(repo), (db) => db.prepare("UPDATE memory_jobs SET status = 'pending', finished_at = NULL WHERE kind = 'extraction'").run());
+    withRawDb(dbPathOf(repo), (db) =>
+      db.prepare("UPDATE memory_jobs SET status = 'pending', finished_at = NULL WHERE kind = 'extraction'").run(),
+    );
     await memory.processDue({ force: true });
     expect(memory.list()).toEqual([]);
     expect(memory.status().filteredCandidates.byReason['suppressed_evidence']).toBe(1);

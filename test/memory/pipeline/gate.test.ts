@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { inCodeOrOutput, judgeConfirmation, judgeDiscussion, judgeStatement, stripMarkers } from '../../../src/memory/pipeline/gate/gate.js';
+import {
+  inCodeOrOutput,
+  judgeConfirmation,
+  judgeDiscussion,
+  judgeStatement,
+  stripMarkers,
+} from '../../../src/memory/pipeline/gate/gate.js';
 import { Phrases, Span } from '../../../src/memory/pipeline/gate/words.js';
 
 type Kind = 'user_preference' | 'project_decision';

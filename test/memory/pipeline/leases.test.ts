@@ -48,7 +48,9 @@ describe('M-9.1 / M-9.2 job leases and fencing', () => {
     await called.promise;
 
     clock.advance(60_001);
-    const freshLlm = new ScriptedLlm().always('memory_extraction', preferenceFromEachTurn).always('memory_consolidation', consolidateWith());
+    const freshLlm = new ScriptedLlm()
+      .always('memory_extraction', preferenceFromEachTurn)
+      .always('memory_consolidation', consolidateWith());
     const fresh = MemoryManager.open({ repoRoot: repo, llm: freshLlm, now: clock.now, workerId: 'fresh' });
     const taken = await fresh.processDue({ force: true });
     expect(taken.outcomes.map((o) => o.outcome)).toEqual(['succeeded', 'succeeded']);
@@ -97,10 +99,22 @@ describe('M-9.1 / M-9.2 job leases and fencing', () => {
     const results = await Promise.all([runFixture('pipeline-worker.mjs', [repo, 'one']), runFixture('pipeline-worker.mjs', [repo, 'two'])]);
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     withRawDb(dbPathOf(repo), (db) => {
-      expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE kind = 'extraction' AND status = 'succeeded'").get()).toEqual({ n: 40 });
-      expect(db.prepare('SELECT count(*) AS n, count(DISTINCT s.turn_id) AS turns FROM memory_candidates c JOIN candidate_sources s ON s.candidate_id = c.id').get()).toEqual({ n: 40, turns: 40 });
-      expect(db.prepare("SELECT count(*) AS n FROM memory_items WHERE status = 'active' AND kind = 'user_preference'").get()).toEqual({ n: 40 });
-      expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE kind = 'consolidation' AND status <> 'succeeded'").get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE kind = 'extraction' AND status = 'succeeded'").get()).toEqual({
+        n: 40,
+      });
+      expect(
+        db
+          .prepare(
+            'SELECT count(*) AS n, count(DISTINCT s.turn_id) AS turns FROM memory_candidates c JOIN candidate_sources s ON s.candidate_id = c.id',
+          )
+          .get(),
+      ).toEqual({ n: 40, turns: 40 });
+      expect(db.prepare("SELECT count(*) AS n FROM memory_items WHERE status = 'active' AND kind = 'user_preference'").get()).toEqual({
+        n: 40,
+      });
+      expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE kind = 'consolidation' AND status <> 'succeeded'").get()).toEqual({
+        n: 0,
+      });
       expect(db.prepare("SELECT count(*) AS n FROM memory_candidates WHERE status <> 'consolidated'").get()).toEqual({ n: 0 });
     });
     const outcomes = results.map((r) => (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { outcomes: number }).outcomes);

@@ -20,7 +20,10 @@ interface Case {
   safe: boolean;
   expect: { compaction_includes?: string };
 }
-type Responder = (purpose: string, payload: { candidates?: { candidate_id: string }[] }) => { content: string; finishReason: string } | null;
+type Responder = (
+  purpose: string,
+  payload: { candidates?: { candidate_id: string }[] },
+) => { content: string; finishReason: string } | null;
 
 const cases = loadModelAnswerCases() as Case[];
 
@@ -33,7 +36,9 @@ afterAll(async () => {
 });
 
 function purposeOf(r: RecordedRequest): string {
-  return (r.body.messages?.[0]?.content ?? '').startsWith('You maintain the long-term memory') ? 'memory_extraction' : 'memory_consolidation';
+  return (r.body.messages?.[0]?.content ?? '').startsWith('You maintain the long-term memory')
+    ? 'memory_extraction'
+    : 'memory_consolidation';
 }
 
 /** Answers on the wire as an OpenAI-compatible endpoint does, with the fixture's finish reason. */
@@ -43,7 +48,10 @@ function install(respond: Responder): void {
     if (!answer) return { status: 500, body: '{"error":{"message":"no scripted answer left"}}' };
     return {
       raw: JSON.stringify({
-        id: 'chatcmpl-case', object: 'chat.completion', created: 0, model: 'fake',
+        id: 'chatcmpl-case',
+        object: 'chat.completion',
+        created: 0,
+        model: 'fake',
         choices: [{ index: 0, finish_reason: answer.finishReason, message: { role: 'assistant', content: answer.content } }],
       }),
     };
@@ -61,7 +69,14 @@ describe('M-5.5 / M-6.4 / M-9.4a real model answers (fixture corpus)', () => {
     it(`${c.safe ? 'forms' : 'refuses'} — ${c.class}: ${c.id}`, async () => {
       const repo = tempRepo();
       const clock = new ManualClock();
-      const llm = new OpenAiCompatibleProvider({ baseUrl: server.url, apiKey: 'k', model: 'm', reasoningEffort: null, extraBody: {}, timeoutMs: 5_000 });
+      const llm = new OpenAiCompatibleProvider({
+        baseUrl: server.url,
+        apiKey: 'k',
+        model: 'm',
+        reasoningEffort: null,
+        extraBody: {},
+        timeoutMs: 5_000,
+      });
       const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
       try {
         const result = await runModelAnswerCase(memory, c, install, (ms: number) => clock.advance(ms));
@@ -88,7 +103,12 @@ describe('M-5.5 / M-6.4 / M-9.4a real model answers (fixture corpus)', () => {
 
   it('the judge catches a wrong outcome (it can fail)', () => {
     const c = { expect: { active: [{ kind: 'user_preference', quote: 'x' }], refusals: ['contract'], extraction_job: 'succeeded' } };
-    const failures = judgeModelAnswerCase(c, { extraction: ['retry'], consolidation: [], refusals: [], active: [{ kind: 'project_decision', title: 'y', quotes: ['y'] }] });
+    const failures = judgeModelAnswerCase(c, {
+      extraction: ['retry'],
+      consolidation: [],
+      refusals: [],
+      active: [{ kind: 'project_decision', title: 'y', quotes: ['y'] }],
+    });
     expect(failures).toHaveLength(4);
   });
 });

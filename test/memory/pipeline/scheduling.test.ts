@@ -11,7 +11,10 @@ function admit(memory: MemoryManager, text: string, answer = 'ok'): string {
 }
 
 function jobRow(repo: string, turnId: string): { status: string; attempt_count: number; available_at: number; last_error: string | null } {
-  return withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT status, attempt_count, available_at, last_error FROM memory_jobs WHERE turn_id = ?').get(turnId) as never);
+  return withRawDb(
+    dbPathOf(repo),
+    (db) => db.prepare('SELECT status, attempt_count, available_at, last_error FROM memory_jobs WHERE turn_id = ?').get(turnId) as never,
+  );
 }
 
 describe('M-5.1 scheduling', () => {
@@ -57,7 +60,10 @@ describe('M-5.1 scheduling', () => {
     const result = await memory.processDue();
     expect(result.outcomes.map((o) => o.jobIds.length)).toEqual([4, 2]);
     const batches = llm.requestsFor('memory_extraction').map((r) => extractionPayload(r).turns.map((t) => t.sequence));
-    expect(batches).toEqual([[1, 2, 3, 4], [5, 6]]);
+    expect(batches).toEqual([
+      [1, 2, 3, 4],
+      [5, 6],
+    ]);
     expect(extractionPayload(llm.requestsFor('memory_extraction')[1]!).adjacent_previous_turn?.sequence).toBe(4);
     await memory.close();
   });
@@ -78,7 +84,10 @@ describe('M-5.1 scheduling', () => {
     admit(memory, 'second');
     await memory.processDue();
     const sequences = llm.requestsFor('memory_extraction').map((r) => extractionPayload(r).turns.map((t) => t.sequence));
-    expect(sequences).toEqual([[1, 2], [3, 4]]);
+    expect(sequences).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(memory.status().jobs.pending).toBe(0);
     await memory.close();
   });
@@ -157,11 +166,12 @@ describe('M-9.4 retries', () => {
     await memory.close();
   });
 
-
   it('RAW diagnostics are bounded to 20,000 characters and keep the provider body', async () => {
     const repo = tempRepo();
     const body = `{"error":{"message":"<b>overloaded</b> \u001b[31m red"}}${'x'.repeat(50_000)}`;
-    const llm = new ScriptedLlm().always('memory_extraction', { error: Object.assign(new Error('provider failed'), { status: 529, body }) });
+    const llm = new ScriptedLlm().always('memory_extraction', {
+      error: Object.assign(new Error('provider failed'), { status: 529, body }),
+    });
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     const turnId = admit(memory, 'hi');
     await memory.processDue({ force: true });
@@ -235,12 +245,32 @@ describe('M-5.2 / M-9.4a compaction moves forward, batches commit in sequence or
     // Turns 5-6 were not extracted past the failed batch of turns 1-4.
     expect(llm.requestsFor('memory_extraction')).toHaveLength(1);
     clock.advance(5_000);
-    llm.enqueue('memory_extraction', extractWith(() => [], () => 'OLDER summary (turns 1-4)'));
-    llm.enqueue('memory_extraction', extractWith(() => [], () => 'NEWER summary (turns 1-6)'));
+    llm.enqueue(
+      'memory_extraction',
+      extractWith(
+        () => [],
+        () => 'OLDER summary (turns 1-4)',
+      ),
+    );
+    llm.enqueue(
+      'memory_extraction',
+      extractWith(
+        () => [],
+        () => 'NEWER summary (turns 1-6)',
+      ),
+    );
     await memory.processDue({ force: true });
-    const sequences = llm.requestsFor('memory_extraction').slice(1).map((r) => extractionPayload(r).turns.map((t) => t.sequence));
-    expect(sequences).toEqual([[1, 2, 3, 4], [5, 6]]);
-    const compaction = withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT compaction, compaction_sequence FROM threads WHERE status='active'").get());
+    const sequences = llm
+      .requestsFor('memory_extraction')
+      .slice(1)
+      .map((r) => extractionPayload(r).turns.map((t) => t.sequence));
+    expect(sequences).toEqual([
+      [1, 2, 3, 4],
+      [5, 6],
+    ]);
+    const compaction = withRawDb(dbPathOf(repo), (db) =>
+      db.prepare("SELECT compaction, compaction_sequence FROM threads WHERE status='active'").get(),
+    );
     expect(compaction).toEqual({ compaction: 'NEWER summary (turns 1-6)', compaction_sequence: 6 });
     await memory.close();
   });
@@ -270,7 +300,9 @@ describe('M-5.4 invalid candidates are filtered without blocking the rest', () =
     const status = memory.status();
     expect(status.items.user_preference).toBe(1);
     expect(status.filteredCandidates).toEqual({ total: 2, byReason: { quote_not_found: 1, no_speech_act: 1 } });
-    expect(withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT compaction FROM threads WHERE status='active'").get())).toEqual({ compaction: 'summary up to 2' });
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT compaction FROM threads WHERE status='active'").get())).toEqual({
+      compaction: 'summary up to 2',
+    });
     await memory.close();
   });
 });

@@ -1,6 +1,21 @@
 import { describesBehaviour, oneOffTask } from './description.js';
 import { findActsOverlap, isAttributive, isBareClause, isBareOf, masked, questionSignal } from './mood.js';
-import { HEDGE_NEGATION, LABEL_LEAD, POSTPONE_END, ACT_CONDITION_END, ACT_CONDITION_FOLLOWER, AFTER_EVENT, CONSEQUENCE, EN_RULING_LEAD, FUTURE_ADVERB, HAN, NOT_NEGATION, P, PROHIBITIVE, RULE_WORD } from './phrases.js';
+import {
+  HEDGE_NEGATION,
+  LABEL_LEAD,
+  POSTPONE_END,
+  ACT_CONDITION_END,
+  ACT_CONDITION_FOLLOWER,
+  AFTER_EVENT,
+  CONSEQUENCE,
+  EN_RULING_LEAD,
+  FUTURE_ADVERB,
+  HAN,
+  NOT_NEGATION,
+  P,
+  PROHIBITIVE,
+  RULE_WORD,
+} from './phrases.js';
 import { type Act, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
 import { thirdParty } from './speaker.js';
 import { insideRanges } from './text-types.js';
@@ -100,14 +115,18 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     for (let i = 0; i < act.clause; i += 1) {
       const c = s.clauses[i]!;
       const opening = P.conditional.first(s.span, c.start, c.end);
-      if (opening && /^[\s\p{P}]*$/u.test(text.slice(c.start, opening.index))) return problem('hypothetical', 'the decision waits on a condition');
+      if (opening && /^[\s\p{P}]*$/u.test(text.slice(c.start, opening.index)))
+        return problem('hypothetical', 'the decision waits on a condition');
     }
   }
   const question = questionSignal(s, act);
   if (question && !question.includes('wh-')) return problem('question', question);
-  if (ACT_CONDITION_FOLLOWER.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act is the condition of a request');
-  if (ACT_CONDITION_END.test(text.slice(act.hit.end, clause.end))) return problem('hypothetical', 'the act stands inside a condition (…的话)');
-  if (s.hits(P.hypothetical).some((h) => !overlaps(h, act.hit) && !masked(s, h))) return problem('hypothetical', 'the statement is hypothetical');
+  if (ACT_CONDITION_FOLLOWER.test(text.slice(act.hit.end, clause.end)))
+    return problem('hypothetical', 'the act is the condition of a request');
+  if (ACT_CONDITION_END.test(text.slice(act.hit.end, clause.end)))
+    return problem('hypothetical', 'the act stands inside a condition (…的话)');
+  if (s.hits(P.hypothetical).some((h) => !overlaps(h, act.hit) && !masked(s, h)))
+    return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);
   const lead = clauseText.length - clauseText.trimStart().length;
   const conditional = P.conditional.first(s.span, clause.start + lead, clause.end);
@@ -131,7 +150,10 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   for (let i = act.clause; i < s.clauses.length; i += 1) {
     const c = s.clauseText(i);
     if (!POSTPONE_END.test(c)) continue;
-    if (i === act.clause || Array.from(c.replace(POSTPONE_END, '').replace(/[\s\p{P}]|回头|以后|之后|后面|下次|改天|到时候/gu, '')).length <= 2) {
+    if (
+      i === act.clause ||
+      Array.from(c.replace(POSTPONE_END, '').replace(/[\s\p{P}]|回头|以后|之后|后面|下次|改天|到时候/gu, '')).length <= 2
+    ) {
       return problem('undecided', 'the statement is put off');
     }
   }
@@ -139,7 +161,8 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   for (const sp of s.hits(P.speculation, clause.end)) {
     const c = s.clauses[s.clauseOf(sp.index)]!;
     const rest = P.speculation.strip(new Span(text.slice(c.start, c.end)));
-    if (wordsOf(rest).length <= 2 && Array.from(rest.replace(/[\s\p{P}]/gu, '')).length <= 6) return problem('speculation', 'the statement is hedged');
+    if (wordsOf(rest).length <= 2 && Array.from(rest.replace(/[\s\p{P}]/gu, '')).length <= 6)
+      return problem('speculation', 'the statement is hedged');
   }
   for (const sp of s.hits(P.speculation, 0, clause.end)) {
     if (overlaps(sp, act.hit) || masked(s, sp) || s.isCondition(s.clauseOf(sp.index))) continue;
@@ -148,9 +171,14 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
 
   // "我们以后会有一个新的数据平台": 以后 with 会 and no ruling is a prediction.
-  if (act.type === 'standing' && FUTURE_ADVERB.has(act.hit.text)
-    && /会(?!议|话)/u.test(text.slice(act.hit.end, clause.end)) && !s.hits(P.decision).length && !s.hits(P.rulings).length
-    && !RULE_WORD.test(text.slice(act.hit.end, clause.end))) {
+  if (
+    act.type === 'standing' &&
+    FUTURE_ADVERB.has(act.hit.text) &&
+    /会(?!议|话)/u.test(text.slice(act.hit.end, clause.end)) &&
+    !s.hits(P.decision).length &&
+    !s.hits(P.rulings).length &&
+    !RULE_WORD.test(text.slice(act.hit.end, clause.end))
+  ) {
     return problem('speculation', 'a prediction, not a wish');
   }
   // "每次部署都要手动改配置，太麻烦了": a habit followed by a complaint is the pain described, not a rule.
@@ -175,12 +203,17 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
 }
 
 /** The acts of one sentence judged; null when one of them stands. */
-export function judgeSentence(s: Sentence, quote: { begin: number; end: number }, kind: StatementKind, framed: boolean): GateProblem | null {
+export function judgeSentence(
+  s: Sentence,
+  quote: { begin: number; end: number },
+  kind: StatementKind,
+  framed: boolean,
+): GateProblem | null {
   const acts = findActs(s, kind);
   if (acts.length === 0) return problem('no_speech_act', 'no explicit speech act in the quoted sentence');
   const live = acts.filter((a) => !a.negated);
   if (live.length === 0) {
-    if ((s.hits(P.undecided).length > 0)) return problem('undecided', 'the statement is undecided');
+    if (s.hits(P.undecided).length > 0) return problem('undecided', 'the statement is undecided');
     return problem('negated', 'the speech act is negated');
   }
   if (framed) return problem('third_party', 'the sentence reports what someone else said');

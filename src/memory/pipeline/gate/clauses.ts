@@ -11,7 +11,8 @@ export interface Piece {
 // A sentence ends at 。！？；, a line break, or a period before a space that does not close an abbreviation.
 const SENTENCE_END = /[。！？!?；;\n]+|(?<!(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|mr|dr)|\.\.)\.(?=\s|$)/giu;
 // A clause also ends at commas, colons, dashes and ellipses, and before a contrastive conjunction.
-const CLAUSE_END = /[，,、：:…]+|\.{3}|\s[-—–]{1,2}\s|—{1,2}|(?=但是|不过|然而|可是|但(?!凡|愿)|只不过)|(?<=\s)(?=(?:but|however|though|although|whereas|except)\b)/giu;
+const CLAUSE_END =
+  /[，,、：:…]+|\.{3}|\s[-—–]{1,2}\s|—{1,2}|(?=但是|不过|然而|可是|但(?!凡|愿)|只不过)|(?<=\s)(?=(?:but|however|though|although|whereas|except)\b)/giu;
 
 function split(text: string, from: number, to: number, boundary: RegExp): Piece[] {
   const out: Piece[] = [];

@@ -1,5 +1,26 @@
 import * as L from './lexicon.js';
-import { CHANGE_VERB, DESCRIPTIVE, EN_BE, EN_DESCRIPTION, EN_DETERMINERS, EN_MISHAPS, EN_PAST, EN_PERFECT, EN_PERSONS, EN_RESULT_SUBJECTS, EN_WANTING, EN_WISH_STARTS, HAN, P, ZH_BEHAVIOUR, ZH_DEMONSTRATIVE, ZH_DURATION, ZH_EVENT, ZH_FAILURE, ZH_IMPERATIVE_START } from './phrases.js';
+import {
+  CHANGE_VERB,
+  DESCRIPTIVE,
+  EN_BE,
+  EN_DESCRIPTION,
+  EN_DETERMINERS,
+  EN_MISHAPS,
+  EN_PAST,
+  EN_PERFECT,
+  EN_PERSONS,
+  EN_RESULT_SUBJECTS,
+  EN_WANTING,
+  EN_WISH_STARTS,
+  HAN,
+  P,
+  ZH_BEHAVIOUR,
+  ZH_DEMONSTRATIVE,
+  ZH_DURATION,
+  ZH_EVENT,
+  ZH_FAILURE,
+  ZH_IMPERATIVE_START,
+} from './phrases.js';
 import { type Act, Sentence, wordsOf } from './sentence.js';
 
 /** What kind of statement an act stands in: a description of behaviour, a one-off task. */
@@ -20,12 +41,23 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
     // "每次调用都会新建连接", "每次 npm install 都会报警告": what happens, not what should.
     if (ZH_EVENT.test(after) || ZH_DURATION.test(after)) return true;
     // "默认情况下，Spring 的事务只对…回滚": a fronted default followed by a named product or "X 的 Y" describes it.
-    if (before.trim().length === 0 && after !== text.slice(act.hit.end, clause.end) && /^\s*(?:[a-z][\w.-]*|[^，,。\s]{1,8}的)/u.test(after) && !ZH_IMPERATIVE_START.test(after)) return true;
+    if (
+      before.trim().length === 0 &&
+      after !== text.slice(act.hit.end, clause.end) &&
+      /^\s*(?:[a-z][\w.-]*|[^，,。\s]{1,8}的)/u.test(after) &&
+      !ZH_IMPERATIVE_START.test(after)
+    )
+      return true;
     // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
     if (ZH_DEMONSTRATIVE.test(before)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
     if (/^[\sa-z0-9._/@-]*[a-z][\sa-z0-9._/@-]*$/u.test(before) && before.trim().length > 0) return true;
-    return before.trim().length > 0 && /\p{L}/u.test(before) && ZH_BEHAVIOUR.test(after) && !s.hits(P.standing).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text));
+    return (
+      before.trim().length > 0 &&
+      /\p{L}/u.test(before) &&
+      ZH_BEHAVIOUR.test(after) &&
+      !s.hits(P.standing).some((h) => h.index !== act.hit.index && !DESCRIPTIVE.has(h.text))
+    );
   }
   const wordsBefore = wordsOf(before);
   const wordsAfter = wordsOf(after);
@@ -56,9 +88,9 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
 
 /** A ruling verb in a one-off task ("帮我把这个函数删掉", "can you remove this line"). */
 export function oneOffTask(s: Sentence, act: Act): string | null {
-  if ((s.hits(P.explicitDecision).length > 0)) return null;
+  if (s.hits(P.explicitDecision).length > 0) return null;
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
-  if ((s.hits(P.localObjects).length > 0)) return 'a change to one place, not a project ruling';
-  if (act.type === 'ruling' && (s.hits(P.requestFrames).length > 0)) return 'a request for a task, not a ruling';
+  if (s.hits(P.localObjects).length > 0) return 'a change to one place, not a project ruling';
+  if (act.type === 'ruling' && s.hits(P.requestFrames).length > 0) return 'a request for a task, not a ruling';
   return null;
 }

@@ -23,7 +23,13 @@ export type { GateProblem, GateReason, StatementKind } from './verdict.js';
  * Judges a quoted user statement as a preference or decision. `next` is the user text of the turn right after
  * it, if any, for a retraction there. Returns null when the statement stands.
  */
-export function judgeStatement(text: string, begin: number, end: number, kind: StatementKind, next: string | null = null): GateProblem | null {
+export function judgeStatement(
+  text: string,
+  begin: number,
+  end: number,
+  kind: StatementKind,
+  next: string | null = null,
+): GateProblem | null {
   if (inCodeOrOutput(text, begin)) return problem('code_or_tool_output', 'quote sits in pasted code, a quotation, a log or tool output');
   const sentences = sentencesOf(text);
   const covering = sentencesCovering(sentences, begin, end);
@@ -82,7 +88,8 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
     return { confirms: false, problem: problem('undecided', 'confirmation: the answer is hedged or put off') };
   }
   if (P.retractions.has(span)) return { confirms: false, problem: problem('retracted', 'confirmation: taken back') };
-  if (P.temporary.find(span).some((t) => !hits.some((h) => overlaps(h, t)))) return { confirms: false, problem: problem('temporary', 'confirmation: only for this time') };
+  if (P.temporary.find(span).some((t) => !hits.some((h) => overlaps(h, t))))
+    return { confirms: false, problem: problem('temporary', 'confirmation: only for this time') };
   if (QUESTION_MARK.test(span.text)) return { confirms: false, problem: problem('question', 'confirmation: the answer is a question') };
   const rest = P.fillers.strip(new Span(P.confirmations.strip(span))).replace(/[\s\p{P}\p{S}]/gu, '');
   return Array.from(rest).length <= 8 ? { confirms: true } : { confirms: false, problem: null };
@@ -138,12 +145,36 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
 
 /** Marker words removed from a quote before the content-anchor check, so a marker alone never anchors. */
 const ANCHOR_STRIP = new Phrases(
-  [L.STANDING, L.PREFERENCE_VERBS, L.DECISION, L.RULING_LABELS, L.TEMPORARY, L.HYPOTHETICAL, L.CONDITIONAL_OPENINGS,
-    L.EXAMPLE_OPENINGS, L.UNDECIDED, L.CONFIRMATIONS, L.PROPOSALS, L.RULING_VERBS].reduce<{ zh: string[]; en: string[] }>(
+  [
+    L.STANDING,
+    L.PREFERENCE_VERBS,
+    L.DECISION,
+    L.RULING_LABELS,
+    L.TEMPORARY,
+    L.HYPOTHETICAL,
+    L.CONDITIONAL_OPENINGS,
+    L.EXAMPLE_OPENINGS,
+    L.UNDECIDED,
+    L.CONFIRMATIONS,
+    L.PROPOSALS,
+    L.RULING_VERBS,
+  ].reduce<{ zh: string[]; en: string[] }>(
     (all, words) => {
       // A gap pattern ("每次…都") strips its fixed parts only: the gap is what the statement is about.
-      for (const e of words.zh) all.zh.push(...e.split(/[…⋯]/u).map((p) => p.trim()).filter((p) => p.length > 0));
-      for (const e of words.en) all.en.push(...e.split(/[…⋯]/u).map((p) => p.trim()).filter((p) => p.length > 0));
+      for (const e of words.zh)
+        all.zh.push(
+          ...e
+            .split(/[…⋯]/u)
+            .map((p) => p.trim())
+            .filter((p) => p.length > 0),
+        );
+      for (const e of words.en)
+        all.en.push(
+          ...e
+            .split(/[…⋯]/u)
+            .map((p) => p.trim())
+            .filter((p) => p.length > 0),
+        );
       return all;
     },
     { zh: [], en: [] },

@@ -1,4 +1,20 @@
-import { EN_AUX, EN_CLAUSE_OPENER, EN_CONDITIONAL_WH, EN_RELATIVE_BEFORE, EN_SUBJECTS, EN_WH, HAN, P, QUESTION_MARK, ZH_FINAL, ZH_NOT_QUESTION_BEFORE, ZH_NOT_WH_BEFORE, ZH_UNIVERSAL_AFTER, ZH_WH_END, ZH_WHY } from './phrases.js';
+import {
+  EN_AUX,
+  EN_CLAUSE_OPENER,
+  EN_CONDITIONAL_WH,
+  EN_RELATIVE_BEFORE,
+  EN_SUBJECTS,
+  EN_WH,
+  HAN,
+  P,
+  QUESTION_MARK,
+  ZH_FINAL,
+  ZH_NOT_QUESTION_BEFORE,
+  ZH_NOT_WH_BEFORE,
+  ZH_UNIVERSAL_AFTER,
+  ZH_WH_END,
+  ZH_WHY,
+} from './phrases.js';
 import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
 import { insideRanges } from './text-types.js';
 import { type Hit, type Phrases, Span } from './words.js';
@@ -50,13 +66,14 @@ export function questionSignal(s: Sentence, act: Act): string | null {
     if (s.hits(P.embedding, c.start, h.index).length > 0) continue;
     return 'the statement is a wh-question';
   }
-  if ((s.hits(P.zhIndirect).length > 0) || (s.hits(P.enIndirect).length > 0)) return 'the statement is an indirect question';
+  if (s.hits(P.zhIndirect).length > 0 || s.hits(P.enIndirect).length > 0) return 'the statement is an indirect question';
   for (const i of new Set([0, act.clause])) {
     const words = wordsOf(s.clauseText(i).replace(EN_CLAUSE_OPENER, ''));
     const [first, second, third] = [words[0] ?? '', words[1] ?? '', words[2] ?? ''];
     if (EN_WH.has(first) && !(first === 'how' && second === 'about')) return 'the statement is a wh-question';
     if (EN_CONDITIONAL_WH.has(first) && EN_AUX.has(second)) return 'the statement is a wh-question';
-    if (EN_AUX.has(first) && (EN_SUBJECTS.has(second) || (second === 'not' && EN_SUBJECTS.has(third)))) return 'the statement is a question';
+    if (EN_AUX.has(first) && (EN_SUBJECTS.has(second) || (second === 'not' && EN_SUBJECTS.has(third))))
+      return 'the statement is a question';
   }
   return null;
 }
@@ -69,7 +86,9 @@ export function isTagQuestion(span: Span): boolean {
 
 /** A clause that holds little besides the given words ("还没想好", "I guess"): it comments on the sentence. */
 export function isBareOf(s: Sentence, i: number, phrases: Phrases): boolean {
-  const rest = phrases.strip(new Span(s.clauseText(i))).replace(/\b(?:but|and|so|yet|still|we|i|it|is|are|not)\b|[我们还也都但不过是]/gu, '');
+  const rest = phrases
+    .strip(new Span(s.clauseText(i)))
+    .replace(/\b(?:but|and|so|yet|still|we|i|it|is|are|not)\b|[我们还也都但不过是]/gu, '');
   const han = (rest.match(/\p{Script=Han}/gu) ?? []).length;
   return han <= 2 && wordsOf(rest.replace(/\p{Script=Han}/gu, ' ')).length <= 1;
 }

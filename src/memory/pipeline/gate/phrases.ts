@@ -54,7 +54,10 @@ export const P = {
 
 export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
 // "组件", "组合", "组成" are words, not groups.
-export const GROUP = new RegExp(`([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!${L.GRAMMAR.notGroupEndings.join('|')})`, 'u');
+export const GROUP = new RegExp(
+  `([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!${L.GRAMMAR.notGroupEndings.join('|')})`,
+  'u',
+);
 export const EN_PAST = new Set(L.EN_PAST);
 export const EN_MISHAPS = new Set(L.EN_MISHAPS);
 export const EN_RESULT_SUBJECTS = new Set(L.EN_RESULT_SUBJECTS);
@@ -81,7 +84,10 @@ export const ZH_FINAL = new RegExp(`(?:${L.ZH_QUESTION.finals.join('|')})[\\s。
 export const ZH_BEHAVIOUR = new RegExp(`^\\s*(?:都|也)?\\s*${anyOf(G.zhBehaviourAfter)}`, 'u');
 export const ZH_FAILURE = new RegExp(`^\\s*(?:都|会|也)?\\s*${anyOf(G.zhFailures)}`, 'u');
 export const ZH_EVENT = new RegExp(`^\\s*(?:都|也)?\\s*会\\s*${anyOf(G.zhEvents)}`, 'u');
-export const ZH_DURATION = new RegExp(`^\\s*(?:都|也)?\\s*(?:要|得)?\\s*(?:${anyOf(G.zhDurations)}\\s*[\\d一二两三四五六七八九十几半]+|[\\d一二两三四五六七八九十几半]+\\s*${anyOf(G.zhTimeUnits)})`, 'u');
+export const ZH_DURATION = new RegExp(
+  `^\\s*(?:都|也)?\\s*(?:要|得)?\\s*(?:${anyOf(G.zhDurations)}\\s*[\\d一二两三四五六七八九十几半]+|[\\d一二两三四五六七八九十几半]+\\s*${anyOf(G.zhTimeUnits)})`,
+  'u',
+);
 export const ZH_IMPERATIVE_START = new RegExp(`^\\s*${anyOf(G.zhImperativeStarts)}`, 'u');
 export const ZH_DEMONSTRATIVE = new RegExp(`^\\s*${anyOf(G.zhDemonstratives)}`, 'u');
 export const CONSEQUENCE = new RegExp(`${anyOf(G.consequences)}\\s*$`, 'u');

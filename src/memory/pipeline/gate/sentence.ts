@@ -19,7 +19,10 @@ export class Sentence {
   readonly clauses: Piece[];
   private quotedCache: [number, number][] | null = null;
 
-  constructor(readonly text: string, readonly piece: Piece) {
+  constructor(
+    readonly text: string,
+    readonly piece: Piece,
+  ) {
     const folded = fold(text.slice(piece.start, piece.end));
     this.span = new Span(folded);
     this.clauses = clausesOf(folded, { start: 0, end: folded.length });

@@ -1,5 +1,17 @@
 import type { Piece } from './clauses.js';
-import { ATTRIBUTION_TAIL, EN_DECIDING, EN_LONE_ADVERB, EN_OPENERS, GROUP, GROUP_OWNER, HAN, JOINT, NOT_REPORTER, OWN_SUBJECT_ADVERBS, P } from './phrases.js';
+import {
+  ATTRIBUTION_TAIL,
+  EN_DECIDING,
+  EN_LONE_ADVERB,
+  EN_OPENERS,
+  GROUP,
+  GROUP_OWNER,
+  HAN,
+  JOINT,
+  NOT_REPORTER,
+  OWN_SUBJECT_ADVERBS,
+  P,
+} from './phrases.js';
 import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
 import { fold, Span } from './words.js';
 
@@ -11,10 +23,15 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   if (s.hits(P.reportingFrames, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
   const owners = s.hits(P.own);
   const things = s.hits(P.notParties);
-  const parties = s.hits(P.thirdParties, 0, act.hit.index).filter(
-    (h) => h.end <= act.hit.index && !overlaps(h, act.hit) && !owners.some((o) => o.index <= h.index && o.end >= h.end)
-      && !things.some((t) => t.index <= h.index && t.end >= h.end),
-  );
+  const parties = s
+    .hits(P.thirdParties, 0, act.hit.index)
+    .filter(
+      (h) =>
+        h.end <= act.hit.index &&
+        !overlaps(h, act.hit) &&
+        !owners.some((o) => o.index <= h.index && o.end >= h.end) &&
+        !things.some((t) => t.index <= h.index && t.end >= h.end),
+    );
   const last = parties[parties.length - 1];
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
   const joint = last !== undefined && JOINT.test(text.slice(0, last.index));
@@ -33,7 +50,12 @@ export function thirdParty(s: Sentence, act: Act): string | null {
     // "我觉得", "我一直说" are mine; "我舍友说", "我们组长说" name someone else behind the pronoun.
     const owned = s.hits(P.own, c.start, rep.index).filter((h) => h.end <= rep.index);
     // "our investors want us to …": a possessive names someone else; only I, we and you speak for themselves.
-    if (owned.length > 0 && !HAN.test(subject) && !/\b(?:our|my)\s+(?!team\b|project\b|repo\b|codebase\b|service\b|app\b)\w+/u.test(subject)) continue;
+    if (
+      owned.length > 0 &&
+      !HAN.test(subject) &&
+      !/\b(?:our|my)\s+(?!team\b|project\b|repo\b|codebase\b|service\b|app\b)\w+/u.test(subject)
+    )
+      continue;
     if (owned.length > 0) {
       let rest = subject;
       for (const o of owned) rest = rest.replace(o.text, ' ');
@@ -47,7 +69,8 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   if (!HAN.test(act.hit.text) && EN_DECIDING.some((v) => act.hit.text.includes(v))) {
     const clause = s.clauses[act.clause]!;
     const subject = wordsOf(text.slice(clause.start, act.hit.index)).filter((w) => !EN_OPENERS.has(w));
-    const ownSubject = owners.some((o) => o.index >= clause.start && o.end <= act.hit.index) || owners.some((o) => o.index === act.hit.index);
+    const ownSubject =
+      owners.some((o) => o.index >= clause.start && o.end <= act.hit.index) || owners.some((o) => o.index === act.hit.index);
     if (subject.length > 0 && !ownSubject && !EN_LONE_ADVERB.test(subject.join(' '))) {
       return 'someone else decided it';
     }

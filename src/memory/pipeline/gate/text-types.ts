@@ -60,7 +60,8 @@ const OUTPUT_LINE: readonly RegExp[] = [
 ];
 
 /** A line introducing pasted material ("日志如下：", "Here's the output:"). */
-const PASTE_INTRO = /(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says|printed|prints|shows|showed|got this|below|warns|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面|信息)[^:\n：]{0,20}[:：]\s*$/iu;
+const PASTE_INTRO =
+  /(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says|printed|prints|shows|showed|got this|below|warns|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面|信息)[^:\n：]{0,20}[:：]\s*$/iu;
 
 // A line that is someone speaking: a sentence with a person in it ("以后这种报错你直接告诉我原因。").
 const SPEECH_LINE = /(?:我|你|我们|咱们|\b(?:i|we|you|let's|please)\b).*[。！？.!?]\s*$/iu;

@@ -1,5 +1,3 @@
-
-
 /** What the gate answers: a problem with its reason, or nothing (M-5.6). */
 
 export type GateReason =

@@ -62,7 +62,11 @@ function escape(text: string): string {
 }
 
 function source(entry: string, gap: string): string {
-  if (entry.includes('⋯')) return entry.split('⋯').map((part) => source(part, gap)).join(SENTENCE_GAP_ZH);
+  if (entry.includes('⋯'))
+    return entry
+      .split('⋯')
+      .map((part) => source(part, gap))
+      .join(SENTENCE_GAP_ZH);
   return entry
     .split('…')
     .map((part) => escape(part.trim()).replace(/ +/g, '\\s*'))
@@ -78,7 +82,10 @@ export class Phrases {
    * words that cancel a statement, where the segmenter's glue ("我再|想想") must not hide them; 'none' matches
    * substrings (compounds, two-character negations).
    */
-  constructor(words: Words, private readonly align: 'both' | 'either' | 'none' = 'both') {
+  constructor(
+    words: Words,
+    private readonly align: 'both' | 'either' | 'none' = 'both',
+  ) {
     const byLength = (a: string, b: string): number => b.length - a.length;
     const zh = [...words.zh].sort(byLength).map((e) => source(e, CLAUSE_GAP_ZH));
     const en = [...words.en].sort(byLength).map((e) => source(e, CLAUSE_GAP_EN).replace(/\\s\*/g, '\\s+'));
