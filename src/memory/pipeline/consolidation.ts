@@ -293,6 +293,19 @@ export function applyConsolidation(
         const fields = revisionFields(op);
         const threadId = kind === 'discussion_context' ? batch.threadId : null;
         const twin = plan.duplicates.get(index);
+        // Every new revision of this operation: its candidates as provenance, its job as the writer.
+        const append = (id: string, revision: number, itemThread: string | null, supersedesId: string | null): void =>
+          insertRevision(conn, {
+            id,
+            revision,
+            kind,
+            threadId: itemThread,
+            ...fields,
+            supersedesId,
+            consolidationJobId: batch.jobs[0]!.id,
+            candidateIds: ids,
+            now,
+          });
         if (twin !== undefined) {
           const target = requireActive(conn, twin);
           addEvidence(conn, target.id, target.revision, ids);
@@ -300,50 +313,19 @@ export function applyConsolidation(
           diagnostics.duplicates += 1;
         } else if (op.operation === 'create') {
           const id = input.newItemId();
-          insertRevision(conn, {
-            id,
-            revision: 1,
-            kind,
-            threadId,
-            ...fields,
-            supersedesId: null,
-            consolidationJobId: batch.jobs[0]!.id,
-            candidateIds: ids,
-            now,
-          });
+          append(id, 1, threadId, null);
           itemIds.push(id);
           diagnostics.created += 1;
         } else if (op.operation === 'revise') {
           const target = requireActive(conn, op.target_id!);
-          const previous = retireRevision(conn, target.id, now);
-          insertRevision(conn, {
-            id: target.id,
-            revision: previous + 1,
-            kind,
-            threadId: target.thread_id,
-            ...fields,
-            supersedesId: null,
-            consolidationJobId: batch.jobs[0]!.id,
-            candidateIds: ids,
-            now,
-          });
+          append(target.id, retireRevision(conn, target.id, now) + 1, target.thread_id, null);
           itemIds.push(target.id);
           diagnostics.revised += 1;
         } else {
           const target = requireActive(conn, op.target_id!);
           const id = input.newItemId();
           markSuperseded(conn, target.id, id, now);
-          insertRevision(conn, {
-            id,
-            revision: 1,
-            kind,
-            threadId,
-            ...fields,
-            supersedesId: target.id,
-            consolidationJobId: batch.jobs[0]!.id,
-            candidateIds: ids,
-            now,
-          });
+          append(id, 1, threadId, target.id);
           itemIds.push(id);
           diagnostics.superseded += 1;
         }

@@ -95,6 +95,13 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
   return Array.from(rest).length <= 8 ? { confirms: true } : { confirms: false, problem: null };
 }
 
+/** The fixed parts of a gap pattern ("每次…都" → 每次, 都); a plain phrase is its own only part. */
+const fixedParts = (entry: string): string[] =>
+  entry
+    .split(/[…⋯]/u)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+
 /** True when the confirmation is one bare word ("好", "行", "ok"), which needs a proposal at the end of the answer before it. */
 export function isBareConfirmation(text: string): boolean {
   const rest = text.replace(/[\s\p{P}\p{S}]/gu, '');
@@ -161,20 +168,8 @@ const ANCHOR_STRIP = new Phrases(
   ].reduce<{ zh: string[]; en: string[] }>(
     (all, words) => {
       // A gap pattern ("每次…都") strips its fixed parts only: the gap is what the statement is about.
-      for (const e of words.zh)
-        all.zh.push(
-          ...e
-            .split(/[…⋯]/u)
-            .map((p) => p.trim())
-            .filter((p) => p.length > 0),
-        );
-      for (const e of words.en)
-        all.en.push(
-          ...e
-            .split(/[…⋯]/u)
-            .map((p) => p.trim())
-            .filter((p) => p.length > 0),
-        );
+      all.zh.push(...words.zh.flatMap(fixedParts));
+      all.en.push(...words.en.flatMap(fixedParts));
       return all;
     },
     { zh: [], en: [] },
