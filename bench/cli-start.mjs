@@ -8,7 +8,7 @@ import { freshRepo } from './seed.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
-function wall(args, repeats) {
+export function wall(args, repeats) {
   const times = [];
   for (let i = 0; i < repeats + 1; i += 1) {
     const start = performance.now();
@@ -38,4 +38,9 @@ export async function cliStart(row, repeats = 15) {
     row(label, stats, { ratioToBareNode: stats.p50 / bare.p50 });
   }
   repo.remove();
+}
+
+/** `autopatch-j memory status` at a large Memory, whole process, after a verified clean close (issue 14: ≤ 0.3 s). */
+export function statusAtScale(row, dir, label, repeats = 5) {
+  row(`CLI: autopatch-j memory status, ${label} (wall)`, wall([CLI, 'memory', 'status', '--repo', dir], repeats));
 }
