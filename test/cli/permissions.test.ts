@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +9,22 @@ import { dbPathOf, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const NOBODY = 65534;
-const unavailable =
-  process.getuid?.() !== 0 ? 'permission tests run the CLI as another user, which needs root (run npm test as root, as CI does)' : null;
+/** Why the tests cannot run here: not root, or a checkout that user `nobody` cannot read (a private temp folder). */
+function whyUnavailable(): string | null {
+  if (process.getuid?.() !== 0) return 'permission tests run the CLI as another user, which needs root (run npm test as root, as CI does)';
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', `require('node:fs').accessSync(${JSON.stringify(CLI)}, require('node:fs').constants.R_OK)`],
+    {
+      uid: NOBODY,
+      gid: NOBODY,
+      stdio: 'ignore',
+    },
+  );
+  if (probe.status !== 0) return `user nobody cannot read ${CLI} (the checkout lives in a folder closed to other users)`;
+  return null;
+}
+const unavailable = whyUnavailable();
 if (unavailable !== null) console.log(`[permission tests skipped] ${unavailable}`);
 
 /** Runs the built CLI as user `nobody`, who cannot read root's 0600 files. */
