@@ -69,7 +69,7 @@ async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   }
   if (interrupted) skipped = 'skipped with Ctrl-C';
   if (ctx.config.debug) for (const line of renderDrainWarnings(result)) ctx.output.err(`${line}\n`);
-  const failedNow = (result as { failed?: number }).failed ?? 0;
+  const failedNow = result.failed;
   const queued = drain ? result.retried : pending;
   const summary: ExitPassSummary = {
     ok: true,
@@ -93,9 +93,9 @@ async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   return summary;
 }
 
-/** Jobs in the terminal `failed` state, on a Memory that counts them (older ones do not). */
-export function failedJobs(status: { jobs: object } | null): number {
-  return (status?.jobs as { failed?: number } | undefined)?.failed ?? 0;
+/** Jobs in the terminal `failed` state (M-9.4a). */
+export function failedJobs(status: { jobs: { failed: number } } | null): number {
+  return status?.jobs.failed ?? 0;
 }
 
 function troubleWords(kind: 'timeout' | 'unreachable' | 'auth' | 'model_not_found'): string {
