@@ -44,3 +44,20 @@ export async function cliStart(row, repeats = 15) {
 export function statusAtScale(row, dir, label, repeats = 5) {
   row(`CLI: autopatch-j memory status, ${label} (wall)`, wall([CLI, 'memory', 'status', '--repo', dir], repeats));
 }
+
+/** Time to the interactive prompt at a large Memory, in a real pseudo-terminal (issue 14: ≤ 0.3 s at 100k items). */
+export function promptAtScale(row, dir, label, repeats = 5) {
+  const script = fileURLToPath(new URL('./prompt-time.py', import.meta.url));
+  const run = spawnSync('python3', [script, process.execPath, CLI, dir, String(repeats + 1)], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`prompt timing failed: ${run.stderr}`);
+  const times = JSON.parse(run.stdout)
+    .slice(1)
+    .sort((a, b) => a - b);
+  if (times.length === 0) throw new Error('the prompt never appeared');
+  row(`CLI: time to the prompt, ${label} (pty)`, {
+    n: times.length,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+  });
+}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { MemoryManager, ScriptedLlm } from '../dist/index.js';
-import { cliStart, statusAtScale } from './cli-start.mjs';
+import { cliStart, promptAtScale, statusAtScale } from './cli-start.mjs';
 import { fmt, measure, measureAsync, percentile } from './stats.mjs';
 import { freshRepo, itemId, seedItems, seedTurns } from './seed.mjs';
 import { endsComplete, measureExport, seedLargeRepo } from './export.mjs';
@@ -129,7 +129,10 @@ if (only.has('search') || only.has('read')) {
     log(`search and read, ${n} items`);
     const repo = await itemsRepo(n);
     if (n === 100_000 && only.has('open')) await coldOpen(repo.dir, '100k items', 5);
-    if (n === 100_000 && only.has('cli')) statusAtScale(row, repo.dir, '100k items');
+    if (n === 100_000 && only.has('cli')) {
+      statusAtScale(row, repo.dir, '100k items');
+      promptAtScale(row, repo.dir, '100k items');
+    }
     const memory = MemoryManager.open({ repoRoot: repo.dir });
     const handle = memory.beginTurn({ intent: 'general_chat', userText: 'bench' });
     if (only.has('search')) {
