@@ -89,6 +89,8 @@ export class MemoryManager {
   private workerLoad: Promise<MemoryWorker> | null = null;
   private workerWanted = false;
   private recoveryDeferred = false;
+  /** Set when a healthy session met damage: its close must not stamp the file as verified (M-2.2). */
+  private damageSeen = false;
 
   private constructor(private readonly options: MemoryManagerOptions) {
     this.repoRoot = options.repoRoot;
@@ -138,7 +140,9 @@ export class MemoryManager {
     try {
       return fn();
     } catch (error) {
-      throw typedStorageError(error, what, dirname(this.dbPath));
+      const typed = typedStorageError(error, what, dirname(this.dbPath));
+      if (typed instanceof MemorySchemaError || isDamage(error)) this.damageSeen = true;
+      throw typed;
     }
   }
 
@@ -146,7 +150,9 @@ export class MemoryManager {
     try {
       return await fn();
     } catch (error) {
-      throw typedStorageError(error, what, dirname(this.dbPath));
+      const typed = typedStorageError(error, what, dirname(this.dbPath));
+      if (typed instanceof MemorySchemaError || isDamage(error)) this.damageSeen = true;
+      throw typed;
     }
   }
 
@@ -538,7 +544,7 @@ export class MemoryManager {
       this.state = { health: 'closed' };
       if (state.health !== 'closed') state.conn?.close();
       // A verified session that closed its last connection: the next start may skip the physical checks.
-      if (state.health === 'healthy') recordCleanClose(this.dbPath);
+      if (state.health === 'healthy' && !this.damageSeen && !this.worker?.damageSeen) recordCleanClose(this.dbPath);
     }
     return result;
   }

@@ -36,7 +36,8 @@ export interface ReadOptions {
 
 // Reasoning blocks some models (Qwen3, DeepSeek R1 served raw, local models) put before the answer.
 const THINK_BLOCK = /<(think|thinking|reasoning|thought)>[\s\S]*?<\/\1>/giu;
-const FENCE = /```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)(?:\n[ \t]*```|$)/gu;
+// A fence opens at the start of a line only: three backticks inside a JSON string are text.
+const FENCE = /(?:^|\n)[ \t]*```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)(?:\n[ \t]*```|$)/gu;
 
 /** Reads the single JSON object (or array) of a model answer. Throws ModelAnswerError when there is none. */
 export function readModelJson(text: string, options: ReadOptions = {}): ReadJson {
@@ -75,6 +76,10 @@ export function readModelJson(text: string, options: ReadOptions = {}): ReadJson
     values.push(parsed.value);
   }
   const answers = options.keys ? values.filter((v) => looksLikeAnswer(v, options.keys!)) : values;
+  // Only pieces of JSON survived and the answer itself was not closed: it was cut off.
+  if (truncated && options.keys && answers.length === 0) {
+    throw new ModelAnswerError('truncated', 'the JSON in the answer is not closed (the answer was cut off)');
+  }
   const distinct: unknown[] = [];
   for (const value of answers.length > 0 ? answers : values) {
     const key = JSON.stringify(value);
@@ -91,7 +96,8 @@ export function readModelJson(text: string, options: ReadOptions = {}): ReadJson
 }
 
 function looksLikeAnswer(value: unknown, keys: readonly string[]): boolean {
-  if (Array.isArray(value)) return true;
+  // A bare list of candidates/operations; an empty `[]` in prose is not an answer.
+  if (Array.isArray(value)) return value.length > 0 && value.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
   if (value === null || typeof value !== 'object') return false;
   const own = Object.keys(value).map(snakeCase);
   if (own.some((k) => keys.includes(k))) return true;
@@ -154,7 +160,10 @@ function jsonSpans(text: string): { text: string; closed: boolean }[] {
       }
     }
   }
-  if (depth > 0 && start >= 0) out.push({ text: text.slice(start), closed: false });
+  if (depth > 0 && start >= 0) {
+    // Still open at the end: cut off — or a stray "{" in prose swallowed what follows, so look inside too.
+    out.push({ text: text.slice(start), closed: false }, ...jsonSpans(text.slice(start + 1)));
+  }
   return out;
 }
 

@@ -84,3 +84,23 @@ describe('M-2.2 physical checks after a verified clean close', () => {
     await memory.close();
   });
 });
+
+describe('M-2.2 a session that met damage never stamps the file', () => {
+  it('damage found during a session: its close writes no stamp, so the next open runs the full check (degraded)', async () => {
+    const repo = await seeded();
+    const db = dbPathOf(repo);
+    const memory = MemoryManager.open({ repoRoot: repo });
+    expect(memory.status().health).toBe('healthy');
+    // A disk fault while the session runs: every page but the first loses its header, so any read meets it.
+    const pages = Math.floor(statSync(db).size / 4096);
+    const fd = openSync(db, 'r+');
+    for (let page = 1; page < pages; page += 1) writeSync(fd, Buffer.alloc(16, 0xa5), 0, 16, page * 4096);
+    closeSync(fd);
+    expect(() => memory.export()).toThrow();
+    await memory.close();
+    expect(existsSync(`${db}-verified`)).toBe(false);
+    const again = MemoryManager.open({ repoRoot: repo });
+    expect(again.status().health).toBe('degraded');
+    await again.close();
+  });
+});

@@ -196,7 +196,8 @@ export function planConsolidation(
     const target = op.target_id === null ? undefined : input.activeItems.get(op.target_id);
     // A revision keeps what the item already said: its own evidence backs that part.
     const backing = op.operation === 'revise' && target ? [...quotes, ...itemEvidenceQuotes(conn, target.id)] : quotes;
-    const unsupported = unsupportedText(op.title, op.content, backing);
+    // The synopsis is shown in every routing context: it is held to the same evidence as the content.
+    const unsupported = unsupportedText(op.title, op.synopsis.trim() ? `${op.content}\n${op.synopsis}` : op.content, backing);
     if (unsupported) {
       refuse('unsupported_text', unsupported);
       continue;

@@ -145,7 +145,7 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
 export function readExtractionAnswer(text: string, finishReason?: string | null): ExtractionRead {
   const read = readModelJson(text, { finishReason, keys: [...EXTRACTION_KEYS, 'compaction', 'summary'] });
   const repairs = [...read.repairs];
-  const top = unwrap(read.value, EXTRACTION_KEYS, 'candidates', repairs);
+  const top = unwrap(read.value, [...EXTRACTION_KEYS, 'compaction', 'summary', 'thread_summary', 'memories'], 'candidates', repairs);
   const known = renameKeys(top, {
     compaction: 'thread_compaction',
     summary: 'thread_compaction',
@@ -187,7 +187,10 @@ export function readExtractionAnswer(text: string, finishReason?: string | null)
 export function readConsolidationAnswer(text: string, finishReason?: string | null): ConsolidationRead {
   const read = readModelJson(text, { finishReason, keys: CONSOLIDATION_KEYS });
   const repairs = [...read.repairs];
-  const top = renameKeys(unwrap(read.value, CONSOLIDATION_KEYS, 'operations', repairs), { ops: 'operations', actions: 'operations' });
+  const top = renameKeys(unwrap(read.value, [...CONSOLIDATION_KEYS, 'ops', 'actions'], 'operations', repairs), {
+    ops: 'operations',
+    actions: 'operations',
+  });
   noteUnknown(top, CONSOLIDATION_KEYS, 'answer', repairs);
   const list = Array.isArray(top.operations) ? top.operations : isObject(top.operations) ? [top.operations] : [];
   if (top.operations !== undefined && !Array.isArray(top.operations)) repairs.push('operations_not_a_list');
@@ -223,8 +226,7 @@ function unwrap(value: unknown, keys: readonly string[], listKey: string, repair
     }
     if (!isObject(current)) break;
     const own = Object.keys(current).map(snakeCase);
-    if (own.some((k) => keys.includes(k) || k === 'compaction' || k === 'summary' || k === 'ops' || k === 'memories'))
-      return snakeKeys(current);
+    if (own.some((k) => keys.includes(k))) return snakeKeys(current);
     const inner = Object.values(current).filter((v) => isObject(v) || Array.isArray(v));
     if (inner.length !== 1) break;
     repairs.push('wrapper');

@@ -59,25 +59,29 @@ interface Folded {
   originEnd: number[];
 }
 
-/** Folds a text for matching, keeping the map back to RAW offsets. Whitespace is dropped entirely. */
+/**
+ * Folds a text for matching, keeping the map back to RAW offsets. Whitespace is dropped entirely. A letter is
+ * folded together with its combining marks, so "é" and "e\u0301" (macOS file names, pasted text) are equal.
+ */
 function fold(raw: string): Folded {
   let text = '';
   const origin: number[] = [];
   const originEnd: number[] = [];
-  let offset = 0;
-  for (const char of raw) {
-    const next = offset + char.length;
-    if (!/\s/u.test(char)) {
-      let folded = PUNCTUATION_FOLD[char] ?? char.normalize('NFKC');
-      folded = PUNCTUATION_FOLD[folded] ?? folded;
-      folded = folded.toLowerCase().replace(/\s+/gu, '');
-      for (let i = 0; i < folded.length; i += 1) {
-        origin.push(offset);
-        originEnd.push(next);
-      }
-      text += folded;
+  for (const match of raw.matchAll(/\P{M}\p{M}*|\p{M}+/gu)) {
+    const group = match[0];
+    const offset = match.index;
+    const next = offset + group.length;
+    if (/^\s+$/u.test(group)) continue;
+    let folded = '';
+    for (const char of group.normalize('NFKC')) {
+      const mapped = PUNCTUATION_FOLD[char] ?? char;
+      folded += (PUNCTUATION_FOLD[mapped] ?? mapped).toLowerCase().replace(/\s+/gu, '');
     }
-    offset = next;
+    for (let i = 0; i < folded.length; i += 1) {
+      origin.push(offset);
+      originEnd.push(next);
+    }
+    text += folded;
   }
   return { text, origin, originEnd };
 }

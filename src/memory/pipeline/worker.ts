@@ -1,4 +1,4 @@
-import { LlmCallError, rawDiagnostic } from '../../llm/diagnostics.js';
+import { rawDiagnostic } from '../../llm/diagnostics.js';
 import type { ChatMessage, ChatResponse, LlmClient, LlmPurpose } from '../../llm/types.js';
 import type { Clock } from '../../shared/clock.js';
 import { MemoryContractError, MemoryError, describeError } from '../../shared/errors.js';
@@ -17,6 +17,7 @@ import {
   nextJobEventAt,
   snapshotOpenJobs,
 } from '../store/jobs.js';
+import { isDamage } from '../storage-fault.js';
 import { heartbeatInterval } from '../store/leases.js';
 import type { DrainResult, JobOutcome, ProcessResult } from '../types.js';
 import {
@@ -71,6 +72,8 @@ export class MemoryWorker {
   private again = false;
   /** The last error of a background tick, for diagnosis; the daemon keeps running. */
   lastTickError: unknown = null;
+  /** True once any job or tick met a damaged database: the session's close must not stamp it as verified. */
+  damageSeen = false;
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -269,10 +272,12 @@ export class MemoryWorker {
     try {
       return await work();
     } catch (error) {
+      if (isDamage(error)) this.damageSeen = true;
       const raw = rawDiagnostic(error, { purpose });
       const short = describeError(error);
-      const unusable =
-        error instanceof MemoryContractError || (error instanceof LlmCallError && error.details.kind === 'malformed_response');
+      // Only a readable model answer can be unusable; anything that is not an answer (a proxy's HTML page,
+      // a network error, a timeout, 429/5xx) is transport and never makes a job terminal (M-9.4a).
+      const unusable = error instanceof MemoryContractError;
       let failed: ReturnType<typeof failBatch>;
       try {
         failed = failBatch(this.deps.conn(), batch, { rawError: raw, purpose, error: short.slice(0, 500), unusable }, this.deps.now());
@@ -362,6 +367,7 @@ export class MemoryWorker {
         delay = this.nextWakeDelay();
       } catch (error) {
         this.lastTickError = error;
+        if (isDamage(error)) this.damageSeen = true;
         delay = ERROR_RETRY_MS;
       }
     })();

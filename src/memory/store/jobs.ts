@@ -206,8 +206,9 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
           )
           .get(t.thread_id, options.now);
         if (busy) continue;
-        const rows = headOfThread(conn, t.thread_id, options);
-        return leaseJobs(conn, 'extraction', t.thread_id, generation, rows, options);
+        // A thread whose oldest job is not due yet (backing off, outside the exit pass) yields to the next thread.
+        const batch = leaseJobs(conn, 'extraction', t.thread_id, generation, headOfThread(conn, t.thread_id, options), options);
+        if (batch) return batch;
       }
       return null;
     },
