@@ -111,6 +111,8 @@ describe('M-5.6 who speaks and about what', () => {
     expect(pref('By default, Jackson fails on unknown properties.')).toBe('description');
     expect(pref('Kafka 默认保留 7 天的数据。')).toBe('description');
     expect(pref('I never got the hang of Gradle.')).toBe('description');
+    expect(decision('默认情况下 Spring 会把这个 bean 设成单例。')).toBe('description');
+    expect(pref('默认用 pnpm 安装依赖。')).toBe('ok');
     expect(pref('你以后总是先跑测试再改代码。')).toBe('ok');
   });
 });
