@@ -1,24 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CliRun, byRole, payloadOf, roleOf, runCli } from '../helpers/cli.js';
-import { FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.js';
+import { type RecordedRequest, fakeServerEachTest } from '../helpers/fake-openai.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
-let server: FakeOpenAi;
-beforeEach(async () => {
-  server = await new FakeOpenAi().start();
-});
-afterEach(async () => {
-  await server.stop();
-});
+const fake = fakeServerEachTest({ AUTOPATCH_LLM_API_KEY: 'sk-cli-test', AUTOPATCH_LLM_MODEL: 'fake-model' });
 
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-  AUTOPATCH_LLM_BASE_URL: server.url,
-  AUTOPATCH_LLM_API_KEY: 'sk-cli-test',
-  AUTOPATCH_LLM_MODEL: 'fake-model',
-  ...extra,
-});
+const env = fake.env;
 
 interface ExtractionPayload {
   turns: { turn_id: string; user: string }[];
@@ -71,7 +60,7 @@ const createAll = (r: RecordedRequest) => {
     }),
   };
 };
-const mains = (): RecordedRequest[] => server.requests.filter((r) => roleOf(r) === 'main');
+const mains = (): RecordedRequest[] => fake.server.requests.filter((r) => roleOf(r) === 'main');
 const systemOf = (r: RecordedRequest): string => String(r.body.messages?.[0]?.content);
 
 function ok(run: CliRun): CliRun {
@@ -82,11 +71,13 @@ function ok(run: CliRun): CliRun {
 describe('autopatch-j ask and the Memory across processes', () => {
   it('a preference stated in one process is in the routing context a later process sends', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: '好的，以后先给结论。' }), extraction: extractPreferences, consolidation: createAll }));
+    fake.server.always(
+      byRole({ main: () => ({ text: '好的，以后先给结论。' }), extraction: extractPreferences, consolidation: createAll }),
+    );
     const first = ok(await runCli(['ask', '--repo', repo, '以后回答先给结论。'], { env: env() }));
     expect(first.stdout).toContain('好的，以后先给结论。');
     expect(first.stderr).toMatch(/^memory: 2 jobs processed$/m);
-    server.requests.length = 0;
+    fake.server.requests.length = 0;
     ok(await runCli(['ask', '--repo', repo, '解释一下 parse 函数'], { env: env() }));
     expect(systemOf(mains()[0]!)).toContain('回答先给结论');
     expect(mains()[0]!.body.messages!.map((m) => m.content)).toContain('以后回答先给结论。');
@@ -96,13 +87,13 @@ describe('autopatch-j ask and the Memory across processes', () => {
     const repo = tempRepo();
     ok(await runCli(['--repo', repo], { input: '/memory status\n' }));
     withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
-    server.always(byRole({ main: () => ({ text: 'audit: no findings' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'audit: no findings' }) }));
     const refused = await runCli(['ask', '--repo', repo, 'hello'], { env: env() });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/Memory is degraded: unknown table foo/);
     expect(refused.stderr).toContain('memory clear --confirm');
     expect(mains()).toHaveLength(0);
-    server.always(byRole({ classifier: () => ({ text: '{"intent":"code_audit"}' }), main: () => ({ text: 'audit: no findings' }) }));
+    fake.server.always(byRole({ classifier: () => ({ text: '{"intent":"code_audit"}' }), main: () => ({ text: 'audit: no findings' }) }));
     const repair = ok(await runCli(['ask', '--repo', repo, 'audit the code'], { env: env() }));
     expect(repair.stdout).toContain('audit: no findings');
     const list = await runCli(['memory', 'list', '--repo', repo]);
@@ -112,7 +103,7 @@ describe('autopatch-j ask and the Memory across processes', () => {
 
   it('the exit pass with a hanging model ends within the timeout and leaves the job in retry', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ hang: true }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ hang: true }) }));
     const run = ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env({ AUTOPATCH_LLM_TIMEOUT_MS: '1000' }) }));
     expect(run.ms).toBeLessThan(10_000);
     expect(run.stderr).toMatch(/^memory: 1 still queued \(the provider timed out\) — autopatch-j memory status explains$/m);
@@ -133,7 +124,7 @@ describe('autopatch-j ask and the Memory across processes', () => {
 
   it('debug mode shows the classifier fallback reason and the final route; normal mode one short line', async () => {
     const repo = tempRepo();
-    server.always(
+    fake.server.always(
       byRole({
         classifier: () => ({ status: 500, body: '{"error":{"message":"\u001b[1mclassifier down"}}' }),
         main: () => ({ text: 'general answer' }),
@@ -158,7 +149,7 @@ describe('autopatch-j ask and the Memory across processes', () => {
 describe('the interactive session from a pipe', () => {
   it('runs requests and commands line by line, end to end', async () => {
     const repo = tempRepo();
-    server.always(
+    fake.server.always(
       byRole({
         main: (r) => ({ text: `echo: ${r.body.messages!.at(-1)!.content}` }),
         extraction: extractPreferences,
@@ -183,7 +174,7 @@ describe('the interactive session from a pipe', () => {
 
   it('/new hides the old discussion but keeps preferences (M-3.4)', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'ok' }), extraction: extractPreferences, consolidation: createAll }));
+    fake.server.always(byRole({ main: () => ({ text: 'ok' }), extraction: extractPreferences, consolidation: createAll }));
     const run = ok(
       await runCli(['--repo', repo, '--lines'], { env: env(), input: '我们在比较方案A和方案B。以后回答先给结论。\n/new\n接着说\n' }),
     );
@@ -198,7 +189,7 @@ describe('the interactive session from a pipe', () => {
   it('an audit proposes a patch; /apply writes it only while it still matches', async () => {
     const repo = tempRepo();
     writeFileSync(join(repo, 'calc.js'), 'export const add = (a, b) => a - b;\n');
-    server.always(
+    fake.server.always(
       byRole({
         classifier: () => ({ text: '{"intent":"code_audit"}' }),
         main: (r) =>
@@ -242,7 +233,7 @@ describe('autopatch-j memory …', () => {
   it('status in normal vs debug mode (M-9.7)', async () => {
     const repo = tempRepo();
     const body = '{"error":{"message":"[bold]overloaded[/bold] \\u001b[31mRED\\u001b[0m"}}';
-    server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ status: 503, body }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ status: 503, body }) }));
     ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env() }));
     const normal = ok(await runCli(['memory', 'status', '--repo', repo]));
     expect(normal.stdout).toContain('run with AUTOPATCH_DEBUG=true to see the RAW error');
@@ -255,7 +246,7 @@ describe('autopatch-j memory …', () => {
 
   it('clear without and with --confirm', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'answer' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'answer' }) }));
     ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env() }));
     const dry = await runCli(['memory', 'clear', '--repo', repo]);
     expect(dry.code).toBe(2);
@@ -268,7 +259,7 @@ describe('autopatch-j memory …', () => {
 
   it('--json outputs parse for status, list, show, forget, export and clear', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'ok' }), extraction: extractPreferences, consolidation: createAll }));
+    fake.server.always(byRole({ main: () => ({ text: 'ok' }), extraction: extractPreferences, consolidation: createAll }));
     ok(await runCli(['ask', '--repo', repo, '以后代码注释用英文。'], { env: env() }));
     const json = async (args: string[]): Promise<unknown> =>
       JSON.parse(ok(await runCli(['memory', ...args, '--repo', repo, '--json'])).stdout);

@@ -1,27 +1,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect } from '../helpers/child.js';
 import { CLI_PATH, type CliRun, byRole, roleOf, runCli } from '../helpers/cli.js';
-import { FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.js';
+import { type RecordedRequest, fakeServerEachTest } from '../helpers/fake-openai.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
-let server: FakeOpenAi;
-beforeEach(async () => {
-  server = await new FakeOpenAi().start();
-});
-afterEach(async () => {
-  await server.stop();
-});
+const fake = fakeServerEachTest({ AUTOPATCH_LLM_API_KEY: 'sk-test', AUTOPATCH_LLM_MODEL: 'fake-model' });
 
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-  AUTOPATCH_LLM_BASE_URL: server.url,
-  AUTOPATCH_LLM_API_KEY: 'sk-test',
-  AUTOPATCH_LLM_MODEL: 'fake-model',
-  ...extra,
-});
-const of = (role: ReturnType<typeof roleOf>): RecordedRequest[] => server.requests.filter((r) => roleOf(r) === role);
+const env = fake.env;
+const of = (role: ReturnType<typeof roleOf>): RecordedRequest[] => fake.server.requests.filter((r) => roleOf(r) === role);
 const lastUser = (r: RecordedRequest): string => String(r.body.messages!.at(-1)!.content);
 const turns = (repo: string): { user_text: string; state: string }[] =>
   withRawDb(
@@ -37,19 +26,19 @@ function ok(run: CliRun): CliRun {
 describe('input', () => {
   it('a pipe into the session is ONE request (the whole stdin); --lines makes one request per line', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'answer' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'answer' }) }));
     ok(await runCli(['--repo', repo], { env: env(), input: 'line one\nline two\nline three\nline four\n' }));
     expect(of('main').map(lastUser)).toEqual(['line one\nline two\nline three\nline four']);
     expect(of('classifier')).toHaveLength(1);
     expect(turns(repo)).toHaveLength(1);
-    server.requests.length = 0;
+    fake.server.requests.length = 0;
     ok(await runCli(['--repo', repo, '--lines'], { env: env(), input: 'a\nb\n' }));
     expect(of('main').map(lastUser)).toEqual(['a', 'b']);
   });
 
   it('ask reads stdin with "-" or with no text, and autopatch-j "text" is ask', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: (r) => ({ text: `got: ${lastUser(r)}` }) }));
+    fake.server.always(byRole({ main: (r) => ({ text: `got: ${lastUser(r)}` }) }));
     expect(ok(await runCli(['ask', '--repo', repo, '-'], { env: env(), input: 'from\nstdin\n' })).stdout).toContain('got: from\nstdin');
     expect(ok(await runCli(['ask', '--repo', repo], { env: env(), input: 'no text given' })).stdout).toContain('got: no text given');
     expect(ok(await runCli(['--repo', repo, 'explain src/calc.js'], { env: env() })).stdout).toContain('got: explain src/calc.js');
@@ -60,7 +49,7 @@ describe('cancelling', () => {
   it('ask … | head -5 ends quietly with exit 0 and the turn failed, not open', async () => {
     const repo = tempRepo();
     const long = Array.from({ length: 20_000 }, (_, i) => `line ${i} of a long answer`).join('\n');
-    server.always(byRole({ main: () => ({ text: long, hangAfter: true }) }));
+    fake.server.always(byRole({ main: () => ({ text: long, hangAfter: true }) }));
     const child = spawn(
       'bash',
       ['-c', `"${process.execPath}" "${CLI_PATH}" ask --repo "${repo}" hello | head -5; echo "cli exit \${PIPESTATUS[0]}" >&2`],
@@ -80,13 +69,13 @@ describe('cancelling', () => {
 describe('time', () => {
   it('a hanging provider costs one classifier and one main timeout; the exit pass does not wait on it again and says so', async () => {
     const repo = tempRepo();
-    server.always({ hang: true });
+    fake.server.always({ hang: true });
     const run = await runCli(['ask', '--repo', repo, 'hello'], { env: env({ AUTOPATCH_LLM_TIMEOUT_MS: '800' }) });
     expect(run.code).toBe(1);
     expect(of('classifier')).toHaveLength(1);
     expect(of('main')).toHaveLength(1);
     expect(of('extraction')).toHaveLength(0);
-    expect(run.stderr).toContain(`The model at ${server.url} did not answer in time`);
+    expect(run.stderr).toContain(`The model at ${fake.server.url} did not answer in time`);
     const lines = run.stderr.trim().split('\n');
     expect(lines.at(-1)).toBe(
       'memory: 1 still queued (the provider timed out earlier, not waiting again) — autopatch-j memory status explains',
@@ -95,7 +84,7 @@ describe('time', () => {
 
   it("after a timeout, /new does not wait on the provider again for the old thread's Memory jobs", async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ hang: true }) }));
+    fake.server.always(byRole({ main: () => ({ hang: true }) }));
     const run = await runCli(['--repo', repo, '--lines'], { env: env({ AUTOPATCH_LLM_TIMEOUT_MS: '800' }), input: 'hello\n/new\n' });
     expect(run.stdout).toContain('Started a new thread');
     expect(run.stdout).toContain('1 memory job(s) of the old thread stay queued (the provider did not answer earlier, not waiting again)');
@@ -105,7 +94,7 @@ describe('time', () => {
   it('429 and 5xx on a main call are retried (at most 3 times) honouring retry-after, and the retries are shown', async () => {
     const repo = tempRepo();
     let mainCalls = 0;
-    server.always(
+    fake.server.always(
       byRole({
         main: () => {
           mainCalls += 1;
@@ -120,25 +109,25 @@ describe('time', () => {
     expect(run.stderr).toContain('HTTP 429 from the provider, retrying in 0s (1/3)');
     expect(run.stderr).toContain('HTTP 503 from the provider, retrying in 0s (2/3)');
     expect(of('main')).toHaveLength(3);
-    server.requests.length = 0;
-    server.always(byRole({ main: () => ({ status: 500, body: '{}', headers: { 'retry-after': '0' } }) }));
+    fake.server.requests.length = 0;
+    fake.server.always(byRole({ main: () => ({ status: 500, body: '{}', headers: { 'retry-after': '0' } }) }));
     const failed = await runCli(['ask', '--repo', repo, 'again'], { env: env() });
     expect(failed.code).toBe(1);
     expect(of('main')).toHaveLength(4);
-    expect(failed.stderr).toContain(`The model provider at ${server.url} failed (HTTP 500) after 3 retries.`);
+    expect(failed.stderr).toContain(`The model provider at ${fake.server.url} failed (HTTP 500) after 3 retries.`);
   });
 });
 
 describe('actionable errors', () => {
   it('a refused key names AUTOPATCH_LLM_API_KEY and the URL, and costs one call, not three', async () => {
     const repo = tempRepo();
-    server.always({ status: 401, body: '{"error":{"message":"bad key"}}' });
+    fake.server.always({ status: 401, body: '{"error":{"message":"bad key"}}' });
     const run = await runCli(['ask', '--repo', repo, 'hello'], { env: env() });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `The model provider refused the API key (HTTP 401) at ${server.url}/chat/completions. Check AUTOPATCH_LLM_API_KEY.`,
+      `The model provider refused the API key (HTTP 401) at ${fake.server.url}/chat/completions. Check AUTOPATCH_LLM_API_KEY.`,
     );
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     expect(run.stderr).toContain('memory: 1 still queued (the provider refused the API key)');
   });
 
@@ -147,20 +136,20 @@ describe('actionable errors', () => {
     const down = await runCli(['ask', '--repo', repo, 'hello'], { env: env({ AUTOPATCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1' }) });
     expect(down.code).toBe(1);
     expect(down.stderr).toContain('The model provider at http://127.0.0.1:9/v1 could not be reached. Check AUTOPATCH_LLM_BASE_URL');
-    server.always({ status: 404, body: '{"error":{"message":"The model `fake-model` does not exist","code":"model_not_found"}}' });
+    fake.server.always({ status: 404, body: '{"error":{"message":"The model `fake-model` does not exist","code":"model_not_found"}}' });
     const missing = await runCli(['ask', '--repo', repo, 'hello'], { env: env() });
-    expect(missing.stderr).toContain(`The model 'fake-model' was not found at ${server.url} (HTTP 404). Check AUTOPATCH_LLM_MODEL.`);
+    expect(missing.stderr).toContain(`The model 'fake-model' was not found at ${fake.server.url} (HTTP 404). Check AUTOPATCH_LLM_MODEL.`);
   });
 
   it('doctor checks the settings, the provider (one tiny request) and Memory, as ✓/✗ with fixes, and --json', async () => {
     const repo = tempRepo();
-    server.always({ text: 'ok' });
+    fake.server.always({ text: 'ok' });
     const good = ok(await runCli(['doctor', '--repo', repo], { env: env() }));
     expect(good.stdout).toMatch(/✓ model answers\s+answered in \d+ ms/);
     expect(good.stdout).toContain('All checks passed.');
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
     expect(existsSync(dbPathOf(repo))).toBe(false);
-    server.always({ status: 401, body: '{}' });
+    fake.server.always({ status: 401, body: '{}' });
     const bad = await runCli(['doctor', '--repo', repo, '--json'], { env: env() });
     expect(bad.code).toBe(1);
     const report = JSON.parse(bad.stdout) as { ok: boolean; checks: { name: string; ok: boolean; fix: string | null }[] };
@@ -173,7 +162,7 @@ describe('show the work', () => {
   it('one line per tool call with its argument and a short result; after a repair run the pending patch and the findings', async () => {
     const repo = tempRepo();
     writeFileSync(join(repo, 'calc.js'), 'export const add = (a, b) => a - b;\n');
-    server.always(
+    fake.server.always(
       byRole({
         classifier: () => ({ text: '{"intent":"code_audit"}' }),
         main: (r) => {
@@ -216,7 +205,7 @@ describe('show the work', () => {
   it('/patch in a session is a unified diff, not search/replace blocks', async () => {
     const repo = tempRepo();
     writeFileSync(join(repo, 'calc.js'), 'line 1\nline 2\nexport const add = (a, b) => a - b;\nline 4\n');
-    server.always(
+    fake.server.always(
       byRole({
         classifier: () => ({ text: '{"intent":"code_audit"}' }),
         main: (r) =>
@@ -251,7 +240,7 @@ describe('project root and data folder', () => {
     ok(await runCli(['memory', 'status'], { cwd: join(repo, 'src') }));
     expect(existsSync(join(repo, '.autopatch-j'))).toBe(false);
     expect(existsSync(join(repo, 'src', '.autopatch-j'))).toBe(false);
-    server.always(byRole({ main: () => ({ text: 'ok' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'ok' }) }));
     ok(await runCli(['ask', 'hello'], { env: env(), cwd: join(repo, 'src') }));
     expect(existsSync(dbPathOf(repo))).toBe(true);
     expect(existsSync(join(repo, 'src', '.autopatch-j'))).toBe(false);
@@ -276,7 +265,7 @@ describe('surface', () => {
 
   it('ask --json gives the answer, intent, turn id and the Memory jobs; --model picks the model', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'json answer' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'json answer' }) }));
     const run = ok(await runCli(['ask', '--repo', repo, '--json', '--model', 'other-model', 'hello'], { env: env() }));
     const json = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(json).toMatchObject({
@@ -291,7 +280,7 @@ describe('surface', () => {
 
   it('--json timestamps are ISO-8601; status text and JSON use the same words for job states', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'ok' }), extraction: () => ({ status: 503, body: '{}' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'ok' }), extraction: () => ({ status: 503, body: '{}' }) }));
     ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env() }));
     const status = JSON.parse(ok(await runCli(['memory', 'status', '--repo', repo, '--json'])).stdout) as {
       createdAt: string;

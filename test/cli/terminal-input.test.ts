@@ -1,23 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { byRole, roleOf } from '../helpers/cli.js';
-import { FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.js';
+import { type RecordedRequest, fakeServerEachTest } from '../helpers/fake-openai.js';
 import { type Step, drive, plain, screenOf } from '../helpers/pty.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
-let server: FakeOpenAi;
-beforeEach(async () => {
-  server = await new FakeOpenAi().start();
-});
-afterEach(async () => {
-  await server.stop();
-});
+const fake = fakeServerEachTest({ AUTOPATCH_LLM_API_KEY: 'k' });
 
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-  AUTOPATCH_LLM_BASE_URL: server.url,
-  AUTOPATCH_LLM_API_KEY: 'k',
-  ...extra,
-});
-const mains = (): RecordedRequest[] => server.requests.filter((r) => roleOf(r) === 'main');
+const env = fake.env;
+const mains = (): RecordedRequest[] => fake.server.requests.filter((r) => roleOf(r) === 'main');
 const lastUser = (r: RecordedRequest): string => String(r.body.messages!.at(-1)!.content);
 const turns = (repo: string): unknown[] =>
   withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT user_text, state, assistant_text FROM turns ORDER BY sequence').all());
@@ -25,7 +15,7 @@ const turns = (repo: string): unknown[] =>
 describe('cancelling on a terminal', () => {
   it('Ctrl-C during a streaming answer prints "cancelled" and keeps the turn as failed, never completed', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'first half of the answer', hangAfter: true }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'first half of the answer', hangAfter: true }) }));
     const result = await drive(
       [
         { wait: 'autopatch-j> ' },
@@ -47,7 +37,7 @@ describe('cancelling on a terminal', () => {
 
   it('Esc cancels a request too, and text typed while it runs is held for the next prompt, not shown inside the answer', async () => {
     const repo = tempRepo();
-    server.always(
+    fake.server.always(
       byRole({ main: (r) => (lastUser(r) === 'slow one' ? { text: 'partial answer', hangAfter: true } : { text: 'second answer' }) }),
     );
     const result = await drive(
@@ -79,7 +69,7 @@ describe('cancelling on a terminal', () => {
 describe('the prompt', () => {
   it('Ctrl-C clears the half-typed line: "abc", Ctrl-C, "xyz" sends "xyz"', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'answered' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'answered' }) }));
     const result = await drive(
       [
         { wait: 'autopatch-j> ' },
@@ -112,7 +102,7 @@ describe('the prompt', () => {
 
   it('a bracketed paste of several lines is ONE request', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'one answer' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'one answer' }) }));
     const result = await drive(
       [
         { wait: 'autopatch-j> ' },
@@ -133,7 +123,7 @@ describe('the prompt', () => {
 
   it('a line ended with a backslash, or Alt+Enter, continues the request on the next line', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'joined answer' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'joined answer' }) }));
     const result = await drive(
       [
         { wait: 'autopatch-j> ' },
@@ -164,7 +154,7 @@ describe('what the terminal shows', () => {
 
   it('answers are rendered markdown on a colour terminal, the raw text with NO_COLOR', async () => {
     const answer = '## Result\n\nThe **sum** is wrong.\n\n```js\nconst add = (a, b) => a + b;\n```\n';
-    server.always(byRole({ main: () => ({ text: answer }) }));
+    fake.server.always(byRole({ main: () => ({ text: answer }) }));
     const steps = [{ wait: 'autopatch-j> ' }, { send: 'explain\r' }, { wait: 'add' }, { wait: 'autopatch-j> ' }, { send: '\u0004' }];
     const rendered = await drive(steps, ['--repo', tempRepo()], env());
     expect(rendered.failed_wait, rendered.transcript).toBeNull();
@@ -208,7 +198,7 @@ describe('what the terminal shows', () => {
 describe('Memory on the way', () => {
   it('Ctrl-C during the exit pass skips it: the jobs stay queued and the one line says so', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ hang: true }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ hang: true }) }));
     const result = await drive(
       [
         { wait: 'autopatch-j> ' },
@@ -231,7 +221,7 @@ describe('Memory on the way', () => {
 
   it('when background Memory jobs keep failing, the session says so once, not once per job', async () => {
     const repo = tempRepo();
-    server.always(byRole({ main: () => ({ text: 'fine' }), extraction: () => ({ status: 503, body: '{}' }) }));
+    fake.server.always(byRole({ main: () => ({ text: 'fine' }), extraction: () => ({ status: 503, body: '{}' }) }));
     const steps: Step[] = [{ wait: 'autopatch-j> ' }];
     for (const word of ['one', 'two', 'three', 'four', 'five', 'six'])
       steps.push({ send: `${word}\r` }, { wait: 'fine' }, { wait: 'autopatch-j> ' }, { sleep: 0.4 });

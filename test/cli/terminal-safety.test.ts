@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../src/index.js';
 import { loadHistory, saveHistory } from '../../src/cli/history.js';
 import { safeJson, safeTerminalText } from '../../src/shared/terminal-text.js';
 import { byRole, runCli } from '../helpers/cli.js';
-import { FakeOpenAi } from '../helpers/fake-openai.js';
+import { fakeServerEachTest } from '../helpers/fake-openai.js';
 import { consolidateWith, extractWith } from '../helpers/scripted.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
@@ -19,13 +19,7 @@ const HOSTILE = '\u001b]52;c;SGFja2Vk\u0007\u001b[2J\u009b31m\u202eEVIL\r\u007f'
 /** What must never appear in bytes written to the terminal. */
 const FORBIDDEN = ['\u001b]52', '\u001b[2J', '\u009b', '\u202e', '\u0007', '\u007f', 'EVIL\r'];
 
-let server: FakeOpenAi;
-beforeEach(async () => {
-  server = await new FakeOpenAi().start();
-});
-afterEach(async () => {
-  await server.stop();
-});
+const fake = fakeServerEachTest();
 
 interface Drive {
   ok: boolean;
@@ -88,7 +82,7 @@ async function hostileRepo(): Promise<{ repo: string; id: string }> {
 describe('nothing hostile reaches the terminal (one neutralizer for every output path)', () => {
   it('spinner label, debug lines, recalled history, tables and answers in a session on a pty', async () => {
     const { repo } = await hostileRepo();
-    server.always(
+    fake.server.always(
       byRole({
         main: (r) => {
           const last = r.body.messages!.at(-1)!;
@@ -118,7 +112,7 @@ describe('nothing hostile reaches the terminal (one neutralizer for every output
         { send: '\u0004' },
       ],
       ['--repo', repo],
-      { AUTOPATCH_LLM_BASE_URL: server.url, AUTOPATCH_LLM_API_KEY: 'k', AUTOPATCH_DEBUG: 'true' },
+      { AUTOPATCH_LLM_BASE_URL: fake.server.url, AUTOPATCH_LLM_API_KEY: 'k', AUTOPATCH_DEBUG: 'true' },
     );
     expect(result.failed_wait, result.transcript).toBeNull();
     expect(result.code).toBe(0);
@@ -224,7 +218,7 @@ describe('exit codes of storage failures', () => {
 
   it('a base URL with credentials never shows them, in debug output or the export', async () => {
     const repo = tempRepo();
-    const url = new URL(server.url);
+    const url = new URL(fake.server.url);
     const secretUrl = `http://user:PASS-77@${url.host}/v1?api_key=QSECRET`;
     const env = { AUTOPATCH_LLM_BASE_URL: secretUrl, AUTOPATCH_LLM_API_KEY: 'k', AUTOPATCH_DEBUG: 'true' };
     const ask = await runCli(['ask', '--repo', repo, 'hello'], { env });

@@ -2,22 +2,16 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { complete } from '../../src/cli/session.js';
 import { byRole, roleOf } from '../helpers/cli.js';
-import { FakeOpenAi } from '../helpers/fake-openai.js';
+import { fakeServerEachTest } from '../helpers/fake-openai.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
 const DRIVER = fileURLToPath(new URL('../fixtures/pty-drive.py', import.meta.url));
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
-let server: FakeOpenAi;
-beforeEach(async () => {
-  server = await new FakeOpenAi().start();
-});
-afterEach(async () => {
-  await server.stop();
-});
+const fake = fakeServerEachTest();
 
 function drive(
   steps: object[],
@@ -44,7 +38,7 @@ function drive(
 describe('the interactive session on a terminal', () => {
   it('completes slash commands, cancels a request with Ctrl-C and continues, keeps history, leaves with Ctrl-D', async () => {
     const repo = tempRepo();
-    server.always(
+    fake.server.always(
       byRole({
         main: (r) =>
           String(r.body.messages!.at(-1)!.content).includes('hang')
@@ -71,7 +65,7 @@ describe('the interactive session on a terminal', () => {
         { send: '\u0004' },
       ],
       ['--repo', repo],
-      { AUTOPATCH_LLM_BASE_URL: server.url, AUTOPATCH_LLM_API_KEY: 'k' },
+      { AUTOPATCH_LLM_BASE_URL: fake.server.url, AUTOPATCH_LLM_API_KEY: 'k' },
     );
     expect(result.failed_wait, result.transcript).toBeNull();
     expect(result.code).toBe(0);
@@ -83,7 +77,7 @@ describe('the interactive session on a terminal', () => {
       { user_text: 'please hang', state: 'failed' },
       { user_text: 'quick question', state: 'completed' },
     ]);
-    expect(server.requests.filter((r) => roleOf(r) === 'main')).toHaveLength(2);
+    expect(fake.server.requests.filter((r) => roleOf(r) === 'main')).toHaveLength(2);
   });
 });
 

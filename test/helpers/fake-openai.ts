@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
 
 export interface RecordedRequest {
   path: string;
@@ -145,4 +146,32 @@ export class FakeOpenAi {
     res.write('data: [DONE]\n\n');
     res.end();
   }
+}
+
+/** A fresh fake server for every test of the calling file, and the CLI environment that points at it. */
+export interface FakeServerPerTest {
+  readonly server: FakeOpenAi;
+  env(extra?: Record<string, string>): Record<string, string>;
+}
+
+export function fakeServerEachTest(
+  settings: Record<string, string> = { AUTOPATCH_LLM_API_KEY: 'sk-test', AUTOPATCH_LLM_MODEL: 'fake-model' },
+): FakeServerPerTest {
+  let current: FakeOpenAi | undefined;
+  beforeEach(async () => {
+    current = await new FakeOpenAi().start();
+  });
+  afterEach(async () => {
+    await current?.stop();
+  });
+  const fake = (): FakeOpenAi => {
+    if (!current) throw new Error('the fake server runs only inside a test');
+    return current;
+  };
+  return {
+    get server(): FakeOpenAi {
+      return fake();
+    },
+    env: (extra = {}) => ({ AUTOPATCH_LLM_BASE_URL: fake().url, ...settings, ...extra }),
+  };
 }
