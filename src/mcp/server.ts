@@ -49,8 +49,9 @@ const INSTRUCTIONS = [
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
+// stderr usually ends in a terminal or a client's log view: every line passes the one neutralizer.
 const log = (line: string): void => {
-  process.stderr.write(`autopatch-j mcp: ${line}\n`);
+  process.stderr.write(`autopatch-j mcp: ${safeTerminalText(line)}\n`);
 };
 
 /** Builds the MCP server over one Memory: the tools and the resources. */
@@ -156,8 +157,7 @@ function waitForSignal(): Promise<void> {
 
 function drainLines(result: DrainResult): string[] {
   const lines = result.warnings.map(
-    (w) =>
-      `warning: memory ${w.kind} job ${w.jobId} did not finish and will be retried: ${safeTerminalText(w.message.split('\n')[0]!.slice(0, 200))}`,
+    (w) => `warning: memory ${w.kind} job ${w.jobId} did not finish and will be retried: ${w.message.split('\n')[0]!.slice(0, 200)}`,
   );
   if (result.attempted > 0) {
     const failed = result.failed > 0 ? `, ${result.failed} failed for good (autopatch-j memory retry puts them back)` : '';
@@ -169,7 +169,7 @@ function drainLines(result: DrainResult): string[] {
 /** Anything a dependency prints with console.log must not corrupt the JSON-RPC stream on stdout. */
 function keepStdoutForProtocol(): void {
   const toStderr = (...args: unknown[]): void => {
-    process.stderr.write(`${format(...args)}\n`);
+    process.stderr.write(`${safeTerminalText(format(...args))}\n`);
   };
   console.log = toStderr;
   console.info = toStderr;
