@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CliRun, byRole, payloadOf, roleOf, runCli } from '../helpers/cli.js';
+import { type CliRun, byRole, createAll, payloadOf, roleOf, runCli } from '../helpers/cli.js';
 import { type RecordedRequest, fakeServerEachTest } from '../helpers/fake-openai.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
@@ -42,23 +42,6 @@ const extractPreferences = (r: RecordedRequest) => {
     return out;
   });
   return { text: JSON.stringify({ thread_compaction: '', candidates }) };
-};
-const createAll = (r: RecordedRequest) => {
-  const payload = payloadOf<ConsolidationPayload>(r);
-  return {
-    text: JSON.stringify({
-      operations: payload.candidates.map((c) => ({
-        operation: 'create',
-        candidate_ids: [c.candidate_id],
-        target_id: null,
-        title: c.title,
-        content: c.title,
-        synopsis: '',
-        aliases: c.aliases,
-        keywords: [],
-      })),
-    }),
-  };
 };
 const mains = (): RecordedRequest[] => fake.server.requests.filter((r) => roleOf(r) === 'main');
 const systemOf = (r: RecordedRequest): string => String(r.body.messages?.[0]?.content);

@@ -1,18 +1,14 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../src/index.js';
 import { loadHistory, saveHistory } from '../../src/cli/history.js';
 import { safeJson, safeTerminalText } from '../../src/shared/terminal-text.js';
 import { byRole, runCli } from '../helpers/cli.js';
 import { fakeServerEachTest } from '../helpers/fake-openai.js';
+import { type Driven, type Step, drive as ptyDrive } from '../helpers/pty.js';
 import { consolidateWith, extractWith } from '../helpers/scripted.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
-
-const DRIVER = fileURLToPath(new URL('../fixtures/pty-drive.py', import.meta.url));
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** OSC 52 clipboard write, clear screen, a one-byte C1 CSI, a bidi override, a carriage return and DEL. */
 const HOSTILE = '\u001b]52;c;SGFja2Vk\u0007\u001b[2J\u009b31m\u202eEVIL\r\u007f';
@@ -21,30 +17,9 @@ const FORBIDDEN = ['\u001b]52', '\u001b[2J', '\u009b', '\u202e', '\u0007', '\u00
 
 const fake = fakeServerEachTest();
 
-interface Drive {
-  ok: boolean;
-  transcript: string;
-  code: number | null;
-  failed_wait: string | null;
-}
-
-function drive(steps: object[], args: string[], env: Record<string, string> = {}): Promise<Drive> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('python3', [DRIVER, JSON.stringify(steps), process.execPath, CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as Drive);
-      } catch (error) {
-        reject(new Error(`driver output: ${out}`, { cause: error }));
-      }
-    });
-  });
-}
+// These tests ran on a plain xterm: the shared driver is given the same terminal type.
+const drive = (steps: object[], args: string[], env: Record<string, string> = {}): Promise<Driven> =>
+  ptyDrive(steps as Step[], args, { TERM: 'xterm', ...env });
 
 function expectClean(transcript: string): void {
   for (const bad of FORBIDDEN)

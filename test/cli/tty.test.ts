@@ -1,39 +1,17 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { complete } from '../../src/cli/session.js';
 import { byRole, roleOf } from '../helpers/cli.js';
 import { fakeServerEachTest } from '../helpers/fake-openai.js';
+import { type Driven, type Step, drive as ptyDrive } from '../helpers/pty.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
-
-const DRIVER = fileURLToPath(new URL('../fixtures/pty-drive.py', import.meta.url));
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 const fake = fakeServerEachTest();
 
-function drive(
-  steps: object[],
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ ok: boolean; transcript: string; code: number | null; failed_wait: string | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('python3', [DRIVER, JSON.stringify(steps), process.execPath, CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out));
-      } catch (error) {
-        reject(new Error(`driver output: ${out}`, { cause: error }));
-      }
-    });
-  });
-}
+// These tests ran on a plain xterm: the shared driver is given the same terminal type.
+const drive = (steps: object[], args: string[], env: Record<string, string> = {}): Promise<Driven> =>
+  ptyDrive(steps as Step[], args, { TERM: 'xterm', ...env });
 
 describe('the interactive session on a terminal', () => {
   it('completes slash commands, cancels a request with Ctrl-C and continues, keeps history, leaves with Ctrl-D', async () => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { collect } from './child.js';
+import type { ConsolidationPayload } from '../../src/memory/pipeline/contracts.js';
 import type { RecordedRequest, Reply } from './fake-openai.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -55,5 +56,23 @@ export function byRole(handlers: Partial<Record<Role, (r: RecordedRequest) => Re
     if (roleOf(r) === 'extraction') return { text: JSON.stringify({ thread_compaction: '', candidates: [] }) };
     if (roleOf(r) === 'consolidation') return { text: JSON.stringify({ operations: [] }) };
     return { text: 'ok' };
+  };
+}
+
+/** A consolidation answer that creates one memory per candidate, titled and worded by the candidate's title. */
+export function createAll(r: RecordedRequest): Reply {
+  return {
+    text: JSON.stringify({
+      operations: payloadOf<ConsolidationPayload>(r).candidates.map((c) => ({
+        operation: 'create',
+        candidate_ids: [c.candidate_id],
+        target_id: null,
+        title: c.title,
+        content: c.title,
+        synopsis: '',
+        aliases: c.aliases,
+        keywords: [],
+      })),
+    }),
   };
 }

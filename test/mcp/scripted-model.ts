@@ -1,21 +1,10 @@
-import { afterEach, beforeEach } from 'vitest';
 import { payloadOf } from '../helpers/cli.js';
-import { FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.js';
+import { type FakeOpenAi, type RecordedRequest, fakeServerEachTest } from '../helpers/fake-openai.js';
 
 /** A fake OpenAI-compatible server for each test of the calling file, and the environment that points at it. */
 export function useFakeModel(): { model: () => FakeOpenAi; env: () => Record<string, string> } {
-  let server: FakeOpenAi | undefined;
-  beforeEach(async () => {
-    server = await new FakeOpenAi().start();
-  });
-  afterEach(async () => {
-    await server?.stop();
-  });
-  const model = (): FakeOpenAi => server!;
-  return {
-    model,
-    env: () => ({ AUTOPATCH_LLM_BASE_URL: model().url, AUTOPATCH_LLM_API_KEY: 'sk-mcp-test', AUTOPATCH_LLM_MODEL: 'fake-model' }),
-  };
+  const fake = fakeServerEachTest({ AUTOPATCH_LLM_API_KEY: 'sk-mcp-test', AUTOPATCH_LLM_MODEL: 'fake-model' });
+  return { model: () => fake.server, env: () => fake.env() };
 }
 
 export interface ExtractionPayload {
@@ -56,20 +45,7 @@ export const extract = (r: RecordedRequest) => {
   });
   return { text: JSON.stringify({ thread_compaction: 'The user set an answer style and chose a database.', candidates }) };
 };
-export const createAll = (r: RecordedRequest) => ({
-  text: JSON.stringify({
-    operations: payloadOf<ConsolidationPayload>(r).candidates.map((c) => ({
-      operation: 'create',
-      candidate_ids: [c.candidate_id],
-      target_id: null,
-      title: c.title,
-      content: c.title,
-      synopsis: '',
-      aliases: c.aliases,
-      keywords: [],
-    })),
-  }),
-});
+export { createAll } from '../helpers/cli.js';
 
 export interface StatusView {
   health: string;
