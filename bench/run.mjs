@@ -85,7 +85,7 @@ async function coldOpen(dir, label, repeats = 15) {
 
 if (only.has('cli')) {
   log('CLI start (wall time of a whole process)');
-  await cliStart(row);
+  await cliStart(row, workload);
 }
 
 if (only.has('open')) {
@@ -189,7 +189,7 @@ if (only.has('mcp') && maxItems >= 10_000) {
   const repo = await itemsRepo(n);
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
+  const cli = new URL('../dist/cli/bin.cjs', import.meta.url).pathname;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cli, 'mcp', '--repo', repo.dir],

@@ -66,7 +66,17 @@ export function bootstrap(dbPath: string, now: number, ids: IdGenerator, seed?: 
   } catch (error) {
     throw typedStorageError(error, `cannot use ${dbPath}`, dir);
   }
-  const physical = created || !closedCleanSinceVerified(dbPath);
+  let physical = created || !closedCleanSinceVerified(dbPath);
+  if (!physical) {
+    // Unchanged since a verified clean close: no snapshot needed, the file is opened where it is and only
+    // the logical checks run. Should they fail (the stamp lied), the full snapshot verification decides.
+    const direct = openUnchanged(dbPath, options);
+    if (direct) {
+      forgetCleanClose(dbPath);
+      return { state: 'healthy', conn: direct, created: false, warnings: [] };
+    }
+    physical = true;
+  }
   for (let attempt = 0; attempt < VERIFY_ATTEMPTS; attempt += 1) {
     if (!created) {
       const verdict = verifyReadOnly(dbPath, { ...options, physical: physical || attempt > 0 });
@@ -185,6 +195,26 @@ function openVerified(dbPath: string, options: OpenOptions): Connection | null {
     if (isDamage(error)) return null;
     throw typedStorageError(error, `cannot open ${dbPath}`, dirname(dbPath));
   }
+}
+
+/**
+ * Opens a file unchanged since a verified clean close in place and runs the logical checks (catalog, meta,
+ * active thread) on it; null when any fails, so the caller falls back to the snapshot verification. Opening
+ * writes nothing: the file is already in WAL mode, and the WAL this creates is removed on close.
+ */
+function openUnchanged(dbPath: string, options: OpenOptions): Connection | null {
+  const conn = openVerified(dbPath, options);
+  if (!conn) return null;
+  try {
+    if (bootstrapProblem(conn, { physical: false }) === null) return conn;
+  } catch (error) {
+    if (!isDamage(error)) {
+      conn.close();
+      throw typedStorageError(error, `cannot open ${dbPath}`, dirname(dbPath));
+    }
+  }
+  conn.close();
+  return null;
 }
 
 /** Initializes a new or blank database; null when it turned out not blank (another process won). */

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MemoryLeaseError } from '../shared/errors.js';
+import { sqliteAddon } from './sqlite-addon.js';
 
 /** The file a read-write connection was opened on, to notice when a clear elsewhere replaced it. */
 export interface FileIdentity {
@@ -46,6 +47,7 @@ export class Connection {
     options: { readonly?: boolean; fileMustExist?: boolean; verbose?: (sql: unknown) => void; busyTimeoutMs?: number } = {},
   ): Connection {
     const db = new Database(path, {
+      ...sqliteAddon(),
       readonly: options.readonly ?? false,
       fileMustExist: options.fileMustExist ?? false,
       ...(options.verbose ? { verbose: options.verbose } : {}),

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fsyncSync, linkSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryStorageError, describeError } from '../shared/errors.js';
+import { nodeCrypto } from '../shared/crypto.js';
 import { randomToken } from '../shared/ids.js';
 import type { Connection } from './connection.js';
 import { ensurePrivateDir, syncDir } from './files.js';
@@ -175,7 +175,7 @@ function eachChunk(path: string, fn: (chunk: Buffer) => void): void {
 /** A snapshot of a database SQLite cannot read: the reason and the file's bytes, base64, streamed. */
 export function streamUnreadable(sink: ExportSink, dbPath: string, reason: string, now: number): ExportCounts {
   const size = statSync(dbPath).size;
-  const hash = createHash('sha256');
+  const hash = nodeCrypto().createHash('sha256');
   eachChunk(dbPath, (chunk) => hash.update(chunk));
   sink.text(`${header('degraded', reason, null, now)}\n  "tables": {},\n  "unreadableFile": {\n`);
   sink.text(`    "path": ${JSON.stringify(dbPath)},\n    "size": ${size},\n    "sha256": "${hash.digest('hex')}",\n    "base64": "`);

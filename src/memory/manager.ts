@@ -80,7 +80,7 @@ export class MemoryManager {
   private warnings: string[];
   private readonly now: Clock;
   private readonly ids: IdGenerator;
-  private readonly owner: string;
+  private ownerName: string | undefined;
   private readonly turnLeaseMs: number;
   private readonly openTurns = new Set<string>();
   private heartbeatTimer: NodeJS.Timeout | undefined;
@@ -97,12 +97,17 @@ export class MemoryManager {
     this.dbPath = memoryDbPath(options.repoRoot);
     this.now = options.now ?? systemClock;
     this.ids = options.ids ?? randomIds;
-    this.owner = options.workerId ?? `${this.ids('worker')}@${process.pid}`;
     this.turnLeaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
     const opened = this.bootstrapState();
     this.state = opened.state;
     this.warnings = opened.warnings;
     if (this.state.health === 'healthy') this.recoverAtStartup(this.state.conn);
+  }
+
+  /** Owner name written into leases, made on first use: a read-only command never needs one. */
+  private get owner(): string {
+    this.ownerName ??= this.options.workerId ?? `${this.ids('worker')}@${process.pid}`;
+    return this.ownerName;
   }
 
   /**

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { sqliteAddon } from './sqlite-addon.js';
 
 /** PRAGMA user_version of a Memory v2 database (M-2.2). */
 export const SCHEMA_VERSION = 2;
@@ -235,7 +236,7 @@ export function catalogKey(type: string, name: string): string {
  */
 export function schemaManifest(): ReadonlyMap<string, CatalogEntry> {
   if (cachedManifest) return cachedManifest;
-  const db = new Database(':memory:');
+  const db = new Database(':memory:', sqliteAddon());
   try {
     db.exec(SCHEMA_SQL);
     cachedManifest = readCatalog(db);

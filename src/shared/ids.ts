@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './crypto.js';
 
 // Crockford base32 without I, L, O, U: easy to read aloud and to type as a prefix.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** Random base32 text of the given length. */
 export function randomToken(length: number): string {
-  const bytes = randomBytes(length);
+  const bytes = nodeCrypto().randomBytes(length);
   let out = '';
   for (let i = 0; i < length; i += 1) out += ALPHABET[bytes[i]! & 31];
   return out;

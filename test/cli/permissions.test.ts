@@ -7,7 +7,7 @@ import { MemoryManager } from '../../src/index.js';
 import { collect } from '../helpers/child.js';
 import { dbPathOf, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 const NOBODY = 65534;
 /** Why the tests cannot run here: not root, or a checkout that user `nobody` cannot read (a private temp folder). */
 function whyUnavailable(): string | null {

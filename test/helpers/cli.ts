@@ -4,7 +4,7 @@ import { collect } from './child.js';
 import type { ConsolidationPayload } from '../../src/memory/pipeline/contracts.js';
 import type { RecordedRequest, Reply } from './fake-openai.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 
 export interface CliRun {
   code: number | null;

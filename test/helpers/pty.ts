@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const DRIVER = fileURLToPath(new URL('../fixtures/pty-drive.py', import.meta.url));
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 
 export type Step = { wait: string; timeout?: number } | { send: string } | { sleep: number };
 

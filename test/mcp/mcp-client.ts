@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 
 export interface McpSession {
   client: Client;
@@ -19,7 +19,7 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-/** Starts `node dist/cli/main.js mcp …` as a child and connects the SDK's own client to it over stdio. */
+/** Starts `node dist/cli/bin.cjs mcp …` as a child and connects the SDK's own client to it over stdio. */
 export async function connectMcp(repo: string, options: { env?: Record<string, string>; args?: string[] } = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,

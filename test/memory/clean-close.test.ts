@@ -1,4 +1,5 @@
-import { existsSync, openSync, closeSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, openSync, closeSync, readFileSync, statSync, utimesSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MemoryManager } from '../../src/index.js';
@@ -44,6 +45,25 @@ describe('M-2.2 physical checks after a verified clean close', () => {
     // An open session forgets the stamp until it closes cleanly.
     expect(existsSync(`${db}-verified`)).toBe(false);
     await skipped.close();
+  });
+
+  it('a stamp that vouches for a changed catalog: the in-place open finds it, the snapshot check decides (degraded, file untouched)', async () => {
+    const repo = await seeded();
+    const db = dbPathOf(repo);
+    const before = statSync(db);
+    // An outside tool drops an index and puts the size and mtime back: the stamp still matches.
+    const outside = new Database(db);
+    outside.exec('DROP INDEX turns_open_lease');
+    outside.close();
+    utimesSync(db, before.atimeMs / 1000, before.mtimeMs / 1000);
+    expect(statSync(db).size).toBe(before.size);
+    expect(existsSync(`${db}-wal`)).toBe(false);
+    const bytes = createHash('sha256').update(readFileSync(db)).digest('hex');
+    const memory = MemoryManager.open({ repoRoot: repo });
+    expect(memory.status()).toMatchObject({ health: 'degraded', degradedReason: expect.stringMatching(/turns_open_lease missing/) });
+    await memory.close();
+    expect(createHash('sha256').update(readFileSync(db)).digest('hex')).toBe(bytes);
+    expect(existsSync(`${db}-wal`)).toBe(false);
   });
 
   it('a changed mtime runs the full check and finds the damage (degraded)', async () => {

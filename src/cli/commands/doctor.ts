@@ -29,13 +29,26 @@ export interface Check {
  */
 export async function runDoctor(options: { repo?: string; model?: string; json: boolean; output: Output }): Promise<number> {
   const checks: Check[] = [];
-  const major = Number(process.versions.node.split('.')[0]);
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const nodeOk = major > 20 || (major === 20 && minor >= 19);
   checks.push({
     name: 'node',
-    ok: major >= 20,
+    ok: nodeOk,
     detail: `Node.js ${process.versions.node}`,
-    fix: major >= 20 ? null : 'install Node.js 20 or newer',
+    fix: nodeOk ? null : 'install Node.js 20.19 or newer',
   });
+  const codeCache = (globalThis as Record<symbol, unknown>)[Symbol.for('autopatch-j.codeCache')];
+  if (typeof codeCache === 'string') {
+    checks.push({
+      name: 'start-up',
+      ok: true,
+      detail:
+        codeCache === 'accepted'
+          ? 'the command line starts from its code cache'
+          : `the code cache is ${codeCache} (made by another Node.js, or not built): each start parses the bundle, a few ms slower; npm run build makes it again`,
+      fix: null,
+    });
+  }
   let config: AppConfig | null = null;
   try {
     config = readConfig({ ...(options.model ? { model: options.model } : {}) });

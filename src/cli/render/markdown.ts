@@ -1,14 +1,19 @@
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+import { displayWidth } from './width.js';
 
 /** Turns markdown into terminal text (headings, emphasis, lists, tables, highlighted code). */
 export type MarkdownToTerminal = (markdown: string) => string;
 
 /**
  * Loads the renderer only when an answer is shown on a colour terminal, so commands that never render
- * markdown do not pay for marked, marked-terminal and the highlighter at start-up.
+ * markdown do not pay for marked, marked-terminal and the highlighter at start-up. Loaded with require (an
+ * ES module through require needs Node 20.19): the command line runs from a code-cached bundle, where
+ * Node 20 cannot run an import() of a package.
  */
 export async function loadMarkdown(width: number): Promise<MarkdownToTerminal> {
-  const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
+  const load = createRequire(import.meta.url);
+  const { Marked } = load('marked') as typeof import('marked');
+  const { markedTerminal } = load('marked-terminal') as typeof import('marked-terminal');
   const marked = new Marked();
   // marked-terminal's types lag behind marked's extension type; the runtime contract is the documented one.
   const extension = markedTerminal({ width: Math.max(20, width), reflowText: true, tab: 2, showSectionPrefix: false } as Parameters<
@@ -76,7 +81,7 @@ function rowsOf(text: string, columns: number): number {
   const lines = text.split('\n');
   let rows = 0;
   lines.forEach((line, i) => {
-    const width = stringWidth(line);
+    const width = displayWidth(line);
     const used = Math.max(1, Math.ceil(width / Math.max(1, columns)));
     rows += i === lines.length - 1 ? used - 1 : used;
   });

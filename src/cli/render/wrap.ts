@@ -1,10 +1,10 @@
-import stringWidth from 'string-width';
+import { displayWidth } from './width.js';
 import { padDisplay } from './table.js';
 
 /** Lines of at most `width` display columns: breaks at spaces, and between any two CJK characters. */
 export function wrapLine(text: string, width: number): string[] {
   const limit = Math.max(8, width);
-  if (stringWidth(text) <= limit) return [text];
+  if (displayWidth(text) <= limit) return [text];
   const lines: string[] = [];
   let line = '';
   // Tokens: a run of non-space, non-wide characters (a word), one wide character, or spaces.
@@ -14,14 +14,14 @@ export function wrapLine(text: string, width: number): string[] {
     ) ?? [];
   for (const token of tokens) {
     if (/^\s+$/.test(token)) {
-      if (line.length > 0 && stringWidth(line) + stringWidth(token) <= limit) line += token;
+      if (line.length > 0 && displayWidth(line) + displayWidth(token) <= limit) line += token;
       else if (line.length > 0) {
         lines.push(line.trimEnd());
         line = '';
       }
       continue;
     }
-    if (stringWidth(line) + stringWidth(token) <= limit) {
+    if (displayWidth(line) + displayWidth(token) <= limit) {
       line += token;
       continue;
     }
@@ -29,10 +29,10 @@ export function wrapLine(text: string, width: number): string[] {
     line = '';
     // A word longer than the line is cut hard.
     let rest = token;
-    while (stringWidth(rest) > limit) {
+    while (displayWidth(rest) > limit) {
       let cut = '';
       for (const ch of rest) {
-        if (stringWidth(cut + ch) > limit) break;
+        if (displayWidth(cut + ch) > limit) break;
         cut += ch;
       }
       lines.push(cut);
@@ -57,14 +57,14 @@ export function wrapText(text: string, width: number): string {
  * A name too long for the first column gets a line of its own, its description on the next line.
  */
 export function renderColumns(rows: string[][], width: number, indent = ''): string {
-  const pad = stringWidth(indent);
-  const fitting = rows.map((r) => stringWidth(r[0] ?? '')).filter((w) => w <= Math.floor(width * 0.4));
+  const pad = displayWidth(indent);
+  const fitting = rows.map((r) => displayWidth(r[0] ?? '')).filter((w) => w <= Math.floor(width * 0.4));
   const first = fitting.length > 0 ? Math.max(...fitting) : Math.min(16, Math.floor(width / 3));
   const rest = Math.max(12, width - pad - first - 2);
   const out: string[] = [];
   for (const [name = '', description = ''] of rows) {
     const lines = wrapLine(description, rest);
-    if (stringWidth(name) > first) {
+    if (displayWidth(name) > first) {
       for (const line of wrapLine(name, width - pad)) out.push(`${indent}${line}`);
       for (const line of lines) out.push(`${indent}${' '.repeat(first)}  ${line}`);
       continue;

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `autopatch-j` (package.json "bin"). The command line runs from one CommonJS file that `npm run build`
+// bundles from program.ts and everything it imports (build/bundle-cli.mjs, esbuild), compiled here with the
+// V8 code cache the build made beside it: one file with a code cache, entered from CommonJS, starts in a
+// fraction of the time ~50 ES modules take (README, "Start-up"). A cache V8 rejects (another Node version)
+// only loses that gain. `node dist/cli/main.js` comes here too.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Script, constants } from 'node:vm';
+
+const bundle = join(__dirname, 'autopatch-j.cjs');
+let cachedData: Buffer | undefined;
+try {
+  cachedData = readFileSync(`${bundle}.cache`);
+} catch {
+  cachedData = undefined;
+}
+const script = new Script(wrapCommonJs(readFileSync(bundle, 'utf8')), {
+  filename: bundle,
+  ...(cachedData ? { cachedData } : {}),
+  // import() inside the bundle (marked, marked-terminal) goes to Node's own loader; before Node 20.17 the
+  // callback below does it, and the script stays referenced (module.exports) so the callback outlives it.
+  importModuleDynamically: (constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ?? ((specifier: string) => import(specifier))) as never,
+});
+module.exports = script;
+// What `autopatch-j doctor` reports about the start-up.
+(globalThis as Record<symbol, unknown>)[Symbol.for('autopatch-j.codeCache')] =
+  cachedData === undefined ? 'missing' : script.cachedDataRejected === true ? 'rejected' : 'accepted';
+const bundled = { exports: {} };
+(script.runInThisContext() as CommonJsWrapper)(bundled.exports, createRequire(bundle), bundled, bundle, __dirname);
+
+type CommonJsWrapper = (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
+
+/** Node's CommonJS function wrapper; build/bundle-cli.mjs makes the code cache from exactly this text. */
+function wrapCommonJs(source: string): string {
+  return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+}

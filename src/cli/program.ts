@@ -1,0 +1,363 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import type { CommandOutput } from './commands/command-output.js';
+import { EXIT } from './commands/command-output.js';
+import type { CliContext, OpenOptions } from './context.js';
+import { literal, processOutput } from './output.js';
+import { describeError } from '../shared/errors.js';
+
+// The command line (started by main.ts from the bundle). Only commander and the output are loaded up
+// front: every command imports what it needs, so `--version` and `memory list` never load the model SDK,
+// the agent or the markdown renderer.
+
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const output = processOutput();
+
+const COMMANDS = ['ask', 'memory', 'doctor', 'patch', 'apply', 'discard', 'mcp', 'help', 'version'];
+
+interface GlobalOptions {
+  repo?: string;
+  model?: string;
+  json?: boolean;
+  lines?: boolean;
+}
+
+const EXAMPLES: [string, string][] = [
+  ['autopatch-j', 'the interactive session (a pipe is one request; --lines: one per line)'],
+  ['autopatch-j "text"', 'one request (= ask "text"); ask - or no text reads stdin; --json for scripts'],
+  ['autopatch-j patch|apply|discard', 'the pending patch a repair request left'],
+  ['autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all]', 'the /memory commands; --json for scripts'],
+  ['autopatch-j doctor [--json]', 'check the settings, the provider and the Memory database'],
+  ['autopatch-j help | version', ''],
+];
+
+const EPILOGUE = [
+  'In a session, type requests or slash commands (/help lists them). Data lives in <repo>/.autopatch-j/ (it ignores itself in git); conversations are stored there and sent to the model provider.',
+  'Model provider (any OpenAI-compatible endpoint): AUTOPATCH_LLM_API_KEY, AUTOPATCH_LLM_BASE_URL (default https://api.deepseek.com), AUTOPATCH_LLM_MODEL (default deepseek-chat), AUTOPATCH_LLM_REASONING_EFFORT, AUTOPATCH_LLM_EXTRA_BODY (JSON object), AUTOPATCH_LLM_TIMEOUT_MS (default 60000), AUTOPATCH_LLM_SHORT_EXTRA_BODY, AUTOPATCH_LLM_MEMORY_MODEL, AUTOPATCH_DEBUG=true for RAW diagnostics, NO_COLOR=1 for no colour.',
+  'Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory degraded.',
+];
+
+/**
+ * The help epilogue, wrapped to the terminal. The text is ASCII, so plain lengths are display widths and
+ * `--help` needs no width library.
+ */
+function helpEpilogue(width: number): string {
+  const wrap = (text: string, room: number): string[] => {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of text.split(' ')) {
+      if (line && line.length + 1 + word.length > room) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    return line ? [...lines, line] : lines;
+  };
+  const column = Math.min(32, Math.floor(width * 0.4));
+  const out = ['', 'Examples:'];
+  for (const [command, what] of EXAMPLES) {
+    const room = Math.max(20, width - column - 4);
+    const described = wrap(what, room);
+    if (command.length > column) {
+      out.push(...wrap(command.replace(/\|/g, '| ').replace(/\| $/, '|'), width - 2).map((l) => `  ${l.replace(/\| /g, '|')}`));
+      out.push(...described.map((l) => `  ${' '.repeat(column)}  ${l}`));
+    } else {
+      out.push(
+        `  ${command.padEnd(column)}  ${described[0] ?? ''}`.trimEnd(),
+        ...described.slice(1).map((l) => `  ${' '.repeat(column)}  ${l}`),
+      );
+    }
+  }
+  for (const paragraph of EPILOGUE) out.push('', ...wrap(paragraph, width));
+  return out.join('\n');
+}
+
+function globals(cmd: Command): GlobalOptions {
+  return cmd.optsWithGlobals() as GlobalOptions;
+}
+
+/** Opens the project, runs `work`, closes Memory (with the exit pass when asked), returns the exit code. */
+async function withContext(
+  open: Omit<OpenOptions, 'output'>,
+  work: (ctx: CliContext) => Promise<number>,
+  options: { exitPass: boolean },
+): Promise<number> {
+  const { StartupError, openContext } = await import('./context.js');
+  let ctx: CliContext;
+  try {
+    ctx = await openContext({ ...open, output });
+  } catch (error) {
+    if (error instanceof StartupError) {
+      output.err(`autopatch-j: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+  let code: number = EXIT.failure;
+  try {
+    code = await work(ctx);
+  } finally {
+    // Leaving never throws to main: a failure here is reported and makes the exit code 1.
+    try {
+      if (options.exitPass) {
+        const { exitPass } = await import('./exit-pass.js');
+        if (!(await exitPass(ctx)).ok) code = EXIT.failure;
+      } else {
+        await ctx.memory.close();
+      }
+    } catch (error) {
+      output.err(`autopatch-j: ${describeError(error)}\n`);
+      code = EXIT.failure;
+    }
+  }
+  return code;
+}
+
+async function print(result: CommandOutput, json: boolean): Promise<number> {
+  if (json) {
+    const { jsonText } = await import('./json.js');
+    output.out(jsonText(result.json ?? { message: result.text }));
+  } else if (result.exitCode === EXIT.ok) (result.rich ? output.outRich : output.out)(`${result.text}\n`);
+  else (result.rich ? output.errRich : output.err)(`${result.text}\n`);
+  return result.exitCode;
+}
+
+/** `ask` and `autopatch-j "text"`: one request; `-` or no text reads stdin; the exit pass ends it. */
+async function ask(words: string[], opts: GlobalOptions): Promise<number> {
+  let text = words.join(' ');
+  if (words.length === 0 || (words.length === 1 && words[0] === '-')) {
+    if (process.stdin.isTTY) {
+      output.err('autopatch-j ask: give the request as text, or pipe it in (autopatch-j ask - < request.txt)\n');
+      return EXIT.usage;
+    }
+    const { readAllStdin } = await import('./stdin.js');
+    text = await readAllStdin();
+  }
+  if (text.trim().length === 0) {
+    output.err('autopatch-j ask: the request is empty\n');
+    return EXIT.usage;
+  }
+  return withContext(
+    { repo: opts.repo, ...(opts.model ? { model: opts.model } : {}) },
+    async (ctx) => {
+      const [{ runRequest }, { exitPass }] = await Promise.all([import('./request.js'), import('./exit-pass.js')]);
+      if (ctx.memory.status().health === 'healthy') ctx.memory.start();
+      const controller = new AbortController();
+      // `| head`: a closed stdout ends the request quietly; the turn is failed, the exit code stays 0.
+      output.onClosed(() => controller.abort());
+      const onInterrupt = (): void => controller.abort();
+      process.once('SIGINT', onInterrupt);
+      let outcome;
+      try {
+        outcome = await runRequest(ctx, text.trim(), { signal: controller.signal, commands: 'ask', json: opts.json === true });
+      } finally {
+        process.off('SIGINT', onInterrupt);
+      }
+      const pass = await exitPass(ctx);
+      if (!pass.ok && outcome.exitCode === EXIT.ok) outcome = { ...outcome, exitCode: EXIT.failure };
+      if (opts.json) {
+        const { jsonText } = await import('./json.js');
+        const r = outcome.result;
+        output.out(
+          jsonText({
+            ok: outcome.exitCode === EXIT.ok,
+            answer: r?.text ?? null,
+            intent: r?.intent ?? null,
+            turnId: r?.turn?.id ?? null,
+            ...(outcome.error ? { error: outcome.error } : {}),
+            pendingPatch: ctx.workspace.pendingPatch
+              ? { id: ctx.workspace.pendingPatch.id, summary: ctx.workspace.pendingPatch.summary }
+              : null,
+            findings: ctx.workspace.findings,
+            memoryJobs: { processed: pass.processed, queued: pass.queued, failed: pass.failed, skipped: pass.skipped },
+          }),
+        );
+      }
+      if (output.closed) return EXIT.ok;
+      return outcome.exitCode;
+    },
+    { exitPass: false },
+  );
+}
+
+/** The memory commands that only read: without a database they say so and create nothing. */
+const READ_ONLY = new Set(['status', 'list', 'show', 'forget', 'clear', 'export', 'retry', 'refused']);
+
+function program(): Command {
+  const root = new Command('autopatch-j')
+    .description('A coding agent whose ordinary conversations continue across restarts through a local, auditable Memory.')
+    .version(version)
+    .option('--repo <dir>', 'the project folder (default: the git top level of the current folder)')
+    .option('--model <name>', 'the model for this run (overrides AUTOPATCH_LLM_MODEL)')
+    .option('--lines', 'from a pipe: one request per line instead of the whole input as one request')
+    .argument('[request...]', 'a request to ask once (the same as autopatch-j ask "…")')
+    .helpCommand(false)
+    .addHelpText('after', () => helpEpilogue(output.outTerminal ? output.columns() : 100))
+    .exitOverride()
+    .configureHelp({ minWidthToWrap: 20 })
+    .configureOutput({
+      writeOut: (s) => output.out(s),
+      writeErr: (s) => output.err(s),
+      getOutHelpWidth: () => (output.outTerminal ? output.columns() : 80),
+      getErrHelpWidth: () => output.columns(),
+    })
+    .action(async (words: string[], _opts: GlobalOptions, cmd: Command) => {
+      const opts = globals(cmd);
+      if (words.length > 0) {
+        // A single word that is almost a command is a typo, not a request for the model.
+        if (words.length === 1 && !/\s/.test(words[0]!)) {
+          const { closest } = await import('./commands/suggest.js');
+          const guess = closest(words[0]!, COMMANDS, words[0]!.length >= 6 ? 2 : 1);
+          if (guess) {
+            output.err(
+              `autopatch-j: unknown command '${literal(words[0])}'. Did you mean '${guess}'? (to ask it, quote more words: autopatch-j ask "${literal(words[0])}")\n`,
+            );
+            process.exitCode = EXIT.usage;
+            return;
+          }
+        }
+        process.exitCode = await ask(words, opts);
+        return;
+      }
+      const { runSession } = await import('./session.js');
+      process.exitCode = await withContext(
+        { repo: opts.repo, ...(opts.model ? { model: opts.model } : {}) },
+        (ctx) => runSession(ctx, { lines: opts.lines === true }),
+        { exitPass: false },
+      );
+    });
+
+  root
+    .command('ask')
+    .description('one request, routed like an interactive line; the answer goes to stdout (- or no text: read stdin)')
+    .argument('[text...]', 'the request')
+    .option('--repo <dir>', 'the project folder')
+    .option('--model <name>', 'the model for this run')
+    .option('--json', 'print {answer, intent, turnId, memoryJobs, …} instead of the answer')
+    .action(async (words: string[], _opts: GlobalOptions, cmd: Command) => {
+      process.exitCode = await ask(words, globals(cmd));
+    });
+
+  root
+    .command('help')
+    .description('show this help')
+    .argument('[command]', 'a command')
+    .action((name: string | undefined) => {
+      const sub = name ? root.commands.find((c) => c.name() === name) : undefined;
+      (sub ?? root).outputHelp();
+    });
+
+  root
+    .command('version')
+    .description('print the version')
+    .action(() => output.out(`${version}\n`));
+
+  root
+    .command('doctor')
+    .description('check the settings, reach the provider with one tiny request, check the Memory database')
+    .option('--repo <dir>', 'the project folder')
+    .option('--model <name>', 'the model to check')
+    .option('--json', 'machine-readable output')
+    .action(async (_opts: GlobalOptions, cmd: Command) => {
+      const opts = globals(cmd);
+      const { runDoctor } = await import('./commands/doctor.js');
+      process.exitCode = await runDoctor({ repo: opts.repo, model: opts.model, json: opts.json === true, output });
+    });
+
+  const patchCommand = (name: 'patch' | 'apply' | 'discard', description: string): void => {
+    root
+      .command(name)
+      .description(description)
+      .option('--repo <dir>', 'the project folder')
+      .option('--json', 'machine-readable output')
+      .action(async (_opts: GlobalOptions, cmd: Command) => {
+        const opts = globals(cmd);
+        const { patchOutsideSession } = await import('./commands/patch-commands.js');
+        const result = await patchOutsideSession(name, { repo: opts.repo, output });
+        process.exitCode = await print(result, opts.json === true);
+      });
+  };
+  patchCommand('patch', 'show the pending patch as a diff');
+  patchCommand('apply', 'apply the pending patch (every edit must still match exactly once)');
+  patchCommand('discard', 'drop the pending patch');
+
+  root
+    .command('mcp')
+    .description("serve this project's Memory to other agents over MCP (stdio)")
+    .option('--repo <dir>', 'the project folder')
+    .option('--allow-forget', 'offer the memory_forget tool')
+    .action(async (opts: { repo?: string; allowForget?: boolean }, cmd: Command) => {
+      // Loaded on demand: the MCP SDK is not needed by any other command.
+      const { runMcpServer } = await import('../mcp/server.js');
+      const repo = opts.repo ?? (cmd.optsWithGlobals() as { repo?: string }).repo;
+      process.exitCode = await runMcpServer({ ...(repo !== undefined ? { repo } : {}), allowForget: opts.allowForget === true });
+    });
+
+  const memory = root.command('memory').description('the /memory commands without a session');
+  const memoryCommand = (name: string, description: string, argument?: string): void => {
+    const cmd = memory
+      .command(name)
+      .description(description)
+      .option('--repo <dir>', 'the project folder')
+      .option('--json', 'machine-readable output');
+    if (argument) cmd.argument(argument);
+    if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
+    if (name === 'retry') cmd.option('--all', 'every failed job');
+    cmd.action(async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const opts = command.optsWithGlobals() as GlobalOptions & { confirm?: boolean; all?: boolean };
+      const arg = argument ? (args[0] as string) : undefined;
+      const { NoMemoryYet } = await import('./context.js');
+      try {
+        process.exitCode = await withContext(
+          { repo: opts.repo, readOnly: READ_ONLY.has(name) },
+          async (ctx) => {
+            const commands = await import('./commands/memory-commands.js');
+            const run: Record<string, () => CommandOutput> = {
+              status: () => commands.memoryStatus(ctx),
+              list: () => commands.memoryList(ctx),
+              show: () => commands.memoryShow(ctx, arg),
+              forget: () => commands.memoryForget(ctx, arg),
+              clear: () => commands.memoryClear(ctx, opts.confirm === true),
+              export: () => commands.memoryExport(ctx),
+              retry: () => commands.memoryRetry(ctx, arg, opts.all === true),
+              refused: () => commands.memoryRefused(ctx),
+            };
+            return print(run[name]!(), opts.json === true);
+          },
+          { exitPass: false },
+        );
+      } catch (error) {
+        if (!(error instanceof NoMemoryYet)) throw error;
+        const notFound = name === 'show' || name === 'forget' || name === 'retry';
+        const json = name === 'list' || name === 'refused' ? [] : { memory: null, message: error.message };
+        process.exitCode = await print({ text: error.message, json, exitCode: notFound ? EXIT.failure : EXIT.ok }, opts.json === true);
+      }
+    });
+  };
+  memoryCommand('status', 'health, background jobs and errors');
+  memoryCommand('list', 'the usable memories');
+  memoryCommand('show', 'one memory with its sources and revisions', '<id>');
+  memoryCommand('forget', 'forget one memory (the RAW turns are kept)', '<id>');
+  memoryCommand('clear', 'delete all Memory (needs --confirm)');
+  memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/');
+  memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', '[id]');
+  memoryCommand('refused', 'recent candidates that were not remembered, with quote and reason');
+  memory.showSuggestionAfterError(true);
+  return root;
+}
+
+export async function main(): Promise<void> {
+  try {
+    await program().parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with 0; help shown because a subcommand is missing, or any parse error, is a usage error.
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    if (output.closed) return;
+    output.err(`autopatch-j: ${describeError(error)}\n`);
+    process.exitCode = EXIT.failure;
+  }
+}
