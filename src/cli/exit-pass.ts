@@ -40,10 +40,11 @@ export async function exitPass(ctx: CliContext): Promise<ExitPassSummary> {
 
 async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   const style = styleFor(ctx.output, 'err');
-  const status = ctx.memory.status();
-  const pending = status.jobs.pending;
-  const failedBefore = failedJobs(status);
-  const healthy = status.health === 'healthy';
+  // Index-only reads: the exit pass of a session over a large Memory does not count every table.
+  const healthy = ctx.memory.health().health === 'healthy';
+  const jobs = healthy ? ctx.memory.openJobs() : null;
+  const pending = jobs?.pending ?? 0;
+  const failedBefore = jobs?.failed ?? 0;
   const trouble = ctx.llm?.trouble ?? null;
   let skipped: string | null = null;
   if (!healthy) skipped = 'Memory is degraded';
@@ -91,11 +92,6 @@ async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   summary.line = `memory: ${parts.join(' · ')}${needsLook ? ` — ${EXPLAINS}` : ''}`;
   ctx.output.errRich(`${needsLook ? style.yellow(literal(summary.line)) : style.dim(literal(summary.line))}\n`);
   return summary;
-}
-
-/** Jobs in the terminal `failed` state (M-9.4a). */
-export function failedJobs(status: { jobs: { failed: number } } | null): number {
-  return status?.jobs.failed ?? 0;
 }
 
 function troubleWords(kind: 'timeout' | 'unreachable' | 'auth' | 'model_not_found'): string {

@@ -141,7 +141,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
     { repo: opts.repo, ...(opts.model ? { model: opts.model } : {}) },
     async (ctx) => {
       const [{ runRequest }, { exitPass }] = await Promise.all([import('./request.js'), import('./exit-pass.js')]);
-      if (ctx.memory.status().health === 'healthy') ctx.memory.start();
+      if (ctx.memory.health().health === 'healthy') ctx.memory.start();
       const controller = new AbortController();
       // `| head`: a closed stdout ends the request quietly; the turn is failed, the exit code stays 0.
       output.onClosed(() => controller.abort());

@@ -4,7 +4,7 @@ import { dataDir } from '../memory/bootstrap.js';
 import { PROVIDER_SETUP_HINT } from '../config/config.js';
 import { SLASH_COMMANDS, runSlash } from './commands/registry.js';
 import type { CliContext } from './context.js';
-import { exitPass, failedJobs } from './exit-pass.js';
+import { exitPass } from './exit-pass.js';
 import { historyProblem, loadHistory, saveHistory } from './history.js';
 import { KeyGate } from './key-gate.js';
 import { literal } from './output.js';
@@ -39,7 +39,7 @@ export async function runSession(ctx: CliContext, options: SessionOptions = {}):
   const input = options.input ?? process.stdin;
   const tty = input.isTTY === true && process.stdout.isTTY === true;
   const style = styleFor(ctx.output, 'err');
-  const status = ctx.memory.status();
+  const status = ctx.memory.health();
   if (tty) {
     ctx.output.err(`autopatch-j in ${ctx.repoRoot} — /help for commands, Ctrl-D to leave.\n`);
     if (ctx.config.llm) {
@@ -209,9 +209,9 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
   const noticeFailingJobs = (): void => {
     if (jobsNoticed) return;
     try {
-      const jobs = ctx.memory.status().jobs;
-      const stuck = jobs.retryWait + failedJobs({ jobs });
-      if (jobs.retryWait < FAILING_JOBS_NOTICE && failedJobs({ jobs }) === 0) return;
+      const jobs = ctx.memory.openJobs();
+      const stuck = jobs.retryWait + jobs.failed;
+      if (jobs.retryWait < FAILING_JOBS_NOTICE && jobs.failed === 0) return;
       jobsNoticed = true;
       ctx.output.errRich(style.dim(`memory: background jobs keep failing (${stuck} waiting or failed) — /memory status explains\n`));
     } catch {

@@ -26,7 +26,7 @@ export class MemoryHost {
 
   private constructor(private readonly options: MemoryHostOptions) {
     this.manager = this.openManager();
-    this.degraded = this.manager.status().health === 'degraded';
+    this.degraded = this.manager.health().health === 'degraded';
     if (!this.degraded) this.manager.start();
   }
 
@@ -100,8 +100,7 @@ export class MemoryHost {
   pendingJobs(): number {
     if (this.closed || this.degraded) return 0;
     try {
-      const jobs = this.manager.status().jobs;
-      return jobs.pending;
+      return this.manager.openJobs().pending;
     } catch {
       return 0;
     }

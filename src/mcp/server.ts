@@ -109,7 +109,7 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
   const server = createMemoryServer(host, { allowForget: options.allowForget, debug: config.debug, inFlight });
   const ended = waitForEnd();
   await server.connect(new StdioServerTransport());
-  const health = (await host.current()).status();
+  const health = (await host.current()).health();
   log(
     `serving ${repoRoot} (Memory ${health.health}${health.degradedReason ? `: ${health.degradedReason}` : ''}; ` +
       `${provider ? 'background work on' : 'no model configured: recorded turns stay queued'}${options.allowForget ? '; memory_forget on' : ''})`,

@@ -16,7 +16,7 @@ import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
 import { forgetItem, listActiveItems, resolveItemId } from './store/items.js';
-import { reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
+import { countOpenJobs, reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
 import { DEFAULT_JOB_LEASE_MS, DEFAULT_TURN_LEASE_MS, hasExpiredLeases, heartbeatInterval } from './store/leases.js';
 import { recentRefusals } from './store/refusals.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
@@ -29,9 +29,11 @@ import type {
   ExportResult,
   ForgetResult,
   MemoryDetail,
+  MemoryHealth,
   MemoryItemSummary,
   MemoryStatus,
   NewThreadResult,
+  OpenJobCounts,
   OrdinaryIntent,
   ProcessResult,
   RefusedCandidate,
@@ -229,6 +231,24 @@ export class MemoryManager {
       const tick = this.worker?.lastTickError ?? null;
       const backgroundError = tick === null ? null : describeError(tick);
       return readStatus(conn, { dbPath: this.dbPath, degradedReason, warnings: this.warnings, backgroundError });
+    });
+  }
+
+  /**
+   * Health as this manager knows it, without reading the database: what a session decides at start-up.
+   * `status()` is the full report, and counts every table.
+   */
+  health(): MemoryHealth {
+    if (this.state.health === 'degraded') return { health: 'degraded', degradedReason: this.state.reason };
+    return { health: this.state.health, degradedReason: null };
+  }
+
+  /** Unfinished jobs by state (index-only, cheap at any size); all zero while degraded or closed. */
+  openJobs(): OpenJobCounts {
+    return this.guard('cannot read Memory jobs', () => {
+      if (this.state.health !== 'healthy') return { pending: 0, leased: 0, retryWait: 0, failed: 0 };
+      const conn = this.state.conn;
+      return conn.read(() => countOpenJobs(conn));
     });
   }
 

@@ -153,6 +153,15 @@ export interface SearchHit {
   match: MatchClass;
 }
 
+/** Unfinished jobs by state (`MemoryManager.openJobs()`). */
+export type OpenJobCounts = Pick<JobCounts, 'pending' | 'leased' | 'retryWait' | 'failed'>;
+
+/** What `MemoryManager.health()` knows without reading the database. */
+export interface MemoryHealth {
+  health: 'healthy' | 'degraded' | 'closed';
+  degradedReason: string | null;
+}
+
 export interface JobCounts {
   pending: number;
   leased: number;

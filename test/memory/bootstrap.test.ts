@@ -22,6 +22,8 @@ async function expectDegraded(repo: string, reason: RegExp): Promise<MemoryManag
   const status = memory.status();
   expect(status.health).toBe('degraded');
   expect(status.degradedReason).toMatch(reason);
+  expect(memory.health()).toEqual({ health: 'degraded', degradedReason: status.degradedReason });
+  expect(memory.openJobs()).toEqual({ pending: 0, leased: 0, retryWait: 0, failed: 0 });
   await memory.close();
   expect(sha256(db)).toBe(hashBefore);
   expect(journalModeOnDisk(db)).toBe(modeBefore);

@@ -124,15 +124,16 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 
 /** `/new` (M-3.4). */
 async function newThread(ctx: CliContext): Promise<CommandOutput> {
-  const status = ctx.memory.status();
-  if (status.health !== 'healthy')
+  const health = ctx.memory.health();
+  if (health.health !== 'healthy')
     return failure(
-      `Cannot start a new thread: Memory is degraded (${status.degradedReason}). /memory status explains how to recover.`,
+      `Cannot start a new thread: Memory is degraded (${health.degradedReason}). /memory status explains how to recover.`,
       EXIT.degraded,
     );
   // A provider that already timed out or was unreachable in this run is not waited on again.
   const held = ctx.llm?.trouble != null;
-  if (ctx.llm && !held && status.jobs.pending > 0) ctx.output.err(`processing ${status.jobs.pending} memory job(s) of this thread…\n`);
+  const pending = ctx.memory.openJobs().pending;
+  if (ctx.llm && !held && pending > 0) ctx.output.err(`processing ${pending} memory job(s) of this thread…\n`);
   const patch = ctx.workspace.pendingPatch;
   if (ctx.llm) ctx.llm.holdMemoryCalls = held;
   let result: Awaited<ReturnType<typeof ctx.memory.newThread>>;

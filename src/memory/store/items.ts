@@ -244,19 +244,26 @@ export function forgetItem(conn: Connection, itemId: string, now: number): Forge
   });
 }
 
-/** Active preferences and decisions, and the given thread's active discussions, newest first. */
+/** The columns a summary needs (content, aliases and keywords stay on disk). */
+const SUMMARY_COLUMNS = 'id, kind, status, title, synopsis, thread_id, revision, updated_at';
+
+/**
+ * Active preferences and decisions, and the given thread's active discussions, newest first: one query per
+ * kind on `memory_items_active` (kind, thread_id, updated_at), so the rows come in index order and only ties
+ * are sorted (preferences and decisions have no thread, discussions exactly one).
+ */
 export function listActiveItems(conn: Connection, threadId: string): MemoryItemSummary[] {
-  return conn
-    .stmt<ItemRow>(
-      `SELECT ${ITEM_COLUMNS} FROM memory_items
-        WHERE status = 'active' AND (kind <> 'discussion_context' OR thread_id = ?)
-        ORDER BY CASE kind WHEN 'user_preference' THEN 0 WHEN 'project_decision' THEN 1 ELSE 2 END, updated_at DESC, id`,
-    )
-    .all(threadId)
-    .map(summarize);
+  const query = conn.stmt<SummaryRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM memory_items WHERE status = 'active' AND kind = ? AND thread_id IS ? ORDER BY updated_at DESC, id`,
+  );
+  return [...query.all('user_preference', null), ...query.all('project_decision', null), ...query.all('discussion_context', threadId)].map(
+    summarize,
+  );
 }
 
-export function summarize(row: ItemRow): MemoryItemSummary {
+type SummaryRow = Pick<ItemRow, 'id' | 'kind' | 'status' | 'title' | 'synopsis' | 'thread_id' | 'revision' | 'updated_at'>;
+
+function summarize(row: SummaryRow): MemoryItemSummary {
   return {
     id: row.id,
     kind: row.kind,

@@ -1,5 +1,5 @@
 import type { Connection } from '../connection.js';
-import type { JobCounts, JobKind, JobRecord, JobStatus } from '../types.js';
+import type { JobCounts, JobKind, JobRecord, JobStatus, OpenJobCounts } from '../types.js';
 import { currentGeneration, refreshGlobalLastError } from './meta.js';
 
 // Columns under their record names: a row is a JobRecord as it comes, no mapping layer.
@@ -48,6 +48,27 @@ export function countJobs(conn: Connection): JobCounts {
     else if (row.status === 'retry_wait') out.retryWait = row.n;
     else if (row.status === 'succeeded') out.succeeded = row.n;
     else out.succeededNoOutput = row.n;
+  }
+  return out;
+}
+
+/**
+ * Unfinished jobs by state, from the `memory_jobs_open` index (finished jobs are never read): cheap at any
+ * size, for the decisions a session makes after every request and at exit.
+ */
+export function countOpenJobs(conn: Connection): OpenJobCounts {
+  const out: OpenJobCounts = { pending: 0, leased: 0, retryWait: 0, failed: 0 };
+  const rows = conn
+    .stmt<{ status: JobStatus; failed: number; n: number }>(
+      `SELECT status, status = 'retry_wait' AND available_at >= ${FAILED_AT} AS failed, count(*) AS n FROM memory_jobs
+        WHERE finished_at IS NULL GROUP BY 1, 2`,
+    )
+    .all();
+  for (const row of rows) {
+    if (row.failed) out.failed = row.n;
+    else if (row.status === 'pending') out.pending = row.n;
+    else if (row.status === 'leased') out.leased = row.n;
+    else if (row.status === 'retry_wait') out.retryWait = row.n;
   }
   return out;
 }

@@ -72,6 +72,10 @@ describe('M-9.4a a poison turn cannot hold its batch-mates', () => {
     expect(poison.status).toBe('retry_wait');
     const status = memory.status();
     expect(status.jobs).toMatchObject({ failed: 1, retryWait: 0, pending: 0 });
+    // The index-only counts a session uses after each request and at exit agree with the full status.
+    const { pending, leased, retryWait, failed } = status.jobs;
+    expect(memory.openJobs()).toEqual({ pending, leased, retryWait, failed });
+    expect(memory.health()).toEqual({ health: 'healthy', degradedReason: null });
     expect(status.unresolved.failed).toEqual([
       expect.objectContaining({ attempts: poison.attempt_count, reason: expect.stringMatching(/cut off/) }),
     ]);
