@@ -306,8 +306,6 @@ function deleteLegacyJson(dbPath: string, warnings: string[]): void {
   }
 }
 
-const VERIFY_MMAP_BYTES = 1 << 30;
-
 /** Why a database fails the bootstrap invariant. */
 export interface BootstrapProblem {
   reason: string;
@@ -351,13 +349,7 @@ export function bootstrapProblem(conn: Connection, options: { physical?: boolean
 /** M-2.2's physical checks: every page (quick_check) and every foreign key. */
 function physicalProblem(conn: Connection): BootstrapProblem | null {
   // quick_check reads every page: through a memory map that costs ~20 % less than one read() per page.
-  conn.db.pragma(`mmap_size = ${VERIFY_MMAP_BYTES}`);
-  let quick: { quick_check: string }[];
-  try {
-    quick = conn.db.pragma('quick_check') as { quick_check: string }[];
-  } finally {
-    conn.db.pragma('mmap_size = 0');
-  }
+  const quick = conn.scan(() => conn.db.pragma('quick_check') as { quick_check: string }[]);
   if (quick.length !== 1 || quick[0]?.quick_check !== 'ok') {
     return {
       reason: `quick_check failed: ${quick

@@ -71,8 +71,9 @@ export function readStatus(
       status.filteredCandidates = countFiltered(conn);
     });
   };
+  // The counts read whole tables (M-2.1's schema has no index that could answer them): through a memory map.
   try {
-    conn.read(read);
+    conn.scan(() => conn.read(read));
   } catch {
     read();
   }
