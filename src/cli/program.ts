@@ -32,8 +32,12 @@ const EXAMPLES: [string, string][] = [
 ];
 
 const EPILOGUE = [
-  'In a session, type requests or slash commands (/help lists them). Data lives in <repo>/.autopatch-j/ (it ignores itself in git); conversations are stored there and sent to the model provider.',
-  'Model provider (any OpenAI-compatible endpoint): AUTOPATCH_LLM_API_KEY, AUTOPATCH_LLM_BASE_URL (default https://api.deepseek.com), AUTOPATCH_LLM_MODEL (default deepseek-chat), AUTOPATCH_LLM_REASONING_EFFORT, AUTOPATCH_LLM_EXTRA_BODY (JSON object), AUTOPATCH_LLM_TIMEOUT_MS (default 60000), AUTOPATCH_LLM_SHORT_EXTRA_BODY, AUTOPATCH_LLM_MEMORY_MODEL, AUTOPATCH_DEBUG=true for RAW diagnostics, NO_COLOR=1 for no colour.',
+  'In a session, type requests or slash commands (/help lists them). Data lives in <repo>/.autopatch-j/ (it ignores itself in git); ' +
+    'conversations are stored there and sent to the model provider.',
+  'Model provider (any OpenAI-compatible endpoint): AUTOPATCH_LLM_API_KEY, AUTOPATCH_LLM_BASE_URL (default https://api.deepseek.com), ' +
+    'AUTOPATCH_LLM_MODEL (default deepseek-chat), AUTOPATCH_LLM_REASONING_EFFORT, AUTOPATCH_LLM_EXTRA_BODY (JSON object), ' +
+    'AUTOPATCH_LLM_TIMEOUT_MS (default 60000), AUTOPATCH_LLM_SHORT_EXTRA_BODY, AUTOPATCH_LLM_MEMORY_MODEL, ' +
+    'AUTOPATCH_DEBUG=true for RAW diagnostics, NO_COLOR=1 for no colour.',
   'Exit codes: 0 success, 1 failure, 2 usage error or invalid setting, 3 Memory degraded.',
 ];
 
@@ -210,7 +214,8 @@ function program(): Command {
           const guess = closest(words[0]!, COMMANDS, words[0]!.length >= 6 ? 2 : 1);
           if (guess) {
             output.err(
-              `autopatch-j: unknown command '${literal(words[0])}'. Did you mean '${guess}'? (to ask it, quote more words: autopatch-j ask "${literal(words[0])}")\n`,
+              `autopatch-j: unknown command '${literal(words[0])}'. Did you mean '${guess}'? ` +
+                `(to ask it, quote more words: autopatch-j ask "${literal(words[0])}")\n`,
             );
             process.exitCode = EXIT.usage;
             return;

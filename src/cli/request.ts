@@ -74,7 +74,8 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
   const before = { patch: ctx.workspace.pendingPatch, findings: ctx.workspace.findings.length };
   ctx.llm!.onRetry = (notice) => {
     retries = notice.attempt;
-    const what = `HTTP ${notice.status} from the provider, retrying in ${Math.ceil(notice.delayMs / 1000)}s (${notice.attempt}/${notice.of})…`;
+    const what =
+      `HTTP ${notice.status} from the provider, ` + `retrying in ${Math.ceil(notice.delayMs / 1000)}s (${notice.attempt}/${notice.of})…`;
     if (output.interactive) spinner.update(what);
     else output.err(`${what}\n`);
   };

@@ -30,7 +30,10 @@ export class MemoryHost {
     if (!this.degraded) this.manager.start();
   }
 
-  /** Opens (or creates) the project's Memory. Throws MemoryStorageError when its files cannot be reached (permissions, full disk, locks, links). */
+  /**
+   * Opens (or creates) the project's Memory. Throws MemoryStorageError when its files cannot be reached
+   * (permissions, full disk, locks, links).
+   */
   static open(options: MemoryHostOptions): MemoryHost {
     return new MemoryHost(options);
   }

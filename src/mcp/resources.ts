@@ -89,7 +89,8 @@ export function registerMemoryResources(server: McpServer, host: MemoryHost, inF
     {
       title: 'One memory',
       description:
-        'One memory by id (or a unique prefix of 4+ characters), whatever its status: content, revisions and every source quote. Works while Memory is degraded.',
+        'One memory by id (or a unique prefix of 4+ characters), whatever its status: content, revisions and every source quote. ' +
+        'Works while Memory is degraded.',
       mimeType: 'application/json',
     },
     async (uri, variables) => {

@@ -112,7 +112,8 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
   const health = (await host.current()).health();
   log(
     `serving ${repoRoot} (Memory ${health.health}${health.degradedReason ? `: ${health.degradedReason}` : ''}; ` +
-      `${provider ? 'background work on' : 'no model configured: recorded turns stay queued'}${options.allowForget ? '; memory_forget on' : ''})`,
+      `${provider ? 'background work on' : 'no model configured: recorded turns stay queued'}` +
+      `${options.allowForget ? '; memory_forget on' : ''})`,
   );
 
   const reason = await ended;

@@ -143,7 +143,8 @@ export class Connection {
     const found = statSync(path, { throwIfNoEntry: false });
     if (found && found.dev === dev && found.ino === ino) return;
     throw new MemoryLeaseError(
-      `${path} was replaced (Memory was cleared by another process); this write was refused so it cannot go to the old file — start autopatch-j again`,
+      `${path} was replaced (Memory was cleared by another process); ` +
+        'this write was refused so it cannot go to the old file — start autopatch-j again',
     );
   }
 

@@ -1,6 +1,10 @@
 /** Query parameters whose value is a credential. */
-const SECRET_PARAMS =
-  /([?&;](?:api[_-]?key|apikey|key|access[_-]?token|refresh[_-]?token|id[_-]?token|token|auth|authorization|secret|client[_-]?secret|password|passwd|pwd|sig|signature|x-amz-signature|x-amz-credential|session[_-]?token|code)=)[^&#;\s"'<>]*/giu;
+const SECRET_PARAMS = new RegExp(
+  '([?&;](?:api[_-]?key|apikey|key|access[_-]?token|refresh[_-]?token|id[_-]?token|token|auth|authorization' +
+    '|secret|client[_-]?secret|password|passwd|pwd|sig|signature|x-amz-signature|x-amz-credential' +
+    '|session[_-]?token|code)=)[^&#;\\s"\'<>]*',
+  'giu',
+);
 
 /** `scheme://user:password@host` or `scheme://token@host`. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@"'<>]+@/giu;

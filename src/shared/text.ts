@@ -20,8 +20,11 @@ export function foldCase(text: string): string {
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 // A CJK run, or a run of other letters and digits: "sql关键字" is two tokens, not one Latin word.
-const TOKEN =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}_])+/gu;
+const TOKEN = new RegExp(
+  '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]+' +
+    '|(?:(?![\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}])[\\p{L}\\p{N}_])+',
+  'gu',
+);
 
 /** True when the character is Chinese, Japanese or Korean script. */
 export function isCjk(char: string): boolean {

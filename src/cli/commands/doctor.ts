@@ -45,7 +45,8 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
       detail:
         codeCache === 'accepted'
           ? 'the command line starts from its code cache'
-          : `the code cache is ${codeCache} (made by another Node.js, or not built): each start parses the bundle, a few ms slower; npm run build makes it again`,
+          : `the code cache is ${codeCache} (made by another Node.js, or not built): ` +
+            'each start parses the bundle, a few ms slower; npm run build makes it again',
       fix: null,
     });
   }
@@ -118,7 +119,9 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
           checks.push({
             name: 'memory',
             ok: stuck === 0,
-            detail: `healthy, schema v${status.schemaVersion}, ${status.jobs.pending} job(s) pending${stuck > 0 ? `, ${stuck} waiting to retry or failed` : ''}`,
+            detail:
+              `healthy, schema v${status.schemaVersion}, ${status.jobs.pending} job(s) pending` +
+              `${stuck > 0 ? `, ${stuck} waiting to retry or failed` : ''}`,
             fix: stuck > 0 ? 'autopatch-j memory status shows why the jobs fail' : null,
           });
         } else {

@@ -43,7 +43,9 @@ export function memoryForget(ctx: CliContext, id: string | undefined): CommandOu
     const result = ctx.memory.forget(id);
     const summary = result.compactionsReset > 0 ? ' The running summary that mentioned it was emptied as well.' : '';
     return ok(
-      `Forgot ${result.id} “${literal(result.title)}”: it no longer appears in search or in the context of requests, and its old evidence cannot rebuild it.${summary}\nThe RAW turns it came from are kept (memory export shows them); a new explicit statement can form a new memory.`,
+      `Forgot ${result.id} “${literal(result.title)}”: it no longer appears in search or in the context of requests, ` +
+        `and its old evidence cannot rebuild it.${summary}\n` +
+        'The RAW turns it came from are kept (memory export shows them); a new explicit statement can form a new memory.',
       result,
     );
   });
@@ -58,7 +60,8 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
     const jobs = s.jobs.pending + s.jobs.leased + s.jobs.retryWait + s.jobs.failed + s.jobs.succeeded + s.jobs.succeededNoOutput;
     const text = [
       'This would delete all of Memory for this project:',
-      `  ${turns} RAW turn(s), ${items} usable memor${items === 1 ? 'y' : 'ies'} (and their history), ${jobs} background job(s), all threads.`,
+      `  ${turns} RAW turn(s), ${items} usable memor${items === 1 ? 'y' : 'ies'} (and their history), ` +
+        `${jobs} background job(s), all threads.`,
       'and then start one empty thread. It keeps:',
       '  exports in .autopatch-j/exports/ and the CLI history.',
       'Nothing was deleted. To clear, run:  /memory clear --confirm   (or: autopatch-j memory clear --confirm)',
@@ -87,7 +90,8 @@ export function memoryExport(ctx: CliContext): CommandOutput {
       return ok(`The database could not be read, so its raw bytes were saved (base64, with a SHA-256) to ${result.path}`, result);
     }
     return ok(
-      `Exported ${result.turns} turn(s) and ${result.items} memory revision(s) to ${result.path}\n(RAW, unredacted: it holds your conversation text.)`,
+      `Exported ${result.turns} turn(s) and ${result.items} memory revision(s) to ${result.path}\n` +
+        '(RAW, unredacted: it holds your conversation text.)',
       result,
     );
   } catch (error) {
@@ -109,7 +113,8 @@ export function memoryRetry(ctx: CliContext, id: string | undefined, all: boolea
     const result = ctx.memory.retry(all ? undefined : id);
     if (result.jobIds.length === 0) return ok('No failed jobs: nothing to retry.', result);
     return ok(
-      `Put ${result.jobIds.length} failed job(s) back in the queue: ${result.jobIds.join(', ')}. They run with the next background pass (or at exit).`,
+      `Put ${result.jobIds.length} failed job(s) back in the queue: ${result.jobIds.join(', ')}. ` +
+        'They run with the next background pass (or at exit).',
       result,
     );
   });

@@ -51,7 +51,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const count = items.user_preference + items.project_decision + items.discussion_context;
       return ok(
         [
-          `Cleared the review workspace: ${result.patchDiscarded ? 'the pending patch, ' : ''}${result.findingsCleared} audit finding(s), the source index and request caches.`,
+          `Cleared the review workspace: ${result.patchDiscarded ? 'the pending patch, ' : ''}` +
+            `${result.findingsCleared} audit finding(s), the source index and request caches.`,
           `Memory is kept (${count} usable memor${count === 1 ? 'y' : 'ies'}), as are exports and the CLI history.`,
           'To clear Memory itself: /memory clear --confirm',
         ].join('\n'),
@@ -89,7 +90,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         default: {
           const guess = closest(sub!, MEMORY_SUBCOMMANDS);
           return failure(
-            `Unknown memory command '${literal(sub)}'.${guess ? ` Did you mean /memory ${guess}?` : ''} Usage: /memory ${MEMORY_SUBCOMMANDS.join('|')}`,
+            `Unknown memory command '${literal(sub)}'.${guess ? ` Did you mean /memory ${guess}?` : ''} ` +
+              `Usage: /memory ${MEMORY_SUBCOMMANDS.join('|')}`,
             EXIT.usage,
           );
         }
@@ -147,10 +149,13 @@ async function newThread(ctx: CliContext): Promise<CommandOutput> {
   const unfinished = result.drain.warnings.length;
   const lines = [
     `Started a new thread (${result.threadId}).${patch ? ` The pending patch #${patch.id} was discarded.` : ''}`,
-    'Kept: your preferences, project decisions, the old RAW turns, exports and the CLI history. The old discussion context is no longer used.',
+    'Kept: your preferences, project decisions, the old RAW turns, exports and the CLI history. ' +
+      'The old discussion context is no longer used.',
     ...(unfinished > 0
       ? [
-          `${unfinished} memory job(s) of the old thread stay queued (${held ? 'the provider did not answer earlier, not waiting again' : reasonWords(result.drain.warnings[0]!.message)}) — /memory status explains.`,
+          `${unfinished} memory job(s) of the old thread stay queued (` +
+            `${held ? 'the provider did not answer earlier, not waiting again' : reasonWords(result.drain.warnings[0]!.message)}` +
+            ') — /memory status explains.',
         ]
       : []),
     ...(ctx.config.debug ? renderDrainWarnings(result.drain) : []),
@@ -162,7 +167,8 @@ export function helpText(columns = 80): string {
   const rows = SLASH_COMMANDS.map((c) => [c.usage, c.description]);
   return [
     wrapText(
-      'Type a question or request; it is routed to the right assistant. A pasted block, or lines ended with \\ (or Alt+Enter), is one request. Slash commands:',
+      'Type a question or request; it is routed to the right assistant. ' +
+        'A pasted block, or lines ended with \\ (or Alt+Enter), is one request. Slash commands:',
       columns,
     ),
     renderColumns(rows, columns, '  '),

@@ -15,19 +15,30 @@ export function modelFailureText(error: unknown, llm: LlmConfig | null, options:
   const url = `${base}/chat/completions`;
   switch (d.kind) {
     case 'timeout':
-      return `The model at ${base} did not answer in time (${d.purpose === 'classifier' ? error.message : `AUTOPATCH_LLM_TIMEOUT_MS=${llm.timeoutMs}`}).`;
+      return (
+        `The model at ${base} did not answer in time ` +
+        `(${d.purpose === 'classifier' ? error.message : `AUTOPATCH_LLM_TIMEOUT_MS=${llm.timeoutMs}`}).`
+      );
     case 'network':
-      return `The model provider at ${base} could not be reached. Check AUTOPATCH_LLM_BASE_URL and the network (autopatch-j doctor tests it).`;
+      return (
+        `The model provider at ${base} could not be reached. ` +
+        'Check AUTOPATCH_LLM_BASE_URL and the network (autopatch-j doctor tests it).'
+      );
     case 'aborted':
       return 'cancelled';
     case 'malformed_response':
-      return `The model provider at ${base} sent an answer that could not be read; is AUTOPATCH_LLM_BASE_URL an OpenAI-compatible endpoint?`;
+      return (
+        `The model provider at ${base} sent an answer that could not be read; ` + 'is AUTOPATCH_LLM_BASE_URL an OpenAI-compatible endpoint?'
+      );
     case 'http':
       break;
   }
   const status = d.status ?? 0;
   if (status === 401 || status === 403) {
-    return `The model provider refused the API key (HTTP ${status}) at ${url}. Check AUTOPATCH_LLM_API_KEY${llm.apiKey ? '' : ' (it is not set)'}.`;
+    return (
+      `The model provider refused the API key (HTTP ${status}) at ${url}. ` +
+      `Check AUTOPATCH_LLM_API_KEY${llm.apiKey ? '' : ' (it is not set)'}.`
+    );
   }
   if (isModelNotFound(error)) return `The model '${llm.model}' was not found at ${base} (HTTP ${status}). Check AUTOPATCH_LLM_MODEL.`;
   if (status === 404)

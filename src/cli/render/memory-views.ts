@@ -25,12 +25,17 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
   else lines.push('Memory: healthy');
   const db = status.dbPath.startsWith(options.repoRoot) ? status.dbPath.slice(options.repoRoot.length + 1) : status.dbPath;
   lines.push(
-    `  database       ${db}${status.schemaVersion !== null ? ` (schema v${status.schemaVersion}${status.generation !== null ? `, generation ${status.generation}` : ''})` : ''}`,
+    `  database       ${db}${
+      status.schemaVersion !== null
+        ? ` (schema v${status.schemaVersion}${status.generation !== null ? `, generation ${status.generation}` : ''})`
+        : ''
+    }`,
   );
   lines.push(`  active thread  ${status.activeThreadId ?? '(none)'}`);
   const items = status.items;
   lines.push(
-    `  memories       ${items.user_preference} preference(s) · ${items.project_decision} decision(s) · ${items.discussion_context} discussion item(s) in this thread`,
+    `  memories       ${items.user_preference} preference(s) · ${items.project_decision} decision(s) · ` +
+      `${items.discussion_context} discussion item(s) in this thread`,
   );
   const t = status.turns;
   lines.push(`  turns          ${t.completed} completed · ${t.failed} failed · ${t.interrupted} interrupted · ${t.open} open`);
@@ -44,13 +49,15 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
     lines.push(`  unresolved     oldest job waiting since ${formatTime(u.oldestCreatedAt)} · most attempts ${u.maxAttempts}`);
   for (const f of u.failed)
     lines.push(
-      `  failed job     ${f.id} (${f.kind}, ${f.attempts} attempt(s)): ${literal(f.reason.split('\n')[0]!.slice(0, 160))} — memory retry ${f.id}`,
+      `  failed job     ${f.id} (${f.kind}, ${f.attempts} attempt(s)): ` +
+        `${literal(f.reason.split('\n')[0]!.slice(0, 160))} — memory retry ${f.id}`,
     );
   if (status.backgroundError !== null)
     lines.push(`  background     the scheduler keeps failing: ${literal(status.backgroundError.slice(0, 200))}`);
   const filtered = Object.entries(status.filteredCandidates.byReason).sort((a, b) => b[1] - a[1]);
   lines.push(
-    `  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`,
+    `  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks` +
+      `${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`,
   );
   lines.push(`  last success   ${formatTime(status.lastSucceededAt)}`);
   if (status.lastError === null) lines.push('  last error     none');
@@ -81,7 +88,10 @@ export function jobStates(jobs: MemoryStatus['jobs']): [string, number][] {
 export function renderList(items: MemoryItemSummary[], width?: number): string {
   if (items.length === 0) return 'No memories yet. They appear after you state a preference or confirm a decision in ordinary chat.';
   const rows = items.map((i) => [i.id, KIND_LABEL[i.kind], literal(i.title), formatTime(i.updatedAt)]);
-  return `${renderTable(['ID', 'KIND', 'TITLE', 'UPDATED'], rows, [12, 10, 48, 19], width, 2)}\n${items.length} memor${items.length === 1 ? 'y' : 'ies'}.`;
+  return (
+    `${renderTable(['ID', 'KIND', 'TITLE', 'UPDATED'], rows, [12, 10, 48, 19], width, 2)}\n` +
+    `${items.length} memor${items.length === 1 ? 'y' : 'ies'}.`
+  );
 }
 
 /** Plain words for the refusal reasons a person is most likely to meet. */
@@ -149,6 +159,7 @@ export function renderDetail(detail: MemoryDetail): string {
 export function renderDrainWarnings(result: DrainResult): string[] {
   return result.warnings.map(
     (w) =>
-      `warning: memory ${w.kind} job ${w.jobId} did not finish and will be retried${w.nextRetryAt ? ` after ${formatTime(w.nextRetryAt)}` : ''}: ${literal(w.message.split('\n')[0]!.slice(0, 200))}`,
+      `warning: memory ${w.kind} job ${w.jobId} did not finish and will be retried` +
+      `${w.nextRetryAt ? ` after ${formatTime(w.nextRetryAt)}` : ''}: ${literal(w.message.split('\n')[0]!.slice(0, 200))}`,
   );
 }

@@ -17,7 +17,10 @@ export function renderPatch(repoRoot: string, patch: PendingPatch, style: Style)
     `Pending patch #${patch.id}${patch.revisions > 0 ? ` (revision ${patch.revisions})` : ''}: ${literal(patch.summary)}`,
   );
   if (plan.problems.length > 0) {
-    return `${literal(describePatch(patch))}\n\n${style.yellow(`It no longer applies as it is:\n- ${plan.problems.map(literal).join('\n- ')}`)}`;
+    return (
+      `${literal(describePatch(patch))}\n\n` +
+      `${style.yellow(`It no longer applies as it is:\n- ${plan.problems.map(literal).join('\n- ')}`)}`
+    );
   }
   const out: string[] = [head];
   for (const change of changes) {
@@ -60,5 +63,8 @@ export function patchStats(repoRoot: string, patch: PendingPatch): PatchStats {
 /** `patch #3 pending · 1 file +1 −0 · /patch /apply /discard` */
 export function pendingPatchLine(repoRoot: string, patch: PendingPatch, commands: string, style: Style): string {
   const s = patchStats(repoRoot, patch);
-  return `${style.bold(`patch #${patch.id} pending`)} · ${s.files} file${s.files === 1 ? '' : 's'} ${style.green(`+${s.added}`)} ${style.red(`−${s.removed}`)} · ${commands}`;
+  return (
+    `${style.bold(`patch #${patch.id} pending`)} · ${s.files} file${s.files === 1 ? '' : 's'} ` +
+    `${style.green(`+${s.added}`)} ${style.red(`−${s.removed}`)} · ${commands}`
+  );
 }

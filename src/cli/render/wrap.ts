@@ -10,7 +10,11 @@ export function wrapLine(text: string, width: number): string[] {
   // Tokens: a run of non-space, non-wide characters (a word), one wide character, or spaces.
   const tokens =
     text.match(
-      /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|\s+|[^\s\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]+/gu,
+      new RegExp(
+        '[\\u1100-\\u115f\\u2e80-\\ua4cf\\uac00-\\ud7a3\\uf900-\\ufaff\\ufe30-\\ufe4f\\uff00-\\uff60\\uffe0-\\uffe6]|\\s+' +
+          '|[^\\s\\u1100-\\u115f\\u2e80-\\ua4cf\\uac00-\\ud7a3\\uf900-\\ufaff\\ufe30-\\ufe4f\\uff00-\\uff60\\uffe0-\\uffe6]+',
+        'gu',
+      ),
     ) ?? [];
   for (const token of tokens) {
     if (/^\s+$/.test(token)) {

@@ -22,7 +22,8 @@ const intentField = z
   .enum(ORDINARY_INTENTS as [string, ...string[]], {
     error: (issue) =>
       typeof issue.input === 'string' && (REPAIR_INTENTS as string[]).includes(issue.input)
-        ? `'${issue.input}' is a repair intent and is refused: repair work (${REPAIR_INTENTS.join(', ')}) never reads or writes memory, so its turns are not recorded`
+        ? `'${issue.input}' is a repair intent and is refused: repair work (${REPAIR_INTENTS.join(', ')}) ` +
+          'never reads or writes memory, so its turns are not recorded'
         : `intent must be one of ${ORDINARY_INTENTS.join(', ')}`,
   })
   .optional();
@@ -77,7 +78,8 @@ export const memoryRecordTurnTool = defineMcpTool({
       state: turn.state,
       next: host.modelConfigured
         ? 'Queued for extraction; the background worker derives memories from it shortly (see memory_status).'
-        : 'Queued. No model is configured for this server (AUTOPATCH_LLM_API_KEY / AUTOPATCH_LLM_BASE_URL), so extraction waits for an autopatch-j process that has one.',
+        : 'Queued. No model is configured for this server (AUTOPATCH_LLM_API_KEY / AUTOPATCH_LLM_BASE_URL), ' +
+          'so extraction waits for an autopatch-j process that has one.',
     };
   },
 });

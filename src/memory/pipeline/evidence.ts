@@ -93,7 +93,13 @@ const LATIN_FRAME_PHRASES = FRAME_PHRASES.filter((p) => p.includes(' '));
 // Words that say a new choice replaces an old one (a supersede needs one in its evidence).
 const REPLACEMENT = [
   /改用|换成|换用|改成|改为|替换|取代|代替|弃用|废弃|淘汰|迁移到|迁到|切换到|切到|不再|不用.{0,12}了|别再|而不是|转向/u,
-  /\binstead\b|\bswitch(?:ed|ing)? (?:to|over)\b|\breplac(?:e|ed|es|ing)\b|\bno longer\b|\banymore\b|\bmigrat(?:e|ed|ing) (?:to|from)\b|\bmov(?:e|ed|ing) (?:to|off|away from)\b|\bdrop(?:ped|ping)?\b|\brather than\b|\bstop(?:ped)? using\b|\bdeprecat(?:e|ed|ing)\b|\bnot .{1,40} any ?more\b/iu,
+  new RegExp(
+    '\\binstead\\b|\\bswitch(?:ed|ing)? (?:to|over)\\b|\\breplac(?:e|ed|es|ing)\\b|\\bno longer\\b' +
+      '|\\banymore\\b|\\bmigrat(?:e|ed|ing) (?:to|from)\\b|\\bmov(?:e|ed|ing) (?:to|off|away from)\\b' +
+      '|\\bdrop(?:ped|ping)?\\b|\\brather than\\b|\\bstop(?:ped)? using\\b|\\bdeprecat(?:e|ed|ing)\\b' +
+      '|\\bnot .{1,40} any ?more\\b',
+    'iu',
+  ),
 ];
 
 /** Minimum share of the memory's own terms that must come from the evidence. */

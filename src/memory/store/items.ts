@@ -24,7 +24,8 @@ export interface ItemRow {
 }
 
 export const ITEM_COLUMNS =
-  'id, revision, kind, status, is_current, thread_id, title, content, synopsis, aliases, keywords, non_factual, supersedes_id, superseded_by_id, consolidation_job_id, created_at, updated_at';
+  'id, revision, kind, status, is_current, thread_id, title, content, synopsis, aliases, keywords, non_factual, ' +
+  'supersedes_id, superseded_by_id, consolidation_job_id, created_at, updated_at';
 
 /** The text fields of an item revision, with its JSON lists parsed. */
 export function itemText(row: ItemRow): { title: string; content: string; synopsis: string; aliases: string[]; keywords: string[] } {

@@ -112,7 +112,8 @@ export function unresolvedJobs(conn: Connection, limit = 10): UnresolvedJobs {
     .map((r) => ({ id: r.id, kind: r.kind, attempts: r.attempt_count, reason: r.reason ?? 'unusable model answers' }));
   const oldest = conn
     .stmt<{ at: number | null; attempts: number | null }>(
-      `SELECT min(created_at) AS at, max(attempt_count) AS attempts FROM memory_jobs WHERE finished_at IS NULL AND status IN ('pending', 'leased', 'retry_wait')`,
+      `SELECT min(created_at) AS at, max(attempt_count) AS attempts FROM memory_jobs ` +
+        `WHERE finished_at IS NULL AND status IN ('pending', 'leased', 'retry_wait')`,
     )
     .get();
   return { failed, oldestCreatedAt: oldest?.at ?? null, maxAttempts: oldest?.attempts ?? 0 };
@@ -204,9 +205,13 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
       const threads = conn
         .stmt<{ thread_id: string; n: number; oldest: number | null; retry: number }>(
           `SELECT t.id AS thread_id,
-                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.finished_at IS NULL AND j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS n,
-                (SELECT min(created_at) FROM (SELECT j.created_at FROM memory_jobs j WHERE j.finished_at IS NULL AND j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS oldest,
-                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j WHERE j.finished_at IS NULL AND j.status = 'retry_wait' AND j.available_at <= :now AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 1)) AS retry
+                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j
+                  WHERE j.finished_at IS NULL AND j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS n,
+                (SELECT min(created_at) FROM (SELECT j.created_at FROM memory_jobs j
+                  WHERE j.finished_at IS NULL AND j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS oldest,
+                (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j
+                  WHERE j.finished_at IS NULL AND j.status = 'retry_wait' AND j.available_at <= :now
+                    AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 1)) AS retry
            FROM threads t
           WHERE (:thread IS NULL OR t.id = :thread)`,
         )
@@ -317,7 +322,8 @@ export function claimConsolidationJob(conn: Connection, options: ClaimOptions): 
              ORDER BY created_at, id LIMIT 1)
             AND generation = (SELECT generation FROM memory_meta WHERE id = 1)
             AND NOT EXISTS (SELECT 1 FROM memory_jobs l
-                             WHERE l.finished_at IS NULL AND l.status = 'leased' AND l.kind = 'consolidation' AND l.lease_expires_at >= :now)`,
+                             WHERE l.finished_at IS NULL AND l.status = 'leased' AND l.kind = 'consolidation'
+                               AND l.lease_expires_at >= :now)`,
         )
         .get({ now: options.now, allow: options.allow === null ? null : JSON.stringify(options.allow), thread: options.threadId });
       if (!row) return null;
@@ -500,9 +506,11 @@ export function nextJobEventAt(conn: Connection): number | null {
   const row = conn
     .stmt<{ at: number | null }>(
       `SELECT min(at) AS at FROM (
-         SELECT min(created_at) + ${EXTRACTION_WAIT_MS} AS at FROM memory_jobs WHERE finished_at IS NULL AND status = 'pending' AND kind = 'extraction'
+         SELECT min(created_at) + ${EXTRACTION_WAIT_MS} AS at FROM memory_jobs
+          WHERE finished_at IS NULL AND status = 'pending' AND kind = 'extraction'
          UNION ALL SELECT min(created_at) FROM memory_jobs WHERE finished_at IS NULL AND status = 'pending' AND kind = 'consolidation'
-         UNION ALL SELECT min(available_at) FROM memory_jobs WHERE finished_at IS NULL AND status = 'retry_wait' AND available_at < ${FAILED_AT}
+         UNION ALL SELECT min(available_at) FROM memory_jobs
+          WHERE finished_at IS NULL AND status = 'retry_wait' AND available_at < ${FAILED_AT}
          UNION ALL SELECT min(lease_expires_at) + 1 FROM memory_jobs WHERE finished_at IS NULL AND status = 'leased'
          UNION ALL SELECT min(lease_expires_at) + 1 FROM turns WHERE state = 'open')`,
     )

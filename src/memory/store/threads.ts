@@ -5,7 +5,8 @@ import type { ThreadRecord } from '../types.js';
 
 // Columns under their record names: a row is a ThreadRecord as it comes, no mapping layer.
 const THREAD_COLUMNS =
-  'id, status, compaction, compaction_sequence AS compactionSequence, created_at AS createdAt, updated_at AS updatedAt, archived_at AS archivedAt';
+  'id, status, compaction, compaction_sequence AS compactionSequence, created_at AS createdAt, updated_at AS updatedAt, ' +
+  'archived_at AS archivedAt';
 
 export function findActiveThread(conn: Connection): ThreadRecord | null {
   return conn.stmt<ThreadRecord>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE status = 'active'`).get() ?? null;

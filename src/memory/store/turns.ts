@@ -22,7 +22,8 @@ interface TurnRow {
 }
 
 export const TURN_COLUMNS =
-  'id, thread_id, sequence, intent, user_text, assistant_text, state, scope_paths, lease_owner, lease_expires_at, failure, created_at, updated_at, finished_at';
+  'id, thread_id, sequence, intent, user_text, assistant_text, state, scope_paths, lease_owner, lease_expires_at, failure, ' +
+  'created_at, updated_at, finished_at';
 
 export function mapTurn(row: TurnRow): TurnRecord {
   return {

@@ -48,9 +48,22 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*@@ -\d+(?:,\d+)? \+\d+/u,
   /^\s*(?:\+\+\+|---) (?:[ab]\/|\/dev\/null)/u,
   /^[+-](?![+-]?\d+\s*$)(?![+-]\s)\S/u,
-  /^\s*(?:On branch|Your branch is|Changes (?:not staged|to be committed)|Untracked files|nothing to commit|modified:|new file:|deleted:|renamed:)/u,
+  new RegExp(
+    '^\\s*(?:On branch|Your branch is|Changes (?:not staged|to be committed)|Untracked files' +
+      '|nothing to commit|modified:|new file:|deleted:|renamed:)',
+    'u',
+  ),
   // code-shaped lines
-  /^\s*(?:import\s+(?:[\w*{][^;]*\s+from\s+|['"]|[\w.]+;|[\w.]+\s*$|static\s)|export\s+(?:default|const|function|class|interface|type|\{|\*)|from\s+[\w.]+\s+import\s|package\s+[\w.]+;?\s*$|(?:const|let|var)\s+[\w${}[\],\s]+=|def\s+\w+\(|func\s+[\w(]|fn\s+\w+|class\s+\w+.*[:{(]\s*$|interface\s+\w+.*\{|(?:public|private|protected)\s+(?:static\s+|final\s+|abstract\s+)*(?:class|void|int|long|boolean|String|[A-Z]\w*(?:<[^>]*>)?)\s+\w+|return\s.*;\s*$|#include|using\s+[\w.]+;|@[A-Z]\w*(?:\(|\s*$))/u,
+  new RegExp(
+    '^\\s*(?:import\\s+(?:[\\w*{][^;]*\\s+from\\s+|[\'"]|[\\w.]+;|[\\w.]+\\s*$|static\\s)' +
+      '|export\\s+(?:default|const|function|class|interface|type|\\{|\\*)|from\\s+[\\w.]+\\s+import\\s' +
+      '|package\\s+[\\w.]+;?\\s*$|(?:const|let|var)\\s+[\\w${}[\\],\\s]+=|def\\s+\\w+\\(|func\\s+[\\w(]' +
+      '|fn\\s+\\w+|class\\s+\\w+.*[:{(]\\s*$|interface\\s+\\w+.*\\{' +
+      '|(?:public|private|protected)\\s+(?:static\\s+|final\\s+|abstract\\s+)*' +
+      '(?:class|void|int|long|boolean|String|[A-Z]\\w*(?:<[^>]*>)?)\\s+\\w+' +
+      '|return\\s.*;\\s*$|#include|using\\s+[\\w.]+;|@[A-Z]\\w*(?:\\(|\\s*$))',
+    'u',
+  ),
   /^\s*(?:\/\/|\/\*|\*\/|<!--)/u,
   /^\s*<\/?[a-zA-Z][\w.-]*(?:\s[^>]*)?\/?>/u,
   /[;{]\s*$/u,
@@ -60,8 +73,12 @@ const OUTPUT_LINE: readonly RegExp[] = [
 ];
 
 /** A line introducing pasted material ("日志如下：", "Here's the output:"). */
-const PASTE_INTRO =
-  /(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says|printed|prints|shows|showed|got this|below|warns|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面|信息)[^:\n：]{0,20}[:：]\s*$/iu;
+const PASTE_INTRO = new RegExp(
+  '(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says' +
+    '|printed|prints|shows|showed|got this|below|warns|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面' +
+    '|信息)[^:\\n：]{0,20}[:：]\\s*$',
+  'iu',
+);
 
 // A line that is someone speaking: a sentence with a person in it ("以后这种报错你直接告诉我原因。").
 const SPEECH_LINE = /(?:我|你|我们|咱们|\b(?:i|we|you|let's|please)\b).*[。！？.!?]\s*$/iu;
