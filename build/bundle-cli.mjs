@@ -30,7 +30,12 @@ await build({
   logLevel: 'warning',
 });
 
-// The V8 code cache of the bundle, compiled exactly as src/cli/main.ts compiles it (same wrapper, same
+// Node 20 cannot run import() from code-cached code (the bin would fail at that point, not here).
+if (/\bimport\(/.test(readFileSync(`${cli}autopatch-j.cjs`, 'utf8'))) {
+  throw new Error('the CLI bundle contains import(): load that package with require (createRequire) instead');
+}
+
+// The V8 code cache of the bundle, compiled exactly as src/cli/bin.cts compiles it (same wrapper, same
 // file name): start-up skips parsing ~0.5 MB. V8 rejects it under another Node version; nothing else changes.
 const file = `${cli}autopatch-j.cjs`;
 const wrapped = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, 'utf8')}\n});`;

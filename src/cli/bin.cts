@@ -4,26 +4,29 @@
 // V8 code cache the build made beside it: one file with a code cache, entered from CommonJS, starts in a
 // fraction of the time ~50 ES modules take (README, "Start-up"). A cache V8 rejects (another Node version)
 // only loses that gain. `node dist/cli/main.js` comes here too.
+// The bundle holds no import() (Node 20 cannot run one from code-cached code; the build refuses a bundle
+// with one): packages that are ES modules are loaded with require.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Script, constants } from 'node:vm';
+import { Script } from 'node:vm';
 
 const bundle = join(__dirname, 'autopatch-j.cjs');
+let source: string;
+try {
+  source = readFileSync(bundle, 'utf8');
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code ?? String(error);
+  process.stderr.write(`autopatch-j: cannot read ${bundle} (${code}); run npm run build\n`);
+  process.exit(1);
+}
 let cachedData: Buffer | undefined;
 try {
   cachedData = readFileSync(`${bundle}.cache`);
 } catch {
   cachedData = undefined;
 }
-const script = new Script(wrapCommonJs(readFileSync(bundle, 'utf8')), {
-  filename: bundle,
-  ...(cachedData ? { cachedData } : {}),
-  // import() inside the bundle (marked, marked-terminal) goes to Node's own loader; before Node 20.17 the
-  // callback below does it, and the script stays referenced (module.exports) so the callback outlives it.
-  importModuleDynamically: (constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ?? ((specifier: string) => import(specifier))) as never,
-});
-module.exports = script;
+const script = new Script(wrapCommonJs(source), { filename: bundle, ...(cachedData ? { cachedData } : {}) });
 // What `autopatch-j doctor` reports about the start-up.
 (globalThis as Record<symbol, unknown>)[Symbol.for('autopatch-j.codeCache')] =
   cachedData === undefined ? 'missing' : script.cachedDataRejected === true ? 'rejected' : 'accepted';

@@ -96,6 +96,11 @@ describe('the bin starts from its bundle and V8 code cache', () => {
       expect((await run([join(copy, 'bin.cjs'), '--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
       const damaged = await spawnJson(join(copy, 'bin.cjs'));
       expect(damaged.checks.find((c) => c.name === 'start-up')?.detail).toMatch(/code cache is rejected/);
+      // Without the bundle (only tsc ran): one line that says what to do, exit 1.
+      rmSync(join(copy, 'autopatch-j.cjs'));
+      const missing = await collect(spawn(process.execPath, [join(copy, 'bin.cjs'), '--version'], { env: ENV }), 60_000);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toMatch(/^autopatch-j: cannot read .*autopatch-j\.cjs \(ENOENT\); run npm run build\n$/);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
