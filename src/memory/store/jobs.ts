@@ -34,22 +34,29 @@ export function insertConsolidationJob(
     .run(input.jobId, input.threadId, input.parentJobId, input.generation, input.now, input.now, input.now);
 }
 
-export function countJobs(conn: Connection): JobCounts {
+/** Jobs by state; `finished` false reads only the unfinished ones. */
+function tallyJobs(conn: Connection, finished: boolean): JobCounts {
   const out: JobCounts = { pending: 0, leased: 0, retryWait: 0, failed: 0, succeeded: 0, succeededNoOutput: 0 };
   const rows = conn
     .stmt<{ status: JobStatus; failed: number; n: number }>(
-      `SELECT status, status = 'retry_wait' AND available_at >= ${FAILED_AT} AS failed, count(*) AS n FROM memory_jobs GROUP BY 1, 2`,
+      `SELECT status, status = 'retry_wait' AND available_at >= ${FAILED_AT} AS failed, count(*) AS n FROM memory_jobs
+        ${finished ? '' : 'WHERE finished_at IS NULL'} GROUP BY 1, 2`,
     )
     .all();
-  for (const row of rows) {
-    if (row.failed) out.failed = row.n;
-    else if (row.status === 'pending') out.pending = row.n;
-    else if (row.status === 'leased') out.leased = row.n;
-    else if (row.status === 'retry_wait') out.retryWait = row.n;
-    else if (row.status === 'succeeded') out.succeeded = row.n;
-    else out.succeededNoOutput = row.n;
-  }
+  const key: Record<JobStatus, keyof JobCounts> = {
+    pending: 'pending',
+    leased: 'leased',
+    retry_wait: 'retryWait',
+    succeeded: 'succeeded',
+    succeeded_no_output: 'succeededNoOutput',
+  };
+  for (const row of rows) out[row.failed ? 'failed' : key[row.status]] = row.n;
   return out;
+}
+
+/** Every job by state (reads the whole table: `status()` only). */
+export function countJobs(conn: Connection): JobCounts {
+  return tallyJobs(conn, true);
 }
 
 /**
@@ -57,20 +64,8 @@ export function countJobs(conn: Connection): JobCounts {
  * size, for the decisions a session makes after every request and at exit.
  */
 export function countOpenJobs(conn: Connection): OpenJobCounts {
-  const out: OpenJobCounts = { pending: 0, leased: 0, retryWait: 0, failed: 0 };
-  const rows = conn
-    .stmt<{ status: JobStatus; failed: number; n: number }>(
-      `SELECT status, status = 'retry_wait' AND available_at >= ${FAILED_AT} AS failed, count(*) AS n FROM memory_jobs
-        WHERE finished_at IS NULL GROUP BY 1, 2`,
-    )
-    .all();
-  for (const row of rows) {
-    if (row.failed) out.failed = row.n;
-    else if (row.status === 'pending') out.pending = row.n;
-    else if (row.status === 'leased') out.leased = row.n;
-    else if (row.status === 'retry_wait') out.retryWait = row.n;
-  }
-  return out;
+  const { pending, leased, retryWait, failed } = tallyJobs(conn, false);
+  return { pending, leased, retryWait, failed };
 }
 
 /**
