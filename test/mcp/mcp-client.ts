@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -47,7 +48,18 @@ export async function connectMcp(repo: string, options: { env?: Record<string, s
       const first = result.contents[0];
       return first && 'text' in first ? first.text : '';
     },
-    close: () => client.close(),
+    close: async () => {
+      // The SDK's own close sends SIGTERM when the server has not ended within 2 s, and on a loaded machine an
+      // exit pass can take longer (a killed server leaves its claimed job leased until the lease expires).
+      // End stdin and wait for the exit pass instead, as a patient client would.
+      const child = (transport as unknown as { _process?: ChildProcess })._process;
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const ended = new Promise<void>((resolve) => child.once('close', () => resolve()));
+        child.stdin?.end();
+        await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 60_000).unref())]);
+      }
+      await client.close();
+    },
   };
 }
 
