@@ -11,6 +11,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 
+// ES-module packages (marked, string-width) are loaded with require, which Node 20 runs from 20.19 on.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  process.stderr.write(`autopatch-j: needs Node.js 20.19 or newer (this is ${process.versions.node})\n`);
+  process.exit(1);
+}
+
 const bundle = join(__dirname, 'autopatch-j.cjs');
 let source: string;
 try {

@@ -107,6 +107,16 @@ describe('the bin starts from its bundle and V8 code cache', () => {
   });
 });
 
+describe('the Node.js version', () => {
+  it('below 20.19 (no ES modules through require) the bin says what it needs and exits 1', async () => {
+    const child = spawn(process.execPath, ['--require', join(FIXTURES, 'pretend-node-20-18.cjs'), CLI_PATH, '--version'], { env: ENV });
+    const result = await collect(child, 60_000);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('autopatch-j: needs Node.js 20.19 or newer (this is 20.18.1)\n');
+  });
+});
+
 /** `doctor --json` of a bin (no provider configured, so it exits 1; only its checks matter here). */
 async function spawnJson(bin: string): Promise<{ checks: { name: string; ok: boolean; detail: string }[] }> {
   const child = spawn(process.execPath, [bin, 'doctor', '--json', '--repo', tempRepo()], { env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
