@@ -16,7 +16,18 @@ const external = Object.keys(pkg.dependencies)
   .flatMap((name) => [name, `${name}/*`]);
 
 await build({
-  stdin: { contents: "import { main } from './program.js';\nvoid main();\n", resolveDir: cli, sourcefile: 'autopatch-j.js' },
+  // As the ES module it was, the command line ends with exit code 13 if main() never settles (an unsettled
+  // top-level await) instead of a silent 0.
+  stdin: {
+    contents: [
+      "import { main } from './program.js';",
+      'let settled = false;',
+      'void main().finally(() => (settled = true));',
+      "process.on('beforeExit', () => { if (!settled) process.exitCode = 13; });",
+    ].join('\n'),
+    resolveDir: cli,
+    sourcefile: 'autopatch-j.js',
+  },
   outfile: `${cli}autopatch-j.cjs`,
   bundle: true,
   platform: 'node',
@@ -25,7 +36,8 @@ await build({
   external,
   // import.meta.url (package.json lookups, createRequire) keeps meaning the file's own URL.
   define: { 'import.meta.url': '__importMetaUrl' },
-  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Strict, as the ES modules it is made of were.
+  banner: { js: "'use strict';\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   sourcemap: 'linked',
   logLevel: 'warning',
 });

@@ -11,10 +11,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 
-// ES-module packages (marked, string-width) are loaded with require, which Node 20 runs from 20.19 on.
+// ES-module packages (marked, string-width) are loaded with require, which Node runs from 20.19 and 22.12 on
+// (process.features.require_module says so where it exists; 21.x and 22.0–22.11 need a flag).
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 19)) {
-  process.stderr.write(`autopatch-j: needs Node.js 20.19 or newer (this is ${process.versions.node})\n`);
+const requireModule = (process.features as { require_module?: boolean }).require_module;
+if (!(requireModule ?? ((major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 23))) {
+  process.stderr.write(`autopatch-j: needs Node.js 20.19+ or 22.12+ (this is ${process.versions.node})\n`);
   process.exit(1);
 }
 

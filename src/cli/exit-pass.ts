@@ -41,13 +41,14 @@ export async function exitPass(ctx: CliContext): Promise<ExitPassSummary> {
 async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   const style = styleFor(ctx.output, 'err');
   // Index-only reads: the exit pass of a session over a large Memory does not count every table.
-  const healthy = ctx.memory.health().health === 'healthy';
-  const jobs = healthy ? ctx.memory.openJobs() : null;
-  const pending = jobs?.pending ?? 0;
-  const failedBefore = jobs?.failed ?? 0;
+  const health = ctx.memory.health().health;
+  const healthy = health === 'healthy';
+  const jobs = ctx.memory.openJobs();
+  const pending = jobs.pending;
+  const failedBefore = jobs.failed;
   const trouble = ctx.llm?.trouble ?? null;
   let skipped: string | null = null;
-  if (!healthy) skipped = 'Memory is degraded';
+  if (!healthy) skipped = health === 'closed' ? 'Memory is closed' : 'Memory is degraded';
   else if (!ctx.llm) skipped = 'no model is configured';
   else if (trouble) skipped = troubleWords(trouble.kind);
   const drain = skipped === null && pending > 0;

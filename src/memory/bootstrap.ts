@@ -1,4 +1,16 @@
-import { closeSync, constants, copyFileSync, existsSync, fsyncSync, linkSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MemoryStorageError, describeError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/ids.js';
@@ -71,10 +83,9 @@ export function bootstrap(dbPath: string, now: number, ids: IdGenerator, seed?: 
     // Unchanged since a verified clean close: no snapshot needed, the file is opened where it is and only
     // the logical checks run. Should they fail (the stamp lied), the full snapshot verification decides.
     const direct = openUnchanged(dbPath, options);
-    if (direct) {
-      forgetCleanClose(dbPath);
-      return { state: 'healthy', conn: direct, created: false, warnings: [] };
-    }
+    // This session may change the file, and a stamp that lied is worth nothing: either way it goes.
+    forgetCleanClose(dbPath);
+    if (direct) return { state: 'healthy', conn: direct, created: false, warnings: [] };
     physical = true;
   }
   for (let attempt = 0; attempt < VERIFY_ATTEMPTS; attempt += 1) {
@@ -199,22 +210,43 @@ function openVerified(dbPath: string, options: OpenOptions): Connection | null {
 
 /**
  * Opens a file unchanged since a verified clean close in place and runs the logical checks (catalog, meta,
- * active thread) on it; null when any fails, so the caller falls back to the snapshot verification. Opening
- * writes nothing: the file is already in WAL mode, and the WAL this creates is removed on close.
+ * active thread) on it; null when any fails, so the caller falls back to the snapshot verification. Nothing
+ * is written: only a file whose header already says WAL is opened (no journal mode is switched, and the
+ * stamp is never trusted beside a rollback journal), and the empty WAL the reads create is removed when the
+ * connection closes.
  */
 function openUnchanged(dbPath: string, options: OpenOptions): Connection | null {
-  const conn = openVerified(dbPath, options);
-  if (!conn) return null;
+  if (!hasWalHeader(dbPath)) return null;
+  let conn: Connection | null = null;
   try {
-    if (bootstrapProblem(conn, { physical: false }) === null) return conn;
+    conn = Connection.open(dbPath, { fileMustExist: true, ...options });
+    const wal = String(conn.db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal';
+    if (wal && bootstrapProblem(conn, { physical: false }) === null) {
+      conn.pinFile(dbPath);
+      return conn;
+    }
   } catch (error) {
     if (!isDamage(error)) {
-      conn.close();
+      conn?.close();
       throw typedStorageError(error, `cannot open ${dbPath}`, dirname(dbPath));
     }
   }
-  conn.close();
+  conn?.close();
   return null;
+}
+
+/** Bytes 18 and 19 of the SQLite header are 2 for a database in WAL mode. */
+function hasWalHeader(dbPath: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = openSync(dbPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const header = Buffer.alloc(20);
+    return readSync(fd, header, 0, 20, 0) === 20 && header[18] === 2 && header[19] === 2;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /** Initializes a new or blank database; null when it turned out not blank (another process won). */

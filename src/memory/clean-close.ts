@@ -17,8 +17,8 @@ function stampPath(dbPath: string): string {
 }
 
 function identity(dbPath: string): string | null {
-  const wal = statSync(`${dbPath}-wal`, { throwIfNoEntry: false });
-  if (wal) return null;
+  // A WAL (a session open, or a crash) or a rollback journal (hot after a crash) means the file is not at rest.
+  for (const side of ['-wal', '-journal']) if (statSync(`${dbPath}${side}`, { throwIfNoEntry: false })) return null;
   const db = statSync(dbPath, { throwIfNoEntry: false });
   return db ? `v1 ${db.ino} ${db.size} ${Math.trunc(db.mtimeMs)}` : null;
 }

@@ -243,12 +243,19 @@ export class MemoryManager {
     return { health: this.state.health, degradedReason: null };
   }
 
-  /** Unfinished jobs by state (index-only, cheap at any size); all zero while degraded or closed. */
+  /**
+   * Unfinished jobs by state (index-only, cheap at any size). While degraded, what the verified snapshot can
+   * still say, like `status()`; all zero when nothing can be read.
+   */
   openJobs(): OpenJobCounts {
     return this.guard('cannot read Memory jobs', () => {
-      if (this.state.health !== 'healthy') return { pending: 0, leased: 0, retryWait: 0, failed: 0 };
-      const conn = this.state.conn;
-      return conn.read(() => countOpenJobs(conn));
+      const conn = this.anyConn();
+      if (this.state.health === 'healthy' && conn) return conn.read(() => countOpenJobs(conn));
+      try {
+        return conn ? countOpenJobs(conn) : { pending: 0, leased: 0, retryWait: 0, failed: 0 };
+      } catch {
+        return { pending: 0, leased: 0, retryWait: 0, failed: 0 };
+      }
     });
   }
 

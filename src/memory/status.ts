@@ -71,9 +71,12 @@ export function readStatus(
       status.filteredCandidates = countFiltered(conn);
     });
   };
-  // The counts read whole tables (M-2.1's schema has no index that could answer them): through a memory map.
+  // The counts read whole tables (M-2.1's schema has no index that could answer them): through a memory map
+  // while healthy. A degraded file may have bad sectors, and a read error through a map kills the process
+  // (SIGBUS) where status must explain the damage.
   try {
-    conn.scan(() => conn.read(read));
+    if (context.degradedReason === null) conn.scan(() => conn.read(read));
+    else conn.read(read);
   } catch {
     read();
   }

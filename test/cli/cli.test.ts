@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MemoryManager } from '../../src/index.js';
 import { type CliRun, byRole, createAll, payloadOf, roleOf, runCli } from '../helpers/cli.js';
 import { type RecordedRequest, fakeServerEachTest } from '../helpers/fake-openai.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
@@ -82,6 +83,19 @@ describe('autopatch-j ask and the Memory across processes', () => {
     const list = await runCli(['memory', 'list', '--repo', repo]);
     expect(list.code).toBe(3);
     ok(await runCli(['memory', 'status', '--repo', repo]));
+  });
+
+  it('a degraded database: the exit pass still says how many jobs stay queued (read from the verified snapshot)', async () => {
+    const repo = tempRepo();
+    const memory = MemoryManager.open({ repoRoot: repo });
+    for (const text of ['以后用 pnpm。', '以后先给结论。', '以后用中文回答。'])
+      memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: text }), '好的');
+    await memory.close();
+    withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
+    fake.server.always(byRole({ classifier: () => ({ text: '{"intent":"code_audit"}' }), main: () => ({ text: 'audit: no findings' }) }));
+    const run = ok(await runCli(['ask', '--json', '--repo', repo, 'audit the code'], { env: env() }));
+    expect(JSON.parse(run.stdout)).toMatchObject({ memoryJobs: { processed: 0, queued: 3, failed: 0 } });
+    expect(run.stderr).toMatch(/^memory: 3 still queued \(Memory is degraded\) — autopatch-j memory status explains$/m);
   });
 
   it('the exit pass with a hanging model ends within the timeout and leaves the job in retry', async () => {

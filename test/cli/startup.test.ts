@@ -108,12 +108,26 @@ describe('the bin starts from its bundle and V8 code cache', () => {
 });
 
 describe('the Node.js version', () => {
-  it('below 20.19 (no ES modules through require) the bin says what it needs and exits 1', async () => {
-    const child = spawn(process.execPath, ['--require', join(FIXTURES, 'pretend-node-20-18.cjs'), CLI_PATH, '--version'], { env: ENV });
-    const result = await collect(child, 60_000);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('autopatch-j: needs Node.js 20.19 or newer (this is 20.18.1)\n');
+  const start = async (version: string, requireModule?: 'true' | 'false') => {
+    const env = { ...ENV, PRETEND_NODE_VERSION: version, ...(requireModule ? { PRETEND_REQUIRE_MODULE: requireModule } : {}) };
+    return collect(spawn(process.execPath, ['--require', join(FIXTURES, 'pretend-node.cjs'), CLI_PATH, '--version'], { env }), 60_000);
+  };
+
+  it('without ES modules through require (20.18, 21.x, 22.11) the bin says what it needs and exits 1', async () => {
+    for (const [version, flag] of [['20.18.1'], ['21.7.3'], ['22.11.0', 'false']] as const) {
+      const result = await start(version, flag);
+      expect(result.code, version).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`autopatch-j: needs Node.js 20.19+ or 22.12+ (this is ${version})\n`);
+    }
+  });
+
+  it('with them (20.19 without the feature flag, 22.12 with it) it starts', async () => {
+    for (const [version, flag] of [['20.19.0'], ['22.12.0', 'true']] as const) {
+      const result = await start(version, flag);
+      expect(result.code, `${version}: ${result.stderr}`).toBe(0);
+      expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    }
   });
 });
 

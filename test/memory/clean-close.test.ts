@@ -66,6 +66,26 @@ describe('M-2.2 physical checks after a verified clean close', () => {
     expect(existsSync(`${db}-wal`)).toBe(false);
   });
 
+  it('the same behind a matching stamp in rollback-journal mode: the file is not opened in place, and stays byte-identical and in DELETE mode', async () => {
+    const repo = await seeded();
+    const db = dbPathOf(repo);
+    const before = statSync(db);
+    const outside = new Database(db);
+    outside.pragma('journal_mode = DELETE');
+    outside.exec('DROP INDEX turns_open_lease');
+    outside.close();
+    utimesSync(db, before.atimeMs / 1000, before.mtimeMs / 1000);
+    const bytes = createHash('sha256').update(readFileSync(db)).digest('hex');
+    const memory = MemoryManager.open({ repoRoot: repo });
+    expect(memory.status()).toMatchObject({ health: 'degraded', degradedReason: expect.stringMatching(/turns_open_lease missing/) });
+    await memory.close();
+    expect(createHash('sha256').update(readFileSync(db)).digest('hex')).toBe(bytes);
+    expect([...readFileSync(db).subarray(18, 20)]).toEqual([1, 1]);
+    expect(existsSync(`${db}-wal`)).toBe(false);
+    // The stamp that lied is gone: the next start does not try the in-place open again.
+    expect(existsSync(`${db}-verified`)).toBe(false);
+  });
+
   it('a changed mtime runs the full check and finds the damage (degraded)', async () => {
     const repo = await seeded();
     const db = dbPathOf(repo);

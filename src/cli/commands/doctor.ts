@@ -29,13 +29,15 @@ export interface Check {
  */
 export async function runDoctor(options: { repo?: string; model?: string; json: boolean; output: Output }): Promise<number> {
   const checks: Check[] = [];
+  // ES-module packages are loaded with require (the bin refuses to start without it).
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  const nodeOk = major > 20 || (major === 20 && minor >= 19);
+  const requireModule = (process.features as { require_module?: boolean }).require_module;
+  const nodeOk = requireModule ?? ((major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 23);
   checks.push({
     name: 'node',
     ok: nodeOk,
     detail: `Node.js ${process.versions.node}`,
-    fix: nodeOk ? null : 'install Node.js 20.19 or newer',
+    fix: nodeOk ? null : 'install Node.js 20.19+ or 22.12+',
   });
   const codeCache = (globalThis as Record<symbol, unknown>)[Symbol.for('autopatch-j.codeCache')];
   if (typeof codeCache === 'string') {

@@ -127,7 +127,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 /** `/new` (M-3.4). */
 async function newThread(ctx: CliContext): Promise<CommandOutput> {
   const health = ctx.memory.health();
-  if (health.health !== 'healthy')
+  if (health.health === 'closed') return failure('Cannot start a new thread: Memory is closed.');
+  if (health.health === 'degraded')
     return failure(
       `Cannot start a new thread: Memory is degraded (${health.degradedReason}). /memory status explains how to recover.`,
       EXIT.degraded,
