@@ -10,9 +10,6 @@ export interface FileIdentity {
   ino: number;
 }
 
-/** The memory map a whole-table read may use (see `scan`). */
-const SCAN_MMAP_BYTES = 1 << 30;
-
 /** How long a writer waits for another process's lock before SQLite reports SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 10_000;
 
@@ -102,20 +99,6 @@ export class Connection {
   }
 
   /** Runs `fn` in a deferred (read) transaction so several reads see one snapshot. */
-  /**
-   * Runs a read that visits every page of a table (quick_check, status counts) through a memory map: ~35 %
-   * less time than one read() per page. The map is dropped afterwards, so ordinary work keeps reporting I/O
-   * errors as SQLite errors.
-   */
-  scan<T>(fn: () => T): T {
-    this.db.pragma(`mmap_size = ${SCAN_MMAP_BYTES}`);
-    try {
-      return fn();
-    } finally {
-      this.db.pragma('mmap_size = 0');
-    }
-  }
-
   read<T>(fn: () => T): T {
     if (this.depth > 0 || this.db.inTransaction) return fn();
     return this.transaction('BEGIN DEFERRED', fn);

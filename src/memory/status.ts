@@ -71,12 +71,10 @@ export function readStatus(
       status.filteredCandidates = countFiltered(conn);
     });
   };
-  // The counts read whole tables (M-2.1's schema has no index that could answer them): through a memory map
-  // while healthy. A degraded file may have bad sectors, and a read error through a map kills the process
-  // (SIGBUS) where status must explain the damage.
+  // The counts read whole tables (no index of the Memory v2 catalog can answer them). No memory map: a disk
+  // read error through one kills the process (SIGBUS), and status must explain a broken database.
   try {
-    if (context.degradedReason === null) conn.scan(() => conn.read(read));
-    else conn.read(read);
+    conn.read(read);
   } catch {
     read();
   }
