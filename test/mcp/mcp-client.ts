@@ -31,9 +31,19 @@ export async function connectMcp(repo: string, options: { env?: Record<string, s
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'autopatch-j-test', version: '0.0.0' });
-  await client.connect(transport);
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  // A server that died says why: its stderr goes with the error.
+  const explained = (error: unknown): Error =>
+    new Error(`${error instanceof Error ? error.message : String(error)}\nserver stderr: ${stderr}`);
+  await client.connect(transport).catch((error: unknown) => {
+    throw explained(error);
+  });
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> => {
+    try {
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    } catch (error) {
+      throw explained(error);
+    }
+  };
   return {
     client,
     stderr: () => stderr,
