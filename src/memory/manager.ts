@@ -559,13 +559,15 @@ export class MemoryManager {
     this.workerWanted = false;
     this.worker?.stop();
     try {
-      if (options.drain && this.state.health === 'healthy' && this.options.llm)
-        result = await (await this.loadWorker()).drain({ threadId: null });
+      // The background worker first finishes the job it holds: what that job produced (a consolidation job)
+      // is then pending when the exit pass takes its snapshot, instead of being left for the next process.
       if (this.workerLoad) {
         const worker = await this.workerLoad;
         worker.stop();
         await worker.idle();
       }
+      if (options.drain && this.state.health === 'healthy' && this.options.llm)
+        result = await (await this.loadWorker()).drain({ threadId: null });
     } catch (error) {
       throw typedStorageError(error, 'the exit pass could not finish (pending jobs stay queued)', dirname(this.dbPath));
     } finally {

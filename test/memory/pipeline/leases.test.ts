@@ -174,6 +174,32 @@ describe('M-10.2 exit pass', () => {
     await reopened.close();
   });
 
+  it('a job the background worker holds at close finishes first, and the consolidation it produced gets the exit pass', async () => {
+    const repo = tempRepo();
+    const extraction = deferred<ChatResponse>();
+    const started = deferred<void>();
+    const llm = new ScriptedLlm()
+      .enqueue('memory_extraction', (request) => {
+        started.resolve();
+        return extraction.promise.then(() => preferenceFromEachTurn(request));
+      })
+      .always('memory_consolidation', consolidateWith());
+    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    memory.start();
+    admitTwo(memory);
+    await started.promise;
+    const closing = memory.close({ drain: true });
+    await new Promise((r) => setTimeout(r, 50));
+    extraction.resolve({ content: '' });
+    const result = await closing;
+    expect(result).toMatchObject({ attempted: 1, succeeded: 1, retried: 0 });
+    expect(llm.requestsFor('memory_consolidation')).toHaveLength(1);
+    const reopened = MemoryManager.open({ repoRoot: repo });
+    expect(reopened.status().jobs).toMatchObject({ pending: 0, leased: 0, succeeded: 3 });
+    expect(reopened.list()).toHaveLength(2);
+    await reopened.close();
+  });
+
   it('M-3.4: /new gives the old thread pending jobs one chance before archiving it', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', preferenceFromEachTurn).always('memory_consolidation', consolidateWith());
