@@ -4,15 +4,14 @@
 // V8 code cache the build made beside it: one file with a code cache, entered from CommonJS, starts in a
 // fraction of the time ~50 ES modules take (README, "Start-up"). A cache V8 rejects (another Node version)
 // only loses that gain. `node dist/cli/main.js` comes here too.
-// The bundle holds no import() (Node 20 cannot run one from code-cached code; the build refuses a bundle
-// with one): packages that are ES modules are loaded with require.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 
-// ES-module packages (marked, string-width) are loaded with require, which Node runs from 20.19 and 22.12 on
-// (process.features.require_module says so where it exists; 21.x and 22.0–22.11 need a flag).
+// The bundle holds no import() (Node 20 cannot run one from code-cached code; the build refuses a bundle with
+// one): ES-module packages (marked, string-width) are loaded with require, which Node runs from 20.19 and
+// 22.12 on (process.features.require_module says so where it exists; 21.x and 22.0–22.11 need a flag).
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 const requireModule = (process.features as { require_module?: boolean }).require_module;
 if (!(requireModule ?? ((major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 23))) {
