@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, lstatSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
@@ -101,7 +101,6 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
     }
     throw error;
   }
-  ensureGitignore(dataDir(repoRoot));
   const workspace = new ReviewWorkspace(repoRoot, { patchFile: pendingPatchPath(repoRoot) });
   let agent: Promise<Agent | null> | null = null;
   const loadAgent = (): Promise<Agent | null> => {
@@ -136,15 +135,4 @@ function hasNoMemoryYet(repoRoot: string): boolean {
 /** Where a proposed patch waits for /apply between processes. */
 export function pendingPatchPath(repoRoot: string): string {
   return join(dataDir(repoRoot), 'pending-patch.json');
-}
-
-/** `.autopatch-j/` holds the RAW conversation: it ignores itself so it is never committed by accident. */
-export function ensureGitignore(dir: string): void {
-  const path = join(dir, '.gitignore');
-  if (existsSync(path) || !existsSync(dir)) return;
-  try {
-    writeFileSync(path, '# autopatch-j data (RAW conversations): never commit\n*\n');
-  } catch {
-    // A read-only folder already keeps the data out of commits made from here; nothing to protect.
-  }
 }

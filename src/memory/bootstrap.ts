@@ -16,7 +16,7 @@ import { MemoryStorageError, describeError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { Connection } from './connection.js';
 import { closedCleanSinceVerified, forgetCleanClose } from './clean-close.js';
-import { createPrivateFile, ensurePrivateDir, refuseLinks, removeStaleWorkDirs } from './files.js';
+import { createPrivateFile, ensureGitignore, ensurePrivateDir, refuseLinks, removeStaleWorkDirs } from './files.js';
 import { SCHEMA_SQL, SCHEMA_VERSION, readCatalog, schemaManifest } from './schema.js';
 import { damageReason, isDamage, typedStorageError } from './storage-fault.js';
 
@@ -69,6 +69,7 @@ interface OpenOptions {
 export function bootstrap(dbPath: string, now: number, ids: IdGenerator, seed?: MetaSeed, options: OpenOptions = {}): BootstrapResult {
   const dir = dirname(dbPath);
   ensurePrivateDir(dir);
+  ensureGitignore(dir);
   removeStaleWorkDirs(dir, VERIFY_PREFIX);
   removeStaleWorkDirs(dir, REPLACEMENT_PREFIX);
   let created: boolean;

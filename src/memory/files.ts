@@ -1,4 +1,16 @@
-import { chmodSync, closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MemoryStorageError } from '../shared/errors.js';
 import { typedStorageError } from './storage-fault.js';
@@ -20,6 +32,23 @@ function linkError(path: string): MemoryStorageError {
     `${path} is a symbolic link; autopatch-j does not follow links for its data (they could point outside the project)`,
     { fix: `remove the link (rm ${path}) and run the command again`, code: 'ELOOP' },
   );
+}
+
+/**
+ * The data folder ignores itself in git (it holds the RAW conversation): whoever opens Memory first — the
+ * CLI, the MCP server or a library user — writes `.gitignore` with `*` when it is missing.
+ */
+export function ensureGitignore(dir: string): void {
+  let fd: number | null = null;
+  try {
+    // O_EXCL: whatever is there already (a file of the user's, or a link pointing anywhere) is left alone.
+    fd = openSync(join(dir, '.gitignore'), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    writeSync(fd, '# autopatch-j data (RAW conversations): never commit\n*\n');
+  } catch {
+    // Already there, or a read-only folder (which keeps the data out of commits made from here anyway).
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../helpers/child.js';
@@ -77,6 +78,8 @@ describe('autopatch-j mcp: the protocol surface', () => {
     expect(lines.map((l) => (JSON.parse(l) as { id: number }).id).sort()).toEqual([1, 2, 3, 4]);
     expect(result.stderr).toContain('autopatch-j mcp: serving');
     expect(result.stderr).toContain('1 memory job(s) stay queued until a model is configured');
+    // The data folder it created ignores itself in git, as the CLI's does: the RAW conversation is never committed.
+    expect(readFileSync(join(repo, '.autopatch-j', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
   });
 
   it('a missing folder or an invalid setting is a usage error on stderr, with nothing on stdout', async () => {

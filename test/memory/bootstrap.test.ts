@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,26 @@ async function expectDegraded(repo: string, reason: RegExp): Promise<MemoryManag
   expect(journalModeOnDisk(db)).toBe(modeBefore);
   return memory;
 }
+
+describe('the data folder', () => {
+  it('ignores itself in git whoever opens Memory first (a library user here), and an existing .gitignore is kept', async () => {
+    const repo = tempRepo();
+    await MemoryManager.open({ repoRoot: repo }).close();
+    const ignore = join(repo, '.autopatch-j', '.gitignore');
+    expect(readFileSync(ignore, 'utf8')).toMatch(/^\*$/m);
+    writeFileSync(ignore, 'memory.db\n');
+    await MemoryManager.open({ repoRoot: repo }).close();
+    expect(readFileSync(ignore, 'utf8')).toBe('memory.db\n');
+    // A dangling link in its place is not followed: nothing is written where it points.
+    const other = tempRepo();
+    await MemoryManager.open({ repoRoot: other }).close();
+    const linked = join(other, '.autopatch-j', '.gitignore');
+    rmSync(linked);
+    symlinkSync(join(other, 'outside.txt'), linked);
+    await MemoryManager.open({ repoRoot: other }).close();
+    expect(existsSync(join(other, 'outside.txt'))).toBe(false);
+  });
+});
 
 describe('bootstrap (M-2.2, M-2.3)', () => {
   it('creates schema, meta and exactly one active thread, then switches to WAL', async () => {

@@ -297,10 +297,12 @@ describe('private working files', () => {
     mkdirSync(join(dir, '.verify-4194303-abc'));
     writeFileSync(join(dir, '.verify-4194303-abc', 'memory.db'), 'x');
     writeFileSync(join(dir, '.memory.db.new-4194303-xyz'), 'half built');
+    const workFiles = (): string[] => readdirSync(dir).filter((n) => n.startsWith('.verify-') || n.startsWith('.memory.db.new-'));
+    expect(workFiles()).toHaveLength(2);
     const memory = MemoryManager.open({ repoRoot: repo });
-    expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
+    expect(workFiles()).toEqual([]);
     await memory.close();
-    expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
+    expect(workFiles()).toEqual([]);
     expect(existsSync(dbPathOf(repo))).toBe(true);
   });
 });
