@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
 import { CLASSIFIER_SYSTEM_PROMPT } from '../../src/agent/intent-router.js';
-import { OpenAiCompatibleProvider } from '../../src/llm/openai-provider.js';
 import { MemoryManager, ScriptedLlm } from '../../src/index.js';
 import { ReviewWorkspace } from '../../src/workspace/review-workspace.js';
 import { type RecordedRequest, type Reply, FakeOpenAi } from '../helpers/fake-openai.js';
@@ -51,14 +50,7 @@ async function setup(): Promise<{ repo: string; memory: MemoryManager; agent: Ag
   await seed.close();
   const memory = MemoryManager.open({ repoRoot: repo });
   const workspace = new ReviewWorkspace(repo);
-  const llm = new OpenAiCompatibleProvider({
-    baseUrl: server.url,
-    apiKey: 'k',
-    model: 'm',
-    reasoningEffort: null,
-    extraBody: {},
-    timeoutMs: 5_000,
-  });
+  const llm = server.provider();
   return { repo, memory, agent: new Agent({ llm, memory, repoRoot: repo, workspace }), workspace };
 }
 

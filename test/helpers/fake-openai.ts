@@ -1,6 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach } from 'vitest';
+import { OpenAiCompatibleProvider } from '../../src/llm/openai-provider.js';
 
 export interface RecordedRequest {
   path: string;
@@ -35,6 +36,18 @@ export class FakeOpenAi {
   private server: Server | undefined;
   private readonly hanging = new Set<ServerResponse>();
   url = '';
+
+  /** The real provider, pointed at this server (model "m", key "k", 5 s timeout). */
+  provider(): OpenAiCompatibleProvider {
+    return new OpenAiCompatibleProvider({
+      baseUrl: this.url,
+      apiKey: 'k',
+      model: 'm',
+      reasoningEffort: null,
+      extraBody: {},
+      timeoutMs: 5_000,
+    });
+  }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));

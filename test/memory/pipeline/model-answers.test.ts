@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module shared with `npm run eval:quality`
 import { judgeModelAnswerCase, loadModelAnswerCases, runModelAnswerCase } from '../../../bench/model-answer-cases.mjs';
 import { MemoryManager } from '../../../src/index.js';
-import { OpenAiCompatibleProvider } from '../../../src/llm/openai-provider.js';
 import { FakeOpenAi, type RecordedRequest, type Reply } from '../../helpers/fake-openai.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
 
@@ -69,14 +68,7 @@ describe('M-5.5 / M-6.4 / M-9.4a real model answers (fixture corpus)', () => {
     it(`${c.safe ? 'forms' : 'refuses'} — ${c.class}: ${c.id}`, async () => {
       const repo = tempRepo();
       const clock = new ManualClock();
-      const llm = new OpenAiCompatibleProvider({
-        baseUrl: server.url,
-        apiKey: 'k',
-        model: 'm',
-        reasoningEffort: null,
-        extraBody: {},
-        timeoutMs: 5_000,
-      });
+      const llm = server.provider();
       const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
       try {
         const result = await runModelAnswerCase(memory, c, install, (ms: number) => clock.advance(ms));
