@@ -3,7 +3,8 @@
  *
  *   cli, mcp → agent → memory | llm | workspace → config → shared
  *
- * and inside memory/:  manager → pipeline → retrieval → store → connection / schema / types.
+ * and inside memory/:  manager → pipeline → retrieval → store | lifecycle → db → types | paths.
+ * `memory/paths.ts` names the data folder; it imports nothing of the project, so every layer may use it.
  * Nothing below a layer imports above it; nothing imports in a circle.
  */
 const layer = (name, path, mayNotImport) => ({
@@ -20,15 +21,18 @@ module.exports = {
     layer('shared-is-the-bottom', '^src/shared/', '^src/(?!shared/)'),
     layer('config-above-shared-only', '^src/config/', '^src/(cli|mcp|agent|memory|llm|workspace)/'),
     layer('llm-below-agent', '^src/llm/', '^src/(cli|mcp|agent|memory|workspace)/'),
-    layer('workspace-below-agent', '^src/workspace/', '^src/(cli|mcp|agent|memory|llm)/'),
+    layer('workspace-below-agent', '^src/workspace/', '^src/(cli|mcp|agent|llm)/|^src/memory/(?!paths\\.ts$)'),
     layer('memory-below-agent', '^src/memory/', '^src/(cli|mcp|agent|workspace)/'),
     layer('agent-below-front-ends', '^src/agent/', '^src/(cli|mcp)/'),
     layer('mcp-is-not-cli', '^src/mcp/', '^src/cli/'),
-    // Inside memory/: the manager is the facade; the pipeline uses retrieval and store; retrieval uses store.
-    layer('memory-parts-below-manager', '^src/memory/(store|pipeline|retrieval)/', '^src/memory/manager'),
+    // Inside memory/: the manager is the facade on top; pipeline above retrieval; retrieval above store and
+    // lifecycle; those two above db/; types and paths at the ground.
+    layer('memory-parts-below-manager', '^src/memory/(db|lifecycle|store|pipeline|retrieval)/', '^src/memory/manager'),
     layer('retrieval-below-pipeline', '^src/memory/retrieval/', '^src/memory/pipeline/'),
-    layer('store-is-the-data-layer', '^src/memory/store/', '^src/memory/(pipeline|retrieval|manager|status|export|clear)'),
-    layer('data-core-below-store', '^src/memory/(connection|schema|types)', '^src/memory/(store|pipeline|retrieval|manager)'),
+    layer('store-below-retrieval', '^src/memory/store/', '^src/memory/(pipeline|retrieval|lifecycle)/'),
+    layer('lifecycle-below-retrieval', '^src/memory/lifecycle/', '^src/memory/(pipeline|retrieval|store)/'),
+    layer('db-is-the-ground', '^src/memory/db/', '^src/memory/(?!db/|types\\.ts$|paths\\.ts$)'),
+    layer('types-and-paths-at-the-ground', '^src/memory/(types|paths)\\.ts$', '^src/memory/(?!types\\.ts$)'),
     {
       name: 'no-evaluation-in-the-product',
       severity: 'error',

@@ -6,7 +6,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryManager } from '../dist/index.js';
-import { Connection } from '../dist/memory/connection.js';
+import { Connection } from '../dist/memory/db/connection.js';
 
 const TURN_TEXT = 4000;
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryManager } from '../dist/index.js';
-import { Connection } from '../dist/memory/connection.js';
+import { Connection } from '../dist/memory/db/connection.js';
 import { insertRevision } from '../dist/memory/store/items.js';
 
 export function itemId(k) {

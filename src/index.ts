@@ -41,4 +41,4 @@ export {
 } from './shared/errors.js';
 export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall, ToolSchema } from './llm/types.js';
 export { ScriptedLlm, type ScriptStep } from './llm/scripted-llm.js';
-export { SCHEMA_SQL, SCHEMA_VERSION } from './memory/schema.js';
+export { SCHEMA_SQL, SCHEMA_VERSION } from './memory/db/schema.js';

@@ -1,10 +1,10 @@
 import { accessSync, constants, existsSync, lstatSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
 import { LazyProvider } from '../llm/lazy-provider.js';
-import { dataDir, memoryDbPath } from '../memory/bootstrap.js';
+import { dataDir, memoryDbPath, pendingPatchPath } from '../memory/paths.js';
 import type { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
 import { projectRoot } from '../workspace/project-root.js';
@@ -130,9 +130,4 @@ function hasNoMemoryYet(repoRoot: string): boolean {
     }
   }
   return stat.isDirectory() && !existsSync(memoryDbPath(repoRoot));
-}
-
-/** Where a proposed patch waits for /apply between processes. */
-export function pendingPatchPath(repoRoot: string): string {
-  return join(dataDir(repoRoot), 'pending-patch.json');
 }

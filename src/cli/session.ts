@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { dataDir } from '../memory/bootstrap.js';
+import { cliHistoryPath } from '../memory/paths.js';
 import { PROVIDER_SETUP_HINT } from '../config/config.js';
 import { SLASH_COMMANDS, runSlash } from './commands/registry.js';
 import type { CliContext } from './context.js';
@@ -231,7 +230,7 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
 }
 
 function historyPathOf(ctx: CliContext): string {
-  return join(dataDir(ctx.repoRoot), 'cli_history');
+  return cliHistoryPath(ctx.repoRoot);
 }
 
 /** Completes slash commands, memory subcommands and memory ids; a complete word gets its trailing space. */

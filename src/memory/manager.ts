@@ -1,16 +1,18 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { LlmClient } from '../llm/types.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
 import { type IdGenerator, randomIds } from '../shared/ids.js';
 import { clip } from '../shared/text.js';
-import { recordCleanClose } from './clean-close.js';
-import { bootstrap, bootstrapProblem, buildFreshDatabase, dataDir, memoryDbPath } from './bootstrap.js';
-import { clearInPlace, holdWriteLock, readClearBasis, replaceDamagedDatabase } from './clear.js';
-import { BUSY_TIMEOUT_MS, Connection } from './connection.js';
-import { isDamage, typedStorageError } from './storage-fault.js';
-import { streamSnapshot, streamUnreadable, writeExportFile } from './export.js';
+import { recordCleanClose } from './lifecycle/clean-close.js';
+import { bootstrap, buildFreshDatabase } from './lifecycle/bootstrap.js';
+import { bootstrapProblem } from './lifecycle/verify.js';
+import { exportsDir, memoryDbPath } from './paths.js';
+import { clearInPlace, holdWriteLock, readClearBasis, replaceDamagedDatabase } from './lifecycle/clear.js';
+import { BUSY_TIMEOUT_MS, Connection } from './db/connection.js';
+import { isDamage, typedStorageError } from './db/storage-fault.js';
+import { streamSnapshot, streamUnreadable, writeExportFile } from './lifecycle/export.js';
 import type { MemoryWorker } from './pipeline/worker.js';
 import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext } from './retrieval/projection.js';
@@ -21,7 +23,7 @@ import { DEFAULT_JOB_LEASE_MS, DEFAULT_TURN_LEASE_MS, hasExpiredLeases, heartbea
 import { recentRefusals } from './store/refusals.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
-import { readStatus } from './status.js';
+import { readStatus } from './retrieval/status.js';
 import type {
   ChatMessage,
   ClearResult,
@@ -510,7 +512,7 @@ export class MemoryManager {
       const conn = this.anyConn();
       const now = this.now();
       const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;
-      const exportDir = join(dataDir(this.repoRoot), 'exports');
+      const exportDir = exportsDir(this.repoRoot);
       if (conn) {
         try {
           const { path, result } = writeExportFile(exportDir, now, (sink) =>

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { DATA_DIR_NAME } from '../memory/paths.js';
 
 /**
  * The project a command works on: the git top level above `start` (a `.git` folder or file); outside git,
@@ -11,7 +12,7 @@ export function projectRoot(start: string): string {
   let withData: string | null = null;
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, '.git'))) return dir;
-    if (withData === null && existsSync(join(dir, '.autopatch-j'))) withData = dir;
+    if (withData === null && existsSync(join(dir, DATA_DIR_NAME))) withData = dir;
     if (dirname(dir) === dir) return withData ?? from;
   }
 }

@@ -1,8 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { DATA_DIR_NAME } from '../memory/paths.js';
 
 /** Folders source tools never enter. */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', '.autopatch-j']);
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', DATA_DIR_NAME]);
 
 /** A path a tool may not use, with a reason the model can read. */
 export class PathRefusedError extends Error {

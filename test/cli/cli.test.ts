@@ -13,9 +13,6 @@ const env = fake.env;
 interface ExtractionPayload {
   turns: { turn_id: string; user: string }[];
 }
-interface ConsolidationPayload {
-  candidates: { candidate_id: string; title: string; aliases: string[] }[];
-}
 
 /** Extraction: a preference for every "以后…" sentence and a discussion for every "我们在比较…" sentence. */
 const extractPreferences = (r: RecordedRequest) => {

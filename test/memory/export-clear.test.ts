@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, writeS
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, MemoryStorageError } from '../../src/index.js';
-import { writeExportFile, type ExportSnapshot } from '../../src/memory/export.js';
+import { writeExportFile, type ExportSnapshot } from '../../src/memory/lifecycle/export.js';
 import { runFixture } from '../helpers/child.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 

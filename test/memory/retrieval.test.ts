@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, MemoryNotFoundError, ScriptedLlm } from '../../src/index.js';
-import { Connection } from '../../src/memory/connection.js';
+import { Connection } from '../../src/memory/db/connection.js';
 import { HISTORY_BUDGET, ROUTING_BUDGET } from '../../src/memory/retrieval/projection.js';
 import { searchMemory } from '../../src/memory/retrieval/search.js';
 import { insertRevision } from '../../src/memory/store/items.js';

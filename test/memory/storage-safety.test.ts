@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryLeaseError, MemoryManager, MemorySchemaError, MemoryStorageError } from '../../src/index.js';
-import { replaceDamagedDatabase } from '../../src/memory/clear.js';
+import { replaceDamagedDatabase } from '../../src/memory/lifecycle/clear.js';
 import { startFixture } from '../helpers/processes.js';
 import { dbPathOf, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../../llm/guarded-client.js';
 import { LazyProvider } from '../../llm/lazy-provider.js';
-import { dataDir, memoryDbPath } from '../../memory/bootstrap.js';
+import { dataDir, memoryDbPath } from '../../memory/paths.js';
 import { describeError } from '../../shared/errors.js';
 import { redactUrl } from '../../shared/redact.js';
 import type { AppConfig } from '../../config/config.js';

@@ -1,5 +1,6 @@
 import { ReviewWorkspace } from '../../workspace/review-workspace.js';
-import { StartupError, pendingPatchPath, resolveRepo } from '../context.js';
+import { pendingPatchPath } from '../../memory/paths.js';
+import { StartupError, resolveRepo } from '../context.js';
 import { type Output, literal } from '../output.js';
 import { renderPatch } from '../render/patch-view.js';
 import { styleFor } from '../render/style.js';

@@ -1,6 +1,6 @@
 import { MemoryContractError, MemoryStorageError } from '../../shared/errors.js';
 import { clip, normalizeText } from '../../shared/text.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import { searchMemory } from '../retrieval/search.js';
 import { candidatesOfJob, pendingCandidateIds, setCandidateStatus } from '../store/candidates.js';
 import {

@@ -1,5 +1,5 @@
 import { clip } from '../../shared/text.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import { assignConsolidationJob, insertCandidate, touchesSuppressedEvidence } from '../store/candidates.js';
 import { type ClaimedBatch, batchStillOwned, finishBatch, insertConsolidationJob } from '../store/jobs.js';
 import { advanceCompaction, findThread } from '../store/threads.js';

@@ -5,7 +5,7 @@ import { MemoryContractError, MemoryError, describeError } from '../../shared/er
 import { ModelAnswerError } from '../../shared/model-json.js';
 import { clip } from '../../shared/text.js';
 import type { IdGenerator } from '../../shared/ids.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import {
   type ClaimOptions,
   type ClaimedBatch,
@@ -17,7 +17,7 @@ import {
   nextJobEventAt,
   snapshotOpenJobs,
 } from '../store/jobs.js';
-import { isDamage } from '../storage-fault.js';
+import { isDamage } from '../db/storage-fault.js';
 import { heartbeatInterval } from '../store/leases.js';
 import type { DrainResult, JobOutcome, ProcessResult } from '../types.js';
 import {

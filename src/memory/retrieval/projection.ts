@@ -1,5 +1,5 @@
 import { clip } from '../../shared/text.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import type { ChatMessage, MemoryKind, TurnHandle } from '../types.js';
 
 /** M-8.1: at most 8 recent completed turns … */

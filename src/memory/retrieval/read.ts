@@ -1,5 +1,5 @@
 import { MemoryNotFoundError, MemoryStorageError, describeError } from '../../shared/errors.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import { ITEM_COLUMNS, type ItemRow, findCurrentItem, itemText, resolveItemId } from '../store/items.js';
 import type { MemoryDetail, MemoryRevision, ProvenanceSource } from '../types.js';
 

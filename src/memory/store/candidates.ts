@@ -1,4 +1,4 @@
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import type { CandidateRecord, MemoryKind, SourceRecord, ValidCandidate, VerifiedSource } from '../types.js';
 
 export function insertCandidate(

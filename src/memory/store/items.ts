@@ -1,5 +1,5 @@
 import { MemoryNotFoundError } from '../../shared/errors.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import { buildItemTerms } from './item-terms.js';
 import type { ForgetResult, ItemStatus, MemoryItemSummary, MemoryKind } from '../types.js';
 

@@ -1,4 +1,4 @@
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import type { JobCounts, JobKind, JobRecord, JobStatus, OpenJobCounts } from '../types.js';
 import { currentGeneration, refreshGlobalLastError } from './meta.js';
 
@@ -273,20 +273,6 @@ function headOfThread(conn: Connection, threadId: string, options: ClaimOptions)
     out.push(row);
   }
   return out;
-}
-
-/**
- * Due extraction jobs of the current generation: pending, or waiting for a retry whose time has come. Two
- * ordered index scans on memory_jobs_status; the allowlist (exit pass) and thread condition apply inside
- * them, before any ordering or LIMIT (M-10.2). `tail` is appended to each of the two scans.
- */
-function dueExtraction(tail: string): string {
-  const common = DUE_COMMON.replaceAll('j.', '');
-  return `SELECT * FROM (SELECT id, thread_id, created_at, status, turn_sequence FROM memory_jobs
-                          WHERE finished_at IS NULL AND status = 'pending' AND ${common} ${tail})
-          UNION ALL
-          SELECT * FROM (SELECT id, thread_id, created_at, status, turn_sequence FROM memory_jobs
-                          WHERE finished_at IS NULL AND status = 'retry_wait' AND available_at <= :now AND ${common} ${tail})`;
 }
 
 const DUE_COMMON = `j.kind = 'extraction'

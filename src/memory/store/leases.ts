@@ -1,4 +1,4 @@
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 
 /** Lease of an open turn; a running manager heartbeats it (M-9.1). */
 export const DEFAULT_TURN_LEASE_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 
 export interface MetaRecord {
   generation: number;

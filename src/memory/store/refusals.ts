@@ -1,4 +1,4 @@
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import type { MemoryKind, RefusedCandidate } from '../types.js';
 
 interface RefusalRow {

@@ -1,5 +1,5 @@
 import { MemorySchemaError } from '../../shared/errors.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import { metaExists } from './meta.js';
 import type { ThreadRecord } from '../types.js';
 

@@ -1,5 +1,5 @@
 import { MemoryLeaseError, MemorySchemaError } from '../../shared/errors.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from '../db/connection.js';
 import type { OrdinaryIntent, TurnHandle, TurnRecord, TurnState } from '../types.js';
 import { insertExtractionJob } from './jobs.js';
 import { metaExists } from './meta.js';

@@ -1,4 +1,3 @@
-import * as L from './lexicon.js';
 import {
   CHANGE_VERB,
   DESCRIPTIVE,

@@ -1,10 +1,11 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { randomToken } from '../shared/ids.js';
+import { randomToken } from '../../shared/ids.js';
 import { REPLACEMENT_PREFIX } from './bootstrap.js';
-import { Connection } from './connection.js';
+import { Connection } from '../db/connection.js';
 import { SIDE_SUFFIXES, damagedName, syncDir } from './files.js';
-import { isDamage, typedStorageError } from './storage-fault.js';
+import { writeSeedRows } from './seed.js';
+import { isDamage, typedStorageError } from '../db/storage-fault.js';
 
 /** What a clear carries over from the old database (M-10.3). */
 export interface ClearBasis {
@@ -59,12 +60,7 @@ export function clearInPlace(conn: Connection, input: { generation: number; crea
       DELETE FROM threads;
       DELETE FROM memory_meta;
     `);
-    conn
-      .stmt('INSERT INTO memory_meta (id, generation, created_at, updated_at) VALUES (1, ?, ?, ?)')
-      .run(input.generation, input.createdAt, input.now);
-    conn
-      .stmt("INSERT INTO threads (id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)")
-      .run(input.threadId, input.now, input.now);
+    writeSeedRows(conn, input);
   });
 }
 

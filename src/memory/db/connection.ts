@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { MemoryLeaseError } from '../shared/errors.js';
+import { MemoryLeaseError } from '../../shared/errors.js';
 import { sqliteAddon } from './sqlite-addon.js';
 
 /** The file a read-write connection was opened on, to notice when a clear elsewhere replaced it. */

@@ -1,4 +1,4 @@
-import { MemoryError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
+import { MemoryError, MemorySchemaError, MemoryStorageError, describeError } from '../../shared/errors.js';
 
 /** SQLite result codes that prove the file is not a sound database: the only ones that mean "degraded". */
 const DAMAGE_CODES = ['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_FORMAT'];

@@ -12,8 +12,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { MemoryStorageError } from '../shared/errors.js';
-import { typedStorageError } from './storage-fault.js';
+import { MemoryStorageError } from '../../shared/errors.js';
+import { typedStorageError } from '../db/storage-fault.js';
 
 /** The files SQLite keeps next to a database. */
 export const SIDE_SUFFIXES = ['-wal', '-shm', '-journal'] as const;

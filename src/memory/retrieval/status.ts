@@ -1,10 +1,10 @@
-import type { Connection } from './connection.js';
-import { readMeta } from './store/meta.js';
-import { countUsableItems } from './store/items.js';
-import { countJobs, refusalCounts, unresolvedJobs } from './store/jobs.js';
-import { findActiveThread } from './store/threads.js';
-import { countTurns } from './store/turns.js';
-import type { FilteredCounts, MemoryStatus } from './types.js';
+import type { Connection } from '../db/connection.js';
+import { readMeta } from '../store/meta.js';
+import { countUsableItems } from '../store/items.js';
+import { countJobs, refusalCounts, unresolvedJobs } from '../store/jobs.js';
+import { findActiveThread } from '../store/threads.js';
+import { countTurns } from '../store/turns.js';
+import type { FilteredCounts, MemoryStatus } from '../types.js';
 
 /**
  * Builds the status from whatever can be read. While degraded, each part that cannot be read stays at

@@ -1,11 +1,11 @@
 import { closeSync, constants, fsyncSync, linkSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemoryStorageError, describeError } from '../shared/errors.js';
-import { nodeCrypto } from '../shared/crypto.js';
-import { randomToken } from '../shared/ids.js';
-import type { Connection } from './connection.js';
+import { MemoryStorageError, describeError } from '../../shared/errors.js';
+import { nodeCrypto } from '../../shared/crypto.js';
+import { randomToken } from '../../shared/ids.js';
+import type { Connection } from '../db/connection.js';
 import { ensurePrivateDir, syncDir } from './files.js';
-import { typedStorageError } from './storage-fault.js';
+import { typedStorageError } from '../db/storage-fault.js';
 
 /** The audit relations a RAW export carries, in dependency order (M-10.4). */
 export const EXPORT_TABLES = {
