@@ -31,13 +31,18 @@ export type {
 } from './memory/types.js';
 export { INTENTS, MEMORY_KINDS, ORDINARY_INTENTS, isOrdinaryIntent } from './memory/types.js';
 export {
+  MemoryClosedError,
+  MemoryConflictError,
   MemoryContractError,
   MemoryError,
+  type MemoryErrorCode,
   MemoryIntentError,
   MemoryLeaseError,
   MemoryNotFoundError,
   MemorySchemaError,
   MemoryStorageError,
+  MemoryTimeoutError,
+  ModelAnswerError,
 } from './shared/errors.js';
 export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall, ToolSchema } from './llm/types.js';
 export { ScriptedLlm, type ScriptStep } from './llm/scripted-llm.js';

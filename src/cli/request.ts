@@ -2,7 +2,7 @@ import type { AgentResult } from '../agent/agent.js';
 import { PROVIDER_SETUP_HINT } from '../config/config.js';
 import { LlmCallError, rawDiagnostic } from '../llm/diagnostics.js';
 import { MemorySchemaError, describeError } from '../shared/errors.js';
-import { EXIT } from './commands/command-output.js';
+import { EXIT, exitCodeOf } from './commands/command-output.js';
 import type { CliContext } from './context.js';
 import { literal } from './output.js';
 import { modelFailureText } from './render/errors.js';
@@ -123,7 +123,7 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
     if (!options.json && streamed) endLine();
     if (error instanceof MemorySchemaError) {
       output.err(`${degradedHelp(error.reason)}\n`);
-      return { exitCode: EXIT.degraded, result: null, cancelled: false, error: `Memory is degraded: ${error.reason}` };
+      return { exitCode: exitCodeOf(error), result: null, cancelled: false, error: `Memory is degraded: ${error.reason}` };
     }
     if (signal?.aborted) {
       if (!output.closed)
@@ -138,7 +138,7 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
     }
     const text = `Request failed: ${literal(describeError(error))}`;
     output.err(`${text}\n`);
-    return { exitCode: EXIT.failure, result: null, cancelled: false, error: text };
+    return { exitCode: exitCodeOf(error), result: null, cancelled: false, error: text };
   } finally {
     ctx.llm!.onRetry = null;
   }

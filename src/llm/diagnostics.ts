@@ -1,4 +1,4 @@
-import { MemoryContractError } from '../shared/errors.js';
+import { MemoryContractError, ModelAnswerError } from '../shared/errors.js';
 import { redactSecrets } from '../shared/redact.js';
 import type { LlmPurpose } from './types.js';
 import { SHORT_CALL_PURPOSES } from './types.js';
@@ -88,6 +88,8 @@ export function rawDiagnostic(error: unknown, context: { purpose?: LlmPurpose; p
       if (d.body) lines.push(`response body: ${d.body}`);
     } else if (error instanceof MemoryContractError) {
       for (const issue of error.issues.slice(0, 50)) lines.push(`issue: ${redactSecrets(issue)}`);
+    } else if (error instanceof ModelAnswerError) {
+      lines.push(`issue: ${error.problem}`);
     } else {
       const extra = error as { status?: unknown; code?: unknown; body?: unknown };
       if (extra.status !== undefined) lines.push(`status: ${String(extra.status)}`);
@@ -118,6 +120,7 @@ export function shortFailure(error: unknown): string {
     return `the model provider sent an answer that could not be read (${d.purpose})`;
   }
   if (error instanceof MemoryContractError) return 'the model answer broke the Memory contract';
+  if (error instanceof ModelAnswerError) return 'the model answer held no usable JSON';
   if (error instanceof Error) return error.name;
   return 'unknown error';
 }

@@ -1,7 +1,7 @@
 import type { LlmClient } from '../llm/types.js';
 import { MemoryManager } from '../memory/manager.js';
 import type { DrainResult } from '../memory/types.js';
-import { MemoryStorageError, describeError } from '../shared/errors.js';
+import { MemoryClosedError, describeError } from '../shared/errors.js';
 
 export interface MemoryHostOptions {
   repoRoot: string;
@@ -53,7 +53,7 @@ export class MemoryHost {
 
   /** The manager to serve a request with; a degraded one is looked at again first. */
   async current(): Promise<MemoryManager> {
-    if (this.closed) throw new MemoryStorageError('the MCP server is shutting down');
+    if (this.closed) throw new MemoryClosedError('the MCP server is shutting down');
     if (this.degraded) {
       this.reopening ??= this.reopen().finally(() => {
         this.reopening = null;

@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LlmClient } from '../llm/types.js';
 import { type Clock, systemClock } from '../shared/clock.js';
-import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, MemoryStorageError, describeError } from '../shared/errors.js';
+import {
+  MemoryClosedError,
+  MemoryIntentError,
+  MemoryNotFoundError,
+  MemorySchemaError,
+  MemoryStorageError,
+  describeError,
+} from '../shared/errors.js';
 import { type IdGenerator, randomIds } from '../shared/ids.js';
 import { clip } from '../shared/text.js';
 import { recordCleanClose } from './lifecycle/clean-close.js';
@@ -192,13 +199,13 @@ export class MemoryManager {
   /** The operational guard (M-2.4). */
   private healthyConn(): Connection {
     if (this.state.health === 'healthy') return this.state.conn;
-    if (this.state.health === 'closed') throw new MemoryStorageError('Memory is closed');
+    if (this.state.health === 'closed') throw new MemoryClosedError('Memory is closed');
     throw new MemorySchemaError(this.state.reason);
   }
 
   /** A connection for the diagnostic paths that bypass the guard (status, show, export, clear). */
   private anyConn(): Connection | null {
-    if (this.state.health === 'closed') throw new MemoryStorageError('Memory is closed');
+    if (this.state.health === 'closed') throw new MemoryClosedError('Memory is closed');
     return this.state.conn;
   }
 

@@ -1,21 +1,55 @@
 import { redactSecrets } from './redact.js';
 
+/**
+ * What a Memory error means, as a stable word a program can branch on (`--json` and the MCP server print it).
+ * A storage error's code is the SQLite or errno code behind it when there was one (`SQLITE_FULL`, `EACCES`).
+ */
+export type MemoryErrorCode =
+  | 'memory_error'
+  | 'degraded'
+  | 'storage'
+  | 'contract'
+  | 'not_found'
+  | 'lease_lost'
+  | 'intent'
+  | 'closed'
+  | 'conflict'
+  | 'timeout'
+  | (string & {});
+
 /** Base class of every error the Memory subsystem throws on purpose. */
 export class MemoryError extends Error {
   override readonly name: string = 'MemoryError';
+  readonly code: MemoryErrorCode = 'memory_error';
+  /** True when the same call may succeed if made again unchanged (a race, a timeout). */
+  readonly retryable: boolean = false;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+  }
+
+  /** The error as data: `{ name, code, message, retryable }` plus what the subclass carries. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, code: this.code, message: this.message, retryable: this.retryable, ...this.details() };
+  }
+
+  protected details(): Record<string, unknown> {
+    return {};
   }
 }
 
 /** The database is degraded, or the operational guard found meta or the active thread missing (M-2.4). */
 export class MemorySchemaError extends MemoryError {
   override readonly name = 'MemorySchemaError';
+  override readonly code = 'degraded';
   constructor(
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
     super(`Memory is degraded: ${reason}`, options);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { reason: this.reason };
   }
 }
 
@@ -26,19 +60,24 @@ export class MemorySchemaError extends MemoryError {
  */
 export class MemoryStorageError extends MemoryError {
   override readonly name = 'MemoryStorageError';
+  /** The SQLite or errno code behind the failure when there was one (`SQLITE_FULL`, `EACCES`, …), else 'storage'. */
+  override readonly code: string;
   readonly fix: string | null;
-  /** The SQLite or errno code behind the failure, when there was one (`SQLITE_FULL`, `EACCES`, …). */
-  readonly code: string | null;
   constructor(message: string, options?: { cause?: unknown; fix?: string; code?: string | null }) {
     super(message, options);
     this.fix = options?.fix ?? null;
-    this.code = options?.code ?? null;
+    this.code = options?.code ?? 'storage';
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { fix: this.fix };
   }
 }
 
 /** A model answer that breaks the strict LLM JSON contract (INTERFACES.md §2). */
 export class MemoryContractError extends MemoryError {
   override readonly name = 'MemoryContractError';
+  override readonly code = 'contract';
   constructor(
     message: string,
     readonly issues: readonly string[] = [],
@@ -46,29 +85,87 @@ export class MemoryContractError extends MemoryError {
   ) {
     super(message, options);
   }
+
+  protected override details(): Record<string, unknown> {
+    return { issues: this.issues };
+  }
 }
 
 /** No memory item (or no unique one) matches the id or prefix given. */
 export class MemoryNotFoundError extends MemoryError {
   override readonly name = 'MemoryNotFoundError';
+  override readonly code = 'not_found';
   constructor(
     readonly memoryId: string,
     message?: string,
   ) {
     super(message ?? `No memory matches id '${memoryId}'`);
   }
+
+  protected override details(): Record<string, unknown> {
+    return { id: this.memoryId };
+  }
 }
 
 /** A turn or job lease was lost: another owner recovered it, or a clear fenced it (M-9.1, M-9.2). */
 export class MemoryLeaseError extends MemoryError {
   override readonly name = 'MemoryLeaseError';
+  override readonly code = 'lease_lost';
 }
 
 /** A repair intent was offered to Memory, which serves only ordinary intents (M-1.1). */
 export class MemoryIntentError extends MemoryError {
   override readonly name = 'MemoryIntentError';
+  override readonly code = 'intent';
   constructor(readonly intent: string) {
     super(`Intent '${intent}' never reads or writes Memory; only code_explain and general_chat do`);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { intent: this.intent };
+  }
+}
+
+/** A call on a Memory that was closed, or on a host (the MCP server) that is shutting down. */
+export class MemoryClosedError extends MemoryError {
+  override readonly name = 'MemoryClosedError';
+  override readonly code = 'closed';
+}
+
+/**
+ * Another writer changed what this call depended on between reading and writing (an item forgotten while a
+ * consolidation ran, say). Nothing was written; the same call made again sees the new state.
+ */
+export class MemoryConflictError extends MemoryError {
+  override readonly name = 'MemoryConflictError';
+  override readonly code = 'conflict';
+  override readonly retryable = true;
+}
+
+/** A model request made by Memory ran past its timeout. */
+export class MemoryTimeoutError extends MemoryError {
+  override readonly name = 'MemoryTimeoutError';
+  override readonly code = 'timeout';
+  override readonly retryable = true;
+}
+
+/**
+ * A model answer from which no usable JSON can be read (empty, cut off, no object, two objects). Any caller
+ * that reads model JSON throws it — the intent classifier as well as the Memory stages — so it is not a
+ * Memory contract error; `problem` says why.
+ */
+export class ModelAnswerError extends Error {
+  override readonly name = 'ModelAnswerError';
+  readonly code = 'model_answer';
+  constructor(
+    readonly problem: 'empty' | 'no_json' | 'ambiguous' | 'truncated',
+    message: string,
+  ) {
+    super(message);
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, code: this.code, message: this.message, problem: this.problem };
   }
 }
 

@@ -1,5 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
-import { MemoryContractError } from './errors.js';
+import { ModelAnswerError } from './errors.js';
 
 /**
  * The one reader of JSON answers from chat models (classifier, extraction, consolidation), tolerant in form
@@ -9,17 +9,8 @@ import { MemoryContractError } from './errors.js';
  * (the meaning of a truncated answer is unknown), and two different objects in one answer are ambiguous.
  */
 
-export type ModelAnswerProblem = 'empty' | 'no_json' | 'ambiguous' | 'truncated';
-
-/** An answer from which no single JSON value can be read; `problem` says why. */
-export class ModelAnswerError extends MemoryContractError {
-  constructor(
-    readonly problem: ModelAnswerProblem,
-    message: string,
-  ) {
-    super(message, [problem]);
-  }
-}
+export { ModelAnswerError };
+export type ModelAnswerProblem = ModelAnswerError['problem'];
 
 export interface ReadJson {
   value: unknown;

@@ -1,3 +1,5 @@
+import { MemoryError } from '../../shared/errors.js';
+
 /** What a command returns; the caller prints `text` (or `json` with --json) and exits with `exitCode`. */
 export interface CommandOutput {
   text: string;
@@ -9,6 +11,17 @@ export interface CommandOutput {
 
 /** Exit codes (INTERFACES.md §4). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, degraded: 3 } as const;
+
+/** The one table from a Memory error to the exit code a command ends with; any other failure exits 1. */
+const EXIT_BY_ERROR: Record<string, number> = {
+  MemorySchemaError: EXIT.degraded,
+  MemoryIntentError: EXIT.usage,
+};
+
+/** The exit code for a thrown value. */
+export function exitCodeOf(error: unknown): number {
+  return error instanceof MemoryError ? (EXIT_BY_ERROR[error.name] ?? EXIT.failure) : EXIT.failure;
+}
 
 export function ok(text: string, json?: unknown): CommandOutput {
   return { text, json, exitCode: EXIT.ok };

@@ -2,7 +2,7 @@ import { MemoryNotFoundError, MemorySchemaError, describeError } from '../../sha
 import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
 import { degradedHelp, renderDetail, renderList, renderRefused, renderStatus } from '../render/memory-views.js';
-import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
+import { type CommandOutput, EXIT, exitCodeOf, failure, ok } from './command-output.js';
 
 /** `/memory status` — works while degraded (M-9.7). */
 export function memoryStatus(ctx: CliContext): CommandOutput {
@@ -125,9 +125,9 @@ function guarded(work: () => CommandOutput): CommandOutput {
     return work();
   } catch (error) {
     if (error instanceof MemorySchemaError)
-      return failure(degradedHelp(error.reason), EXIT.degraded, { error: 'degraded', reason: error.reason });
+      return failure(degradedHelp(error.reason), exitCodeOf(error), { error: 'degraded', reason: error.reason });
     if (error instanceof MemoryNotFoundError)
-      return failure(literal(error.message), EXIT.failure, { error: 'not_found', id: error.memoryId });
-    return failure(literal(describeError(error)));
+      return failure(literal(error.message), exitCodeOf(error), { error: 'not_found', id: error.memoryId });
+    return failure(literal(describeError(error)), exitCodeOf(error));
   }
 }

@@ -1,4 +1,4 @@
-import { MemoryContractError, MemoryStorageError } from '../../shared/errors.js';
+import { MemoryConflictError, MemoryContractError } from '../../shared/errors.js';
 import { clip, normalizeText } from '../../shared/text.js';
 import type { Connection } from '../db/connection.js';
 import { searchMemory } from '../retrieval/search.js';
@@ -343,7 +343,7 @@ function requireActive(conn: Connection, id: string): ItemRow {
   const row = findCurrentItem(conn, id);
   if (!row || row.status !== 'active') {
     // The item changed since the claim (forgotten meanwhile): retry with a fresh view.
-    throw new MemoryStorageError(`memory ${id} is no longer active; the consolidation will be retried`);
+    throw new MemoryConflictError(`memory ${id} is no longer active; the consolidation will be retried`);
   }
   return row;
 }

@@ -1,8 +1,7 @@
 import { rawDiagnostic } from '../../llm/diagnostics.js';
 import type { ChatMessage, ChatResponse, LlmClient, LlmPurpose } from '../../llm/types.js';
 import type { Clock } from '../../shared/clock.js';
-import { MemoryContractError, MemoryError, describeError } from '../../shared/errors.js';
-import { ModelAnswerError } from '../../shared/model-json.js';
+import { MemoryContractError, MemoryTimeoutError, ModelAnswerError, describeError } from '../../shared/errors.js';
 import { clip } from '../../shared/text.js';
 import type { IdGenerator } from '../../shared/ids.js';
 import type { Connection } from '../db/connection.js';
@@ -238,7 +237,7 @@ export class MemoryWorker {
     try {
       return interpret(first);
     } catch (error) {
-      if (!(error instanceof MemoryContractError) || (error instanceof ModelAnswerError && error.problem === 'truncated')) throw error;
+      if (!isUnusableAnswer(error) || (error instanceof ModelAnswerError && error.problem === 'truncated')) throw error;
       const again: ChatMessage[] = [
         ...messages,
         { role: 'assistant', content: clip(first.content, 8_000) },
@@ -277,7 +276,7 @@ export class MemoryWorker {
       const short = describeError(error);
       // Only a readable model answer can be unusable; anything that is not an answer (a proxy's HTML page,
       // a network error, a timeout, 429/5xx) is transport and never makes a job terminal (M-9.4a).
-      const unusable = error instanceof MemoryContractError;
+      const unusable = isUnusableAnswer(error);
       let failed: ReturnType<typeof failBatch>;
       try {
         failed = failBatch(this.deps.conn(), batch, { rawError: raw, purpose, error: short.slice(0, 500), unusable }, this.deps.now());
@@ -387,7 +386,7 @@ export class MemoryWorker {
   }
 }
 
-/** A worker model request ran past its timeout. */
-export class MemoryTimeoutError extends MemoryError {
-  override readonly name = 'MemoryTimeoutError';
+/** A model answer that was read but cannot be used: no JSON in it, or JSON that breaks the contract. */
+function isUnusableAnswer(error: unknown): error is MemoryContractError | ModelAnswerError {
+  return error instanceof MemoryContractError || error instanceof ModelAnswerError;
 }
