@@ -1,6 +1,7 @@
 import type { ChatMessage, LlmClient, LlmPurpose } from '../llm/types.js';
 import type { MemoryManager } from '../memory/manager.js';
 import { type Intent, type OrdinaryIntent, type TurnRecord, isOrdinaryIntent } from '../memory/types.js';
+import { loadProjectInstructions } from '../workspace/project-instructions.js';
 import { type ReviewWorkspace, describePatch } from '../workspace/review-workspace.js';
 import { type RouteDecision, classifyIntent } from './intent-router.js';
 import { type Profile, ordinaryProfile, repairProfile } from './profiles.js';
@@ -14,6 +15,8 @@ export interface AgentOptions {
   workspace: ReviewWorkspace;
   /** Model rounds with tools before the agent must answer. */
   maxSteps?: number;
+  /** The folder the user started in: AGENTS.md files from the project root down to it are read (default: the root). */
+  instructionsFrom?: string;
 }
 
 export interface AgentEvents {
@@ -75,7 +78,7 @@ export class Agent {
       const profile = ordinaryProfile(intent);
       const routing = memory.routingContext(handle);
       const messages: ChatMessage[] = [
-        { role: 'system', content: routing.length > 0 ? `${profile.system}\n\n${routing}` : profile.system },
+        { role: 'system', content: joinParts(profile.system, this.instructions(), routing) },
         ...memory.history(handle),
         { role: 'user', content: input },
       ];
@@ -101,7 +104,8 @@ export class Agent {
     const intent = route.intent as Exclude<Intent, OrdinaryIntent>;
     const profile = repairProfile(intent);
     const patch = this.options.workspace.pendingPatch;
-    let system = profile.system;
+    // Project instruction files are source, not Memory (M-1.2): repair requests carry them too.
+    let system = joinParts(profile.system, this.instructions());
     if (intent !== 'code_audit') system += patch ? `\n\n${describePatch(patch)}` : '\n\nThere is no pending patch right now.';
     // A fresh history for every repair request: nothing from ordinary turns or earlier repairs.
     const messages: ChatMessage[] = [
@@ -111,6 +115,11 @@ export class Agent {
     const context: ToolContext = { repoRoot: this.options.repoRoot, workspace: this.options.workspace };
     const loop = await this.loop('repair', profile, messages, context, run);
     return { intent, route, text: loop.text, turn: null, steps: loop.steps, toolCalls: loop.toolCalls };
+  }
+
+  /** The project's instruction files, read live for each request like any source file. */
+  private instructions(): string {
+    return loadProjectInstructions(this.options.repoRoot, this.options.instructionsFrom ?? this.options.repoRoot).text;
   }
 
   /** Model rounds until a final answer; tool results go back to the model, never to Memory. */
@@ -155,4 +164,9 @@ export class Agent {
     });
     return { text: final.content, steps: this.maxSteps + 1, toolCalls };
   }
+}
+
+/** System message parts, blank-line separated; empty parts (no instructions, no routing context) leave no gap. */
+function joinParts(...parts: string[]): string {
+  return parts.filter((p) => p.length > 0).join('\n\n');
 }

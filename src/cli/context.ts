@@ -105,7 +105,9 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
   let agent: Promise<Agent | null> | null = null;
   const loadAgent = (): Promise<Agent | null> => {
     if (!llm) return Promise.resolve(null);
-    agent ??= import('../agent/agent.js').then(({ Agent }) => new Agent({ llm, memory, repoRoot, workspace }));
+    agent ??= import('../agent/agent.js').then(
+      ({ Agent }) => new Agent({ llm, memory, repoRoot, workspace, instructionsFrom: process.cwd() }),
+    );
     return agent;
   };
   return { repoRoot, config, memory, workspace, llm, agent: loadAgent, output: options.output };

@@ -8,6 +8,8 @@ import { historyProblem, loadHistory, saveHistory } from './history.js';
 import { KeyGate } from './key-gate.js';
 import { literal } from './output.js';
 import { redactUrl } from '../shared/redact.js';
+import { loadProjectInstructions } from '../workspace/project-instructions.js';
+import { instructionFilesText, skippedInstructionsText } from './render/instruction-files.js';
 import { degradedHelp } from './render/memory-views.js';
 import { styleFor } from './render/style.js';
 import { runRequest } from './request.js';
@@ -47,6 +49,9 @@ export async function runSession(ctx: CliContext, options: SessionOptions = {}):
         style.dim(`Conversations are stored locally in .autopatch-j/ and sent to ${literal(new URL(ctx.config.llm.baseUrl).host)}.\n`),
       );
     } else ctx.output.err(`${PROVIDER_SETUP_HINT}\n`);
+    const instructions = loadProjectInstructions(ctx.repoRoot, process.cwd());
+    if (instructions.files.length > 0) ctx.output.errRich(style.dim(`project instructions: ${instructionFilesText(instructions)}\n`));
+    for (const note of skippedInstructionsText(instructions)) ctx.output.errRich(style.dim(`skipped ${note}\n`));
     const problem = historyProblem(historyPathOf(ctx));
     if (problem !== null) ctx.output.err(`${problem}\n`);
   }

@@ -9,7 +9,9 @@ import type { AppConfig } from '../../config/config.js';
 import { StartupError, readConfig, resolveRepo } from '../context.js';
 import { jsonText } from '../json.js';
 import { type Output, literal } from '../output.js';
+import { ROOT_INSTRUCTION_FILES, loadProjectInstructions } from '../../workspace/project-instructions.js';
 import { modelFailureText } from '../render/errors.js';
+import { instructionFilesText, skippedInstructionsText } from '../render/instruction-files.js';
 import { styleFor } from '../render/style.js';
 import { renderColumns } from '../render/wrap.js';
 import { EXIT } from './command-output.js';
@@ -108,6 +110,7 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
   }
   if (root) {
     checks.push({ name: 'project', ok: true, detail: root, fix: null });
+    checks.push(instructionsCheck(root));
     if (!existsSync(memoryDbPath(root))) {
       checks.push({ name: 'memory', ok: true, detail: 'no Memory in this project yet (the first request creates it)', fix: null });
     } else {
@@ -159,6 +162,17 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
   options.output.outRich(`${renderColumns(rows, options.output.outTerminal ? options.output.columns() : 100)}\n`);
   options.output.out(allOk ? 'All checks passed.\n' : `${checks.filter((c) => !c.ok).length} check(s) failed.\n`);
   return allOk ? EXIT.ok : EXIT.failure;
+}
+
+/** The instruction files a request would carry from here; a skipped file is a note, not a failure. */
+function instructionsCheck(root: string): Check {
+  const instructions = loadProjectInstructions(root, process.cwd());
+  const read =
+    instructions.files.length > 0
+      ? instructionFilesText(instructions)
+      : `none (${ROOT_INSTRUCTION_FILES.join(', ')} are read when present)`;
+  const skipped = skippedInstructionsText(instructions);
+  return { name: 'instructions', ok: true, detail: `${read}${skipped.length > 0 ? `; skipped ${skipped.join('; ')}` : ''}`, fix: null };
 }
 
 function fixFor(text: string): string {
