@@ -25,6 +25,7 @@ export type {
   RetryResult,
   ProvenanceSource,
   RefusedCandidate,
+  RoutedItem,
   SearchHit,
   TurnHandle,
   TurnRecord,

@@ -22,7 +22,7 @@ import { isDamage, typedStorageError } from './db/storage-fault.js';
 import { streamSnapshot, streamUnreadable, writeExportFile } from './lifecycle/export.js';
 import type { MemoryWorker } from './pipeline/worker.js';
 import { readMemory, showMemory } from './retrieval/read.js';
-import { history, routingContext } from './retrieval/projection.js';
+import { history, routingContext, routingItems } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
 import { forgetItem, listActiveItems, resolveItemId } from './store/items.js';
 import { countOpenJobs, reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
@@ -47,6 +47,7 @@ import type {
   ProcessResult,
   RefusedCandidate,
   RetryResult,
+  RoutedItem,
   SearchHit,
   TurnHandle,
   TurnRecord,
@@ -375,6 +376,11 @@ export class MemoryManager {
   /** The bounded Memory routing context, or '' when there is nothing to say (M-8.2). */
   routingContext(handle: TurnHandle): string {
     return this.guard('cannot read the routing context', () => routingContext(this.healthyConn(), handle));
+  }
+
+  /** The items the routing context of this request shows, in its order (M-8.3: chosen by relevance, then recency). */
+  routingItems(handle: TurnHandle): RoutedItem[] {
+    return this.guard('cannot read the routing context', () => routingItems(this.healthyConn(), handle));
   }
 
   /**

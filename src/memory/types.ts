@@ -153,6 +153,13 @@ export interface SearchHit {
   match: MatchClass;
 }
 
+/** An item the routing context of a request shows (`MemoryManager.routingItems`). */
+export interface RoutedItem {
+  id: string;
+  kind: MemoryKind;
+  title: string;
+}
+
 /** Unfinished jobs by state (`MemoryManager.openJobs()`). */
 export type OpenJobCounts = Pick<JobCounts, 'pending' | 'leased' | 'retryWait' | 'failed'>;
 

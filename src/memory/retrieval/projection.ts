@@ -1,6 +1,7 @@
 import { clip } from '../../shared/text.js';
 import type { Connection } from '../db/connection.js';
-import type { ChatMessage, MemoryKind, TurnHandle } from '../types.js';
+import { rankForRouting } from './search.js';
+import type { ChatMessage, MemoryKind, RoutedItem, TurnHandle } from '../types.js';
 
 /** M-8.1: at most 8 recent completed turns … */
 export const HISTORY_TURNS = 8;
@@ -57,8 +58,19 @@ interface IndexRow {
   synopsis: string;
 }
 
-// Items per kind considered for the index; the character budget usually stops far earlier.
+// Items per kind read by recency; the character budget usually stops far earlier.
 const INDEX_ROWS_PER_KIND = 40;
+// Active preferences and decisions counted at most (to say how many more exist), and ranked at most.
+const COUNT_CAP = 100_000;
+const RANKED_ROWS = 40;
+// The request text and the end of the summary that routing ranks by (M-8.3).
+const REQUEST_CHARS = 2_000;
+const SUMMARY_TAIL_CHARS = 400;
+/** Characters of the routing context for preferences and decisions (more when there is no summary). */
+const INDEX_BUDGET = 2_200;
+const INDEX_BUDGET_WITHOUT_SUMMARY = 2_900;
+/** The thread summary shown, at most. */
+const SUMMARY_BUDGET = 1_400;
 
 const LABEL: Record<MemoryKind, string> = {
   user_preference: 'User preferences (explicitly stated by the user)',
@@ -66,15 +78,56 @@ const LABEL: Record<MemoryKind, string> = {
   discussion_context: 'Current discussion (context, not facts)',
 };
 
+// Control and format characters (line breaks, escapes, bidi overrides) never reach the routing text.
+const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu;
+
+/**
+ * M-8.3: a stored string as one line of data: control and format characters and line breaks become spaces,
+ * and the text is a quoted JSON string, so no heading, list, fence or tag written into a memory or a summary
+ * can take the shape of the routing text around it.
+ */
+export function dataLine(text: string, max: number): string {
+  return JSON.stringify(clip(text.replace(CONTROL, ' ').replace(/\s+/gu, ' ').trim(), max));
+}
+
+interface RoutingView {
+  text: string;
+  shown: RoutedItem[];
+}
+
 /**
  * The Memory routing context of an ordinary request (M-8.2), at most 4,000 characters in all: the boundary
  * note, the active preferences and decisions, the bound thread's compaction and its discussion index.
  * Returns '' for a healthy empty Memory (M-2.5).
  */
 export function routingContext(conn: Connection, handle: TurnHandle): string {
+  return routingView(conn, handle).text;
+}
+
+/** The items `routingContext` shows for this request, in the order it shows them. */
+export function routingItems(conn: Connection, handle: TurnHandle): RoutedItem[] {
+  return routingView(conn, handle).shown;
+}
+
+/**
+ * M-8.3: when the active preferences and decisions do not all fit, they are chosen by relevance to the
+ * request (the search scorer over its text and the end of the thread summary), then by recency, preferences
+ * first; the text says how many more exist and that memory_search finds them.
+ */
+function routingView(conn: Connection, handle: TurnHandle): RoutingView {
   return conn.read(() => {
-    const thread = conn.stmt<{ compaction: string }>('SELECT compaction FROM threads WHERE id = ?').get(handle.threadId);
-    const rows = conn
+    const context = conn
+      .stmt<{ compaction: string; request: string | null; preferences: number; decisions: number }>(
+        `SELECT t.compaction,
+                (SELECT substr(user_text, 1, ${REQUEST_CHARS}) FROM turns WHERE id = :turn) AS request,
+                (SELECT count(*) FROM (SELECT 1 FROM memory_items WHERE status = 'active' AND kind = 'user_preference'
+                                          AND thread_id IS NULL LIMIT ${COUNT_CAP})) AS preferences,
+                (SELECT count(*) FROM (SELECT 1 FROM memory_items WHERE status = 'active' AND kind = 'project_decision'
+                                          AND thread_id IS NULL LIMIT ${COUNT_CAP})) AS decisions
+           FROM threads t WHERE t.id = :thread`,
+      )
+      .get({ turn: handle.turnId, thread: handle.threadId });
+    const recent = conn
       .stmt<IndexRow>(
         `SELECT * FROM (SELECT id, kind, title, synopsis FROM memory_items
                          WHERE status = 'active' AND kind = 'user_preference' AND thread_id IS NULL
@@ -89,51 +142,72 @@ export function routingContext(conn: Connection, handle: TurnHandle): string {
                          ORDER BY updated_at DESC LIMIT ${INDEX_ROWS_PER_KIND})`,
       )
       .all(handle.threadId);
-    const compaction = thread?.compaction.trim() ?? '';
-    if (rows.length === 0 && compaction.length === 0) return '';
-    return composeRouting(compaction, rows);
+    const compaction = context?.compaction.trim() ?? '';
+    if (recent.length === 0 && compaction.length === 0) return { text: '', shown: [] };
+    const total = (context?.preferences ?? 0) + (context?.decisions ?? 0);
+    const byRecency = recent.filter((r) => r.kind !== 'discussion_context');
+    const budget = compaction.length > 0 ? INDEX_BUDGET : INDEX_BUDGET_WITHOUT_SUMMARY;
+    let chosen = byRecency;
+    if (total > byRecency.length || byRecency.reduce((n, r) => n + indexLine(r).length, 0) > budget) {
+      const request = `${context?.request ?? ''}\n${compaction.slice(-SUMMARY_TAIL_CHARS)}`;
+      const ranked = rankForRouting(conn, handle.threadId, request, RANKED_ROWS);
+      const ofKind = (kind: MemoryKind): IndexRow[] => [...ranked, ...byRecency].filter((r) => r.kind === kind);
+      const seen = new Set<string>();
+      chosen = [...ofKind('user_preference'), ...ofKind('project_decision')].filter((r) => !seen.has(r.id) && seen.add(r.id));
+    }
+    return composeRouting(
+      compaction,
+      chosen,
+      total,
+      recent.filter((r) => r.kind === 'discussion_context'),
+      budget,
+    );
   });
 }
 
-function composeRouting(compaction: string, rows: IndexRow[]): string {
+function indexLine(row: IndexRow): string {
+  const summary = row.synopsis.trim().length > 0 ? ` — ${dataLine(row.synopsis, 160)}` : '';
+  return `- [${row.id}] ${dataLine(row.title, 160)}${summary}\n`;
+}
+
+function composeRouting(compaction: string, chosen: IndexRow[], total: number, discussions: IndexRow[], indexBudget: number): RoutingView {
   const header = `# Project memory\n${BOUNDARY_NOTE}\nUse memory_search and memory_read for details.\n`;
   let left = ROUTING_BUDGET - header.length;
   const parts: string[] = [header];
-  const section = (kinds: MemoryKind[], cap: number): void => {
-    const items = rows.filter((r) => kinds.includes(r.kind));
-    if (items.length === 0 || left <= 0) return;
-    let budget = Math.min(cap, left);
-    const lines: string[] = [];
-    let shown = 0;
-    for (const kind of kinds) {
-      const ofKind = items.filter((r) => r.kind === kind);
-      if (ofKind.length === 0) continue;
-      const title = `\n## ${LABEL[kind]}\n`;
-      if (title.length + 40 > budget) break;
-      lines.push(title);
-      budget -= title.length;
-      for (const row of ofKind) {
-        const summary = row.synopsis.trim().length > 0 ? ` — ${row.synopsis.trim()}` : '';
-        const line = clip(`- [${row.id}] ${row.title}${summary}`, 300) + '\n';
-        if (line.length > budget) break;
-        lines.push(line);
-        budget -= line.length;
-        shown += 1;
-      }
+  const shown: RoutedItem[] = [];
+  // Lines in the order given, while they fit; a section title only above a line that is shown.
+  const section = (rows: IndexRow[], kinds: MemoryKind[], budget: number, hiddenCount: (shown: number) => number): void => {
+    const more = (n: number): string => (n > 0 ? `(${n} more; find them with memory_search)\n` : '');
+    const reserve = more(hiddenCount(0)).length;
+    let room = Math.min(budget, left) - reserve;
+    const lines = new Map<MemoryKind, string[]>();
+    let count = 0;
+    // Preferences come first while they fit, but leave a third of the room to decisions when there are some.
+    const decisionsWait = rows.some((r) => r.kind === 'project_decision');
+    const preferenceRoom = decisionsWait ? Math.floor((room * 2) / 3) : room;
+    let used = 0;
+    for (const row of rows) {
+      const title = lines.has(row.kind) ? '' : `\n## ${LABEL[row.kind]}\n`;
+      const line = indexLine(row);
+      if (title.length + line.length > room) continue;
+      if (row.kind === 'user_preference' && used + title.length + line.length > preferenceRoom) continue;
+      used += title.length + line.length;
+      lines.set(row.kind, [...(lines.get(row.kind) ?? [title]), line]);
+      room -= title.length + line.length;
+      shown.push({ id: row.id, kind: row.kind, title: row.title });
+      count += 1;
     }
-    const hidden = items.length - shown;
-    const more = hidden > 0 ? `(${hidden} more; find them with memory_search)\n` : '';
-    const text = lines.join('') + (more.length <= budget ? more : '');
+    const text = kinds.flatMap((k) => lines.get(k) ?? []).join('') + more(hiddenCount(count));
     parts.push(text);
     left -= text.length;
   };
-  section(['user_preference', 'project_decision'], 2_200);
-  if (compaction.length > 0 && left > 80) {
-    const title = '\n## Conversation so far (summary)\n';
-    const text = title + clip(compaction, Math.min(1_400, left - title.length - 1)) + '\n';
+  section(chosen, ['user_preference', 'project_decision'], indexBudget, (n) => total - n);
+  if (compaction.length > 0 && left > 120) {
+    const title = "\n## Conversation so far (a summary written by the model, not the user's words)\n";
+    const text = `${title}${dataLine(compaction, Math.min(SUMMARY_BUDGET, left - title.length - 8))}\n`;
     parts.push(text);
     left -= text.length;
   }
-  section(['discussion_context'], left);
-  return parts.join('').slice(0, ROUTING_BUDGET);
+  section(discussions, ['discussion_context'], left, (n) => discussions.length - n);
+  return { text: parts.join('').slice(0, ROUTING_BUDGET), shown };
 }

@@ -1,26 +1,41 @@
 import type { Connection } from '../db/connection.js';
 import type { SearchHit } from '../types.js';
-import { prepareQuery } from './terms.js';
+import { type PreparedQuery, prepareQuery, rankedForms } from './terms.js';
 
 /** M-7.1: at most this many hits. */
 export const MAX_SEARCH_HITS = 5;
 // Rows a stage reads from a term index before grouping; enough for 5 distinct items after duplicates.
 const STAGE_SCAN_LIMIT = 64;
-// Items of one posting list the content stage reads at most (see CONTENT_SQL).
-const CONTENT_SCAN_LIMIT = 256;
+/**
+ * Postings of one word the ranked stage reads, at most (bounded work, M-7.7). A word in more items than this
+ * is common: it never proposes items, it only adds its weight to items a rarer word proposed.
+ */
+export const POSTING_LIMIT = 256;
+// Items the rarer words propose for scoring, at most.
+const CANDIDATE_LIMIT = 64;
+/**
+ * M-7.5 / M-7.7: an item needs this share of the query's weight (the IDF of its words), so one common word
+ * of a long query never carries a hit …
+ */
+export const MIN_QUERY_SHARE = 0.5;
+/** … and this share of the best item's score: what ranks far below the best match is not returned. */
+export const MIN_TOP_SHARE = 0.75;
 
 const VISIBLE = '(thread_id IS NULL OR thread_id = :thread)';
 const ITEM_JOIN = `JOIN memory_items i ON i.id = s.item_id AND i.is_current = 1 WHERE i.status = 'active'`;
 
-// Stage 1 (M-7.4): exact and prefix hits on whole metadata terms.
+// Stage 1 (M-7.4): exact and prefix hits on whole metadata terms, in the query's normalized and canonical forms.
 const EXACT_PREFIX_SQL = `
 WITH s AS (
   SELECT item_id, min(rank) AS rank FROM (
     SELECT item_id, 0 AS rank FROM (
-      SELECT item_id FROM memory_terms WHERE term = :q AND ${VISIBLE} LIMIT ${STAGE_SCAN_LIMIT})
+      SELECT item_id FROM memory_terms WHERE term IN (:q, :canonical) AND ${VISIBLE} LIMIT ${STAGE_SCAN_LIMIT})
     UNION ALL
     SELECT item_id, 1 AS rank FROM (
-      SELECT item_id FROM memory_terms WHERE term > :q AND term < :upper AND ${VISIBLE} LIMIT ${STAGE_SCAN_LIMIT})
+      SELECT item_id FROM memory_terms WHERE term > :low1 AND term < :high1 AND ${VISIBLE} LIMIT ${STAGE_SCAN_LIMIT})
+    UNION ALL
+    SELECT item_id, 1 AS rank FROM (
+      SELECT item_id FROM memory_terms WHERE term > :low2 AND term < :high2 AND ${VISIBLE} LIMIT ${STAGE_SCAN_LIMIT})
   ) GROUP BY item_id
 )
 SELECT i.id, i.kind, i.title, i.synopsis, CASE s.rank WHEN 0 THEN 'exact' ELSE 'prefix' END AS match
@@ -28,68 +43,149 @@ SELECT i.id, i.kind, i.title, i.synopsis, CASE s.rank WHEN 0 THEN 'exact' ELSE '
  ORDER BY s.rank, i.updated_at DESC, i.id
  LIMIT ${MAX_SEARCH_HITS}`;
 
-// Stage 2: substring hits through the suffix index, excluding items already chosen. A query longer than
-// the stored suffix length is confirmed against the whole term.
+// Stage 2: substring hits through the suffix index (suffixes start on word boundaries), excluding items
+// already chosen. A query longer than the stored suffix length is confirmed against the whole term.
 const SUBSTRING_SQL = `
 SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
   FROM (SELECT DISTINCT x.item_id FROM memory_term_suffixes x
-         WHERE x.suffix >= :key AND x.suffix < :keyUpper AND (x.thread_id IS NULL OR x.thread_id = :thread)
+         WHERE ((x.suffix >= :low1 AND x.suffix < :high1) OR (x.suffix >= :low2 AND x.suffix < :high2))
+           AND (x.thread_id IS NULL OR x.thread_id = :thread)
            AND x.item_id NOT IN (SELECT value FROM json_each(:chosen))
-           AND (:exactKey OR EXISTS (SELECT 1 FROM memory_terms t WHERE t.item_id = x.item_id AND instr(t.term, :q) > 0))
-         LIMIT :limit) s
-  ${ITEM_JOIN}
- LIMIT :limit`;
-
-// Stage 3: content-term top-up. Every query term must be a content term of the item (a relational
-// division that stops at the first missing term). The scan starts from the query term with the shortest
-// posting list and reads at most CONTENT_SCAN_LIMIT of its items: a top-up is bounded work, and a query
-// whose every term is that common says too little to rank by anyway.
-const CONTENT_SQL = `
-WITH q(term, ord) AS (SELECT value, key FROM json_each(:terms)),
-pivot AS (
-  SELECT term FROM q
-   ORDER BY (SELECT count(*) FROM (SELECT 1 FROM memory_content_terms c WHERE c.term = q.term LIMIT ${CONTENT_SCAN_LIMIT})), ord
-   LIMIT 1)
-SELECT i.id, i.kind, i.title, i.synopsis, 'content' AS match
-  FROM (SELECT p.item_id FROM (SELECT item_id, thread_id FROM memory_content_terms
-                                WHERE term = (SELECT term FROM pivot) LIMIT ${CONTENT_SCAN_LIMIT}) p
-         WHERE (p.thread_id IS NULL OR p.thread_id = :thread)
-           AND p.item_id NOT IN (SELECT value FROM json_each(:chosen))
-           AND NOT EXISTS (SELECT 1 FROM q WHERE NOT EXISTS (
-                 SELECT 1 FROM memory_content_terms c2 WHERE c2.term = q.term AND c2.item_id = p.item_id))
+           AND (:exactKey OR EXISTS (SELECT 1 FROM memory_terms t WHERE t.item_id = x.item_id
+                                       AND (instr(t.term, :q) > 0 OR instr(t.term, :canonical) > 0)))
          LIMIT :limit) s
   ${ITEM_JOIN}
  LIMIT :limit`;
 
 /**
- * `memory_search` (M-7.3 – M-7.5). At most three SELECT/WITH statements, each returning the hit columns
- * directly; no bootstrap query, no per-item query, no top-up by recency or importance. Only active
+ * Stage 3: ranked content hits (M-7.7). Every query word weighs its IDF, from its document frequency in the
+ * term postings (counted up to POSTING_LIMIT; an unknown word weighs like the rarest known one). Words in
+ * fewer items than the limit propose candidates from their postings; common words are then probed for those
+ * candidates only, through the primary key. An item scores the weight of the words it has (a typo match
+ * counts TYPO_FACTOR of it, and typo forms are only looked at for words no item has) and needs
+ * MIN_QUERY_SHARE of the query's weight and MIN_TOP_SHARE of the best score. When every word is common the
+ * candidates are the first postings of the rarest one: such a query says too little to rank a large Memory by.
+ */
+const RANKED_CTE = `
+WITH q(g, term, kind, factor) AS (
+  SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
+    FROM json_each(:forms)),
+n(total) AS (SELECT max(coalesce((SELECT max(rowid) FROM memory_items), 1), 1) * 1.0),
+words AS MATERIALIZED (
+  SELECT g, term, kind, factor,
+         (SELECT count(*) FROM (SELECT 1 FROM memory_content_terms c WHERE c.term = q.term LIMIT ${POSTING_LIMIT})) AS df
+    FROM q WHERE kind < 2),
+weights AS MATERIALIZED (
+  SELECT g, max(df) AS df, ln(1 + (n.total - min(max(max(df), 1), n.total) + 0.5) / (min(max(max(df), 1), n.total) + 0.5)) AS w
+    FROM words, n GROUP BY g),
+typos AS MATERIALIZED (
+  SELECT q.g, q.term, q.kind, q.factor,
+         (SELECT count(*) FROM (SELECT 1 FROM memory_content_terms c WHERE c.term = q.term LIMIT ${POSTING_LIMIT})) AS df
+    FROM q JOIN weights ON weights.g = q.g WHERE q.kind = 2 AND weights.df = 0),
+forms AS MATERIALIZED (SELECT g, term, factor, df FROM words WHERE df > 0 UNION ALL SELECT g, term, factor, df FROM typos WHERE df > 0),
+rare AS MATERIALIZED (
+  SELECT f.g, f.factor, c.item_id FROM forms f JOIN memory_content_terms c ON c.term = f.term
+   WHERE f.df < ${POSTING_LIMIT} AND (c.thread_id IS NULL OR c.thread_id = :thread)),
+candidates AS MATERIALIZED (
+  SELECT item_id FROM (
+    SELECT r.item_id FROM (SELECT item_id, g, max(factor) AS factor FROM rare GROUP BY item_id, g) r JOIN weights USING (g)
+     GROUP BY r.item_id ORDER BY sum(weights.w * r.factor) DESC LIMIT ${CANDIDATE_LIMIT})
+  UNION
+  SELECT item_id FROM (
+    SELECT c.item_id FROM memory_content_terms c
+     WHERE c.term = (SELECT term FROM forms ORDER BY df, term LIMIT 1) AND ${VISIBLE.replace(/thread_id/g, 'c.thread_id')}
+     LIMIT ${CANDIDATE_LIMIT})
+   WHERE NOT EXISTS (SELECT 1 FROM rare)),
+matched AS (
+  SELECT item_id, g, factor FROM rare WHERE item_id IN (SELECT item_id FROM candidates)
+  UNION ALL
+  SELECT k.item_id, f.g, f.factor FROM candidates k JOIN forms f ON f.df >= ${POSTING_LIMIT}
+   WHERE EXISTS (SELECT 1 FROM memory_content_terms c WHERE c.term = f.term AND c.item_id = k.item_id)),
+scored AS MATERIALIZED (
+  SELECT m.item_id, sum(weights.w * m.factor) AS score
+    FROM (SELECT item_id, g, max(factor) AS factor FROM matched GROUP BY item_id, g) m JOIN weights USING (g)
+   GROUP BY m.item_id)
+`;
+
+const CONTENT_SQL = `${RANKED_CTE}
+SELECT i.id, i.kind, i.title, i.synopsis, 'content' AS match
+  FROM scored s ${ITEM_JOIN}
+   AND s.item_id NOT IN (SELECT value FROM json_each(:chosen))
+   AND s.score >= :share * (SELECT sum(w) FROM weights)
+   AND s.score >= :topShare * (SELECT max(score) FROM scored)
+ ORDER BY s.score DESC, i.updated_at DESC, i.id
+ LIMIT :limit`;
+
+// The same scorer choosing what routing shows (M-8.3): preferences and decisions only, best first.
+const ROUTING_SQL = `${RANKED_CTE}
+SELECT i.id, i.kind, i.title, i.synopsis
+  FROM scored s ${ITEM_JOIN}
+   AND i.kind IN ('user_preference', 'project_decision')
+   AND s.score >= :share * (SELECT sum(w) FROM weights)
+ ORDER BY s.score DESC, i.updated_at DESC, i.id
+ LIMIT :limit`;
+
+/** Words of the request (and of the thread summary) routing ranks by, at most. */
+const ROUTING_WORDS = 24;
+/** Routing needs less than a search hit: one rarer word of the request suffices to be preferred. */
+const ROUTING_SHARE = 0.05;
+
+/**
+ * Active preferences and decisions ranked by the search scorer against a request's text, best first; only
+ * items sharing a word with it. One statement; the caller fills up by recency.
+ */
+export function rankForRouting(conn: Connection, threadId: string, text: string, limit: number): Omit<SearchHit, 'match'>[] {
+  const forms = rankedForms(text, { maxWords: ROUTING_WORDS, typos: false });
+  if (forms.length === 0) return [];
+  return conn
+    .stmt<Omit<SearchHit, 'match'>>(ROUTING_SQL)
+    .all({ forms: JSON.stringify(forms), thread: threadId, share: ROUTING_SHARE, limit });
+}
+
+/** Ranked-stage thresholds; the defaults are the contract's, a caller may only make them stricter. */
+export interface SearchOptions {
+  /** False: metadata stages only (the consolidation's look for related items). */
+  contentStage?: boolean;
+}
+
+function rangeParams(q: PreparedQuery['prefix']): Record<string, string> {
+  const [first, second] = [q[0]!, q[1] ?? q[0]!];
+  return { low1: first.low, high1: first.high, low2: second.low, high2: second.high };
+}
+
+/**
+ * `memory_search` (M-7.3 – M-7.5, M-7.7). At most three SELECT/WITH statements, each returning the hit
+ * columns directly; no bootstrap query, no per-item query, no top-up by recency or importance. Only active
  * preferences/decisions and the bound thread's active discussions are visible: terms exist only for
  * active items and carry the discussion's thread.
  */
-export function searchMemory(conn: Connection, threadId: string, query: string, options: { contentStage?: boolean } = {}): SearchHit[] {
+export function searchMemory(conn: Connection, threadId: string, query: string, options: SearchOptions = {}): SearchHit[] {
   const q = prepareQuery(query);
   if (!q) return [];
-  const hits = conn.stmt<SearchHit>(EXACT_PREFIX_SQL).all({ q: q.text, upper: q.upper, thread: threadId });
-  if (hits.length < MAX_SEARCH_HITS) {
+  const hits = conn
+    .stmt<SearchHit>(EXACT_PREFIX_SQL)
+    .all({ q: q.text, canonical: q.canonical, ...rangeParams(q.prefix), thread: threadId });
+  if (hits.length < MAX_SEARCH_HITS && q.substring.length > 0) {
     hits.push(
       ...conn.stmt<SearchHit>(SUBSTRING_SQL).all({
-        key: q.suffixKey,
-        keyUpper: q.suffixUpper,
-        exactKey: q.suffixKey === q.text ? 1 : 0,
+        ...rangeParams(q.substring),
+        exactKey: q.substringExact ? 1 : 0,
         q: q.text,
+        canonical: q.canonical,
         thread: threadId,
         chosen: JSON.stringify(hits.map((h) => h.id)),
         limit: MAX_SEARCH_HITS - hits.length,
       }),
     );
   }
-  if (hits.length < MAX_SEARCH_HITS && q.content.length > 0 && options.contentStage !== false) {
+  if (hits.length < MAX_SEARCH_HITS && q.forms.length > 0 && options.contentStage !== false) {
     hits.push(
       ...conn.stmt<SearchHit>(CONTENT_SQL).all({
-        terms: JSON.stringify(q.content),
+        forms: JSON.stringify(q.forms),
         thread: threadId,
         chosen: JSON.stringify(hits.map((h) => h.id)),
+        share: MIN_QUERY_SHARE,
+        topShare: MIN_TOP_SHARE,
         limit: MAX_SEARCH_HITS - hits.length,
       }),
     );

@@ -1,29 +1,78 @@
-import { contentTerms, normalizeText } from '../../shared/text.js';
-import { MAX_QUERY_LENGTH, SUFFIX_LENGTH } from '../store/item-terms.js';
+import { MAX_QUERY_LENGTH, SUFFIX_LENGTH, TYPO_MARK, TYPO_MIN_LENGTH } from '../store/item-terms.js';
+import { canonicalText, deletions, startsCjk, wordGroups } from '../../shared/search-words.js';
+import { normalizeText } from '../../shared/text.js';
+
+/** A key range of a term index: every string that starts with `low`'s prefix sorts in [low, high). */
+export interface TermRange {
+  low: string;
+  high: string;
+}
 
 /** The normalized query and its forms for each search stage; null when the query must return []. */
 export interface PreparedQuery {
   text: string;
-  /** Upper bound of the prefix range: every string that starts with `text` sorts below it. */
-  upper: string;
-  /** The query cut to the stored suffix length, for the substring index range. */
-  suffixKey: string;
-  suffixUpper: string;
-  /** Distinct content terms, longest first (longer terms are usually rarer). */
-  content: string[];
+  /** The canonical whole-term form (identifiers split, words stemmed); equal to `text` when nothing changes. */
+  canonical: string;
+  /** Prefix ranges of the whole-term stage (a short Latin query only completes a word). */
+  prefix: TermRange[];
+  /** Suffix-index ranges of the substring stage; empty when the query is too short for substrings. */
+  substring: TermRange[];
+  /** True when the query fits in the stored suffix length (no confirmation against the whole term). */
+  substringExact: boolean;
+  /** Ranked-stage forms: [group, indexed term, kind (0 word, 1 alternative form, 2 typo), factor]. */
+  forms: [number, string, 0 | 1 | 2, number][];
 }
 
-/** Query content terms used by the content stage. */
-export const MAX_QUERY_CONTENT_TERMS = 8;
+/** Query words the ranked stage weighs, at most. */
+export const MAX_QUERY_WORDS = 12;
+/** A typo match counts this much of its word (ranked below exact matches, M-7.7). */
+export const TYPO_FACTOR = 0.6;
+/** Latin queries shorter than this never match inside a term (M-7.7). */
+const MIN_LATIN_SUBSTRING = 3;
 
 const MAX_CHAR = String.fromCodePoint(0x10ffff);
+
+function range(prefix: string): TermRange {
+  return { low: prefix, high: prefix + MAX_CHAR };
+}
 
 export function prepareQuery(query: string): PreparedQuery | null {
   const text = normalizeText(query);
   if (text.length === 0 || Array.from(text).length > MAX_QUERY_LENGTH) return null;
-  const suffixKey = Array.from(text).slice(0, SUFFIX_LENGTH).join('');
-  const content = contentTerms(text, 64)
-    .sort((a, b) => b.length - a.length)
-    .slice(0, MAX_QUERY_CONTENT_TERMS);
-  return { text, upper: text + MAX_CHAR, suffixKey, suffixUpper: suffixKey + MAX_CHAR, content };
+  const canonical = canonicalText(query) || text;
+  const shortLatin = !startsCjk(text) && Array.from(text).length < MIN_LATIN_SUBSTRING;
+  const variants = canonical === text ? [text] : [text, canonical];
+  // A short Latin query is a whole word: "go" may start "go modules" but not "google".
+  const prefix = variants.map((v) => (shortLatin ? { low: `${v} `, high: `${v} ${MAX_CHAR}` } : range(v)));
+  const substring = shortLatin ? [] : variants.map((v) => range(Array.from(v).slice(0, SUFFIX_LENGTH).join('')));
+  const forms = rankedForms(query, { maxWords: MAX_QUERY_WORDS, typos: true });
+  return {
+    text,
+    canonical,
+    prefix,
+    substring,
+    substringExact: Array.from(text).length <= SUFFIX_LENGTH,
+    forms,
+  };
+}
+
+/**
+ * The ranked-stage forms of a text: each word (group g), the other indexed forms that stand for it, and, with
+ * `typos`, its one-edit forms for Latin words of TYPO_MIN_LENGTH letters or more.
+ */
+export function rankedForms(text: string, options: { maxWords: number; typos: boolean }): PreparedQuery['forms'] {
+  const forms: PreparedQuery['forms'] = [];
+  wordGroups(text)
+    .slice(0, options.maxWords)
+    .forEach((group, g) => {
+      forms.push([g, group.term, 0, 1]);
+      for (const alternative of group.alternatives) forms.push([g, alternative, 1, 1]);
+      if (!options.typos) return;
+      for (const spelling of group.spellings) {
+        if (Array.from(spelling).length < TYPO_MIN_LENGTH) continue;
+        forms.push([g, TYPO_MARK + spelling, 2, TYPO_FACTOR]);
+        for (const variant of deletions(spelling)) forms.push([g, TYPO_MARK + variant, 2, TYPO_FACTOR]);
+      }
+    });
+  return forms;
 }

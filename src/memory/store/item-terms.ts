@@ -1,41 +1,63 @@
-import { contentTerms, normalizeText } from '../../shared/text.js';
+import { canonicalText, deletions, indexWords, spellings, startsCjk } from '../../shared/search-words.js';
+import { normalizeText } from '../../shared/text.js';
 
 /**
- * The search terms an item revision is indexed under (M-7.2). They live with the store, which writes them;
- * retrieval reads them back through the same limits.
+ * The search terms an item revision is indexed under (M-7.2, M-7.7). They live with the store, which writes
+ * them; retrieval reads them back through the same limits and the same word rules (`shared/search-words`).
  */
 
 /** M-7.4: a query longer than this (normalized) returns nothing. */
 export const MAX_QUERY_LENGTH = 256;
-/** Content terms kept per item: they only top up short results, so the salient first ones suffice. */
-export const MAX_CONTENT_TERMS = 48;
+/** Words kept per item for the ranked stage: the metadata first, then the synopsis and the content. */
+export const MAX_CONTENT_TERMS = 96;
 /**
  * Suffixes are stored up to this many characters. A longer substring query matches on its first
  * SUFFIX_LENGTH characters through the index and is then confirmed against the whole term.
  */
 export const SUFFIX_LENGTH = 16;
+/**
+ * Typo rows: a metadata word of at least TYPO_MIN_LENGTH Latin letters is also indexed as written (unstemmed:
+ * a typo can break a suffix) and under each of its one-letter deletions, marked so no query word can equal
+ * one by accident (normalized text has no '~'). One edit between two spellings means they share a deletion,
+ * or one is a deletion of the other.
+ */
+export const TYPO_MARK = '~';
+export const TYPO_MIN_LENGTH = 5;
+const MAX_TYPO_WORDS = 12;
 
 export type TermField = 'title' | 'alias' | 'keyword';
 
 export interface ItemTerms {
-  /** Whole normalized metadata terms (exact and prefix matching). */
+  /** Whole normalized metadata terms, and their canonical forms (exact and prefix matching). */
   metadata: { term: string; field: TermField }[];
-  /** Every suffix of every metadata term, bounded in length (substring matching through an index). */
+  /** Suffixes of the metadata terms that start on a word boundary (substring matching through an index). */
   suffixes: string[];
-  /** Bounded content terms (top-up matching). */
+  /** Words of every field, then the typo rows of the metadata words (ranked matching). */
   content: string[];
 }
 
+export interface TermSource {
+  title: string;
+  aliases: string[];
+  keywords: string[];
+  content: string;
+  synopsis: string;
+}
+
 /**
- * The search terms of one item revision (M-7.2). Metadata terms are stored whole; the substring stage
- * needs an index of its own, so every suffix of every metadata term is stored too: "q is a substring of
- * term" becomes "some suffix of term starts with q", a range scan on a B-tree instead of a scan of all terms.
+ * The search terms of one item revision. Metadata terms are stored whole, in their normalized and their
+ * canonical form ("Integration tests" → "integration tests", "integration test"). The substring stage needs
+ * an index of its own, so the suffixes of every metadata term that start a word are stored too: "q is inside
+ * term at a word boundary" becomes "some suffix of term starts with q", a range scan on a B-tree. Chinese
+ * has no spaces, so every Chinese character starts a suffix; a Latin word starts one only at its beginning
+ * ("api" is not inside "rapid", "go" not inside "mongo").
  */
-export function buildItemTerms(input: { title: string; aliases: string[]; keywords: string[]; content: string }): ItemTerms {
+export function buildItemTerms(input: TermSource): ItemTerms {
   const metadata = new Map<string, TermField>();
   const add = (text: string, field: TermField): void => {
-    const term = normalizeText(text);
-    if (term.length > 0 && term.length <= MAX_QUERY_LENGTH * 2 && !metadata.has(term)) metadata.set(term, field);
+    for (const term of [normalizeText(text), canonicalText(text)]) {
+      if (term.length > 0 && term.length <= MAX_QUERY_LENGTH * 2 && !metadata.has(term)) metadata.set(term, field);
+    }
   };
   add(input.title, 'title');
   for (const alias of input.aliases) add(alias, 'alias');
@@ -44,13 +66,28 @@ export function buildItemTerms(input: { title: string; aliases: string[]; keywor
   for (const term of metadata.keys()) {
     const chars = Array.from(term);
     for (let i = 1; i < chars.length; i += 1) {
-      if (chars[i] === ' ') continue;
+      if (chars[i] === ' ' || !(startsCjk(chars[i]!) || chars[i - 1] === ' ' || startsCjk(chars[i - 1]!))) continue;
       suffixes.add(chars.slice(i, i + SUFFIX_LENGTH).join(''));
     }
+  }
+  const metadataText = [input.title, ...input.aliases, ...input.keywords].join('\n');
+  const metadataWords = indexWords(metadataText);
+  const content = new Set(metadataWords);
+  for (const word of indexWords(`${input.synopsis}\n${input.content}`)) {
+    if (content.size >= MAX_CONTENT_TERMS) break;
+    content.add(word);
+  }
+  let typoWords = 0;
+  for (const word of spellings(metadataText)) {
+    if (typoWords >= MAX_TYPO_WORDS) break;
+    if (Array.from(word).length < TYPO_MIN_LENGTH) continue;
+    typoWords += 1;
+    content.add(TYPO_MARK + word);
+    for (const variant of deletions(word)) content.add(TYPO_MARK + variant);
   }
   return {
     metadata: [...metadata].map(([term, field]) => ({ term, field })),
     suffixes: [...suffixes],
-    content: contentTerms(`${input.title}\n${input.content}`, MAX_CONTENT_TERMS),
+    content: [...content],
   };
 }

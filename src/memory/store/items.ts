@@ -1,6 +1,6 @@
 import { MemoryNotFoundError } from '../../shared/errors.js';
 import type { Connection } from '../db/connection.js';
-import { buildItemTerms } from './item-terms.js';
+import { type TermSource, buildItemTerms } from './item-terms.js';
 import type { ForgetResult, ItemStatus, MemoryItemSummary, MemoryKind } from '../types.js';
 
 export interface ItemRow {
@@ -129,8 +129,6 @@ export function addEvidence(conn: Connection, itemId: string, revision: number, 
   for (const candidateId of candidateIds) link.run(itemId, revision, candidateId);
 }
 
-type TermSource = { title: string; aliases: string[]; keywords: string[]; content: string };
-
 /**
  * Writes the search terms of an active item: one statement per term table, the rows passed as JSON.
  * Only active items have terms, so a retired, superseded or forgotten item leaves search at once.
@@ -159,8 +157,8 @@ export function indexTerms(conn: Connection, itemId: string, threadId: string | 
  */
 export function dropTerms(conn: Connection, itemId: string): void {
   const row = conn
-    .stmt<{ title: string; aliases: string; keywords: string; content: string }>(
-      'SELECT title, aliases, keywords, content FROM memory_items WHERE id = ? AND is_current = 1',
+    .stmt<{ title: string; aliases: string; keywords: string; content: string; synopsis: string }>(
+      'SELECT title, aliases, keywords, content, synopsis FROM memory_items WHERE id = ? AND is_current = 1',
     )
     .get(itemId);
   conn.stmt('DELETE FROM memory_terms WHERE item_id = ?').run(itemId);
@@ -170,6 +168,7 @@ export function dropTerms(conn: Connection, itemId: string): void {
     aliases: JSON.parse(row.aliases) as string[],
     keywords: JSON.parse(row.keywords) as string[],
     content: row.content,
+    synopsis: row.synopsis,
   });
   conn
     .stmt('DELETE FROM memory_term_suffixes WHERE item_id = ? AND suffix IN (SELECT value FROM json_each(?))')
@@ -300,14 +299,19 @@ export function recentActiveItems(conn: Connection, kind: MemoryKind, threadId: 
     .all(kind, threadId, limit);
 }
 
-/** Active items of a kind and scope indexed under a whole normalized title term (an index seek). */
+/**
+ * Active items of a kind and scope indexed under a whole normalized metadata term. The plan starts from the
+ * term (a seek on the term index, a handful of rows) and reaches each item through its current-revision
+ * index; CROSS JOIN keeps SQLite from starting at the kind's active items instead (a scan that grows with
+ * the Memory).
+ */
 export function activeItemsWithTitleTerm(conn: Connection, term: string, kind: MemoryKind, threadId: string | null): ItemRow[] {
   return conn
     .stmt<ItemRow>(
       `SELECT ${ITEM_COLUMNS.split(', ')
         .map((c) => `i.${c}`)
         .join(', ')} FROM memory_terms t
-         JOIN memory_items i ON i.id = t.item_id AND i.is_current = 1
+        CROSS JOIN memory_items i ON i.id = t.item_id AND i.is_current = 1
         WHERE t.term = ? AND i.status = 'active' AND i.kind = ? AND i.thread_id IS ?`,
     )
     .all(term, kind, threadId);

@@ -43,14 +43,15 @@ export function readMeta(conn: Connection): MetaRecord | null {
 /**
  * M-9.6: the global last error is the error of the most recently updated unresolved job (pending, leased
  * or retry-wait), `updated_at DESC, id DESC`; it clears only when no unresolved job carries an error.
- * Called inside every transaction that changes a job's status or error.
+ * Called inside every transaction that changes a job's status or error. Unresolved means unfinished, so the
+ * lookup reads the open-jobs index (the work in flight), not every job that ever failed.
  */
 export function refreshGlobalLastError(conn: Connection, now: number, succeeded: boolean): void {
   conn
     .stmt(
       `UPDATE memory_meta SET
          last_error = (SELECT last_error FROM memory_jobs
-                        WHERE last_error IS NOT NULL AND status IN ('pending', 'leased', 'retry_wait')
+                        WHERE finished_at IS NULL AND status IN ('pending', 'leased', 'retry_wait') AND last_error IS NOT NULL
                         ORDER BY updated_at DESC, id DESC LIMIT 1),
          last_succeeded_at = CASE WHEN ? THEN ? ELSE last_succeeded_at END,
          updated_at = ?

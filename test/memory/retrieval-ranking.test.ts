@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryManager } from '../../src/index.js';
+import { canonicalText, indexWords, stemWord, wordGroups } from '../../src/shared/search-words.js';
+import { seedItems } from '../helpers/seed-items.js';
+import { tempRepo } from '../helpers/temp-repo.js';
+
+function open(repo: string): { memory: MemoryManager; handle: ReturnType<MemoryManager['beginTurn']> } {
+  const memory = MemoryManager.open({ repoRoot: repo });
+  return { memory, handle: memory.beginTurn({ intent: 'general_chat', userText: 'probe' }) };
+}
+
+describe('search words (M-7.7)', () => {
+  it('Chinese words from Intl.Segmenter, bigrams only where it finds single characters, no stop words', () => {
+    expect(wordGroups('用户对分支命名有什么要求').map((g) => g.term)).toEqual(['分支', '命名']);
+    // 缓存 is two single characters to the segmenter: their bigram stands for the word.
+    expect(indexWords('缓存策略')).toEqual(['缓存', '策略']);
+    expect(indexWords('限流')).toEqual(['限流']);
+  });
+
+  it('identifiers split into their parts, each standing also for the joined form', () => {
+    for (const id of ['rateLimiter', 'rate-limiter', 'rate_limiter', 'RateLimiter', 'rate.limiter']) {
+      expect(
+        wordGroups(id).map((g) => [g.term, g.alternatives]),
+        id,
+      ).toEqual([
+        ['rat', ['ratelimiter']],
+        ['limiter', ['ratelimiter']],
+      ]);
+    }
+    expect(indexWords('HTTPServer')).toEqual(['http', 'httpserver', 'server']);
+    expect(canonicalText('rateLimiter')).toBe(canonicalText('rate-limiter'));
+  });
+
+  it('light English stemming: plurals, -ing, -ed; digits and short words untouched', () => {
+    expect(['tests', 'testing', 'tested', 'test'].map(stemWord)).toEqual(['test', 'test', 'test', 'test']);
+    expect(['caches', 'caching', 'cached', 'cache'].map(stemWord)).toEqual(['cach', 'cach', 'cach', 'cach']);
+    expect(['dependencies', 'dependency'].map(stemWord)).toEqual(['dependency', 'dependency']);
+    expect(['status', 'redis', 'k8s', 'go'].map(stemWord)).toEqual(['status', 'redis', 'k8s', 'go']);
+    expect(canonicalText('Integration tests')).toBe(canonicalText('integration test'));
+  });
+});
+
+describe('ranked retrieval (M-7.7)', () => {
+  const items = [
+    {
+      kind: 'project_decision' as const,
+      title: '统一使用 pnpm 管理依赖',
+      aliases: ['package manager', '包管理器'],
+      content: '项目统一使用 pnpm。',
+    },
+    { kind: 'user_preference' as const, title: '分支命名用 feature/ 加工单号', content: '分支命名都用 feature/ 开头，后面跟工单号。' },
+    {
+      kind: 'project_decision' as const,
+      title: 'Rate limiter in front of the login API',
+      aliases: ['rate-limiter'],
+      content: '5 requests per second.',
+    },
+    { kind: 'project_decision' as const, title: 'Integration tests use a real Postgres', content: 'No mocks in integration tests.' },
+    {
+      kind: 'project_decision' as const,
+      title: 'Deploy with Kubernetes',
+      keywords: ['kubernetes', 'helm'],
+      content: 'Helm charts for production.',
+    },
+    { kind: 'project_decision' as const, title: 'MongoDB for the event store', content: 'The event store lives in MongoDB.' },
+    { kind: 'project_decision' as const, title: 'Rapid release cadence', content: 'Ship every Tuesday.' },
+  ];
+
+  it('natural questions find the memory through its weighted words (phrase, question form)', async () => {
+    const repo = tempRepo();
+    seedItems(repo, items);
+    const { memory, handle } = open(repo);
+    const titles = (q: string): string[] => memory.search(handle, q).map((h) => h.title);
+    expect(titles('which package manager should I use here')).toEqual(['统一使用 pnpm 管理依赖']);
+    expect(titles('用户对分支命名有什么要求')).toEqual(['分支命名用 feature/ 加工单号']);
+    expect(titles('rate limiter for the login api')[0]).toBe('Rate limiter in front of the login API');
+    await memory.close();
+  });
+
+  it('variants meet: plural, identifier spelling; typos rank below exact words', async () => {
+    const repo = tempRepo();
+    seedItems(repo, items);
+    const { memory, handle } = open(repo);
+    expect(memory.search(handle, 'rateLimiter').map((h) => [h.title, h.match])).toEqual([
+      ['Rate limiter in front of the login API', 'exact'],
+    ]);
+    expect(memory.search(handle, 'integration test').map((h) => h.match)).toEqual(['prefix']);
+    expect(memory.search(handle, 'kuberntes').map((h) => [h.title, h.match])).toEqual([['Deploy with Kubernetes', 'content']]);
+    // Four letters is too short for a typo: no guess.
+    expect(memory.search(handle, 'helx')).toEqual([]);
+    await memory.close();
+  });
+
+  it('short words never match inside other words; a Latin substring starts a word', async () => {
+    const repo = tempRepo();
+    seedItems(repo, items);
+    const { memory, handle } = open(repo);
+    expect(memory.search(handle, 'go')).toEqual([]);
+    expect(memory.search(handle, 'api').map((h) => h.title)).toEqual(['Rate limiter in front of the login API']);
+    expect(memory.search(handle, 'ngodb')).toEqual([]);
+    expect(memory.search(handle, 'event sto').map((h) => [h.title, h.match])).toEqual([['MongoDB for the event store', 'substring']]);
+    await memory.close();
+  });
+
+  it('M-7.5: one common word of a long query carries no hit, and unrelated queries return []', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      ...items,
+      ...Array.from({ length: 8 }, (_, i) => ({
+        kind: 'project_decision' as const,
+        title: `Release note ${i}`,
+        content: 'Every release ships notes.',
+      })),
+    ]);
+    const { memory, handle } = open(repo);
+    expect(memory.search(handle, 'how should the release notes of the mobile app be localized for japanese users')).toEqual([]);
+    expect(memory.search(handle, 'graphql schema stitching')).toEqual([]);
+    expect(memory.search(handle, '前端状态管理用什么')).toEqual([]);
+    await memory.close();
+  });
+
+  it('ranked hits come best first, and what scores far below the best is left out', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'project_decision', title: 'Logging format', content: 'Structured JSON logs with trace ids, shipped to Loki.' },
+      { kind: 'project_decision', title: 'Tracing', content: 'Trace ids propagate through every service.' },
+      { kind: 'project_decision', title: 'Unrelated', content: 'Colours of the dashboard.' },
+    ]);
+    const { memory, handle } = open(repo);
+    const hits = memory.search(handle, 'structured json logs shipped to loki with trace ids');
+    expect(hits.map((h) => [h.title, h.match])).toEqual([['Logging format', 'content']]);
+    await memory.close();
+  });
+});

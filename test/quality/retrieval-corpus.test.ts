@@ -1,0 +1,32 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { QUERY_TYPES, loadRetrievalCorpus, runRetrieval } from '../../quality/eval/retrieval.mjs';
+
+const corpus = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.v1.json', import.meta.url)));
+
+describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
+  it('covers 3 projects × 60 memories and 300 labelled queries of every type, zh / en / mixed, 20 % without answer', () => {
+    expect(corpus.projects.length).toBeGreaterThanOrEqual(3);
+    for (const p of corpus.projects) expect(p.memories.length).toBeGreaterThanOrEqual(60);
+    const queries = corpus.projects.flatMap((p) => p.queries);
+    expect(queries.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(queries.map((q) => q.type))).toEqual(new Set(QUERY_TYPES));
+    expect(new Set(queries.map((q) => q.lang))).toEqual(new Set(['zh', 'en', 'mixed']));
+    expect(queries.filter((q) => q.relevant.length === 0).length / queries.length).toBeGreaterThanOrEqual(0.2);
+  });
+
+  it('through the public API: recall@5 ≥ 0.90, precision ≥ 0.85, false hits on no-answer queries ≤ 10 %, routing or search ≥ 95 %', async () => {
+    const report = await runRetrieval(corpus, { MemoryManager, ScriptedLlm });
+    const all = report.ours.all;
+    expect(all.answerable).toBeGreaterThan(200);
+    expect(all.recallAt5).toBeGreaterThanOrEqual(0.9);
+    expect(all.precision).toBeGreaterThanOrEqual(0.85);
+    expect(all.falseHits).toBeLessThanOrEqual(0.1);
+    expect(all.reach).toBeGreaterThanOrEqual(0.95);
+    expect(all.top1).toBeGreaterThanOrEqual(0.95);
+    // Above plain BM25 on the same memories, and no language far behind.
+    expect(all.recallAt5!).toBeGreaterThan(report.bm25.all.recallAt5!);
+    for (const lang of ['zh', 'en', 'mixed']) expect(report.ours.byLang[lang]!.recallAt5, lang).toBeGreaterThanOrEqual(0.85);
+  });
+});
