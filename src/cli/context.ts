@@ -10,6 +10,7 @@ import { MemoryStorageError } from '../shared/errors.js';
 import { projectRoot } from '../workspace/project-root.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
 import { EXIT } from './commands/command-output.js';
+import { recoveryLines } from './commands/patch-recovery.js';
 import type { Output } from './output.js';
 
 /** Everything a command needs: the project, its Memory, the model (when one is configured). */
@@ -102,6 +103,7 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
     throw error;
   }
   const workspace = new ReviewWorkspace(repoRoot, { patchFile: pendingPatchPath(repoRoot) });
+  for (const line of recoveryLines(workspace)) options.output.err(`${line}\n`);
   let agent: Promise<Agent | null> | null = null;
   const loadAgent = (): Promise<Agent | null> => {
     if (!llm) return Promise.resolve(null);

@@ -13,7 +13,7 @@ import { describeError } from '../shared/errors.js';
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const output = processOutput();
 
-const COMMANDS = ['ask', 'memory', 'doctor', 'patch', 'apply', 'discard', 'mcp', 'help', 'version'];
+const COMMANDS = ['ask', 'memory', 'doctor', 'patch', 'apply', 'discard', 'undo', 'mcp', 'help', 'version'];
 
 interface GlobalOptions {
   repo?: string;
@@ -25,7 +25,7 @@ interface GlobalOptions {
 const EXAMPLES: [string, string][] = [
   ['autopatch-j', 'the interactive session (a pipe is one request; --lines: one per line)'],
   ['autopatch-j "text"', 'one request (= ask "text"); ask - or no text reads stdin; --json for scripts'],
-  ['autopatch-j patch|apply|discard', 'the pending patch a repair request left'],
+  ['autopatch-j patch|apply|discard|undo', 'the pending patch a repair request left; undo puts back the last applied one'],
   ['autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all]', 'the /memory commands; --json for scripts'],
   ['autopatch-j doctor [--json]', 'check the settings, the provider and the Memory database'],
   ['autopatch-j help | version', ''],
@@ -269,7 +269,7 @@ function program(): Command {
       process.exitCode = await runDoctor({ repo: opts.repo, model: opts.model, json: opts.json === true, output });
     });
 
-  const patchCommand = (name: 'patch' | 'apply' | 'discard', description: string): void => {
+  const patchCommand = (name: 'patch' | 'apply' | 'discard' | 'undo', description: string): void => {
     root
       .command(name)
       .description(description)
@@ -285,6 +285,7 @@ function program(): Command {
   patchCommand('patch', 'show the pending patch as a diff');
   patchCommand('apply', 'apply the pending patch (every edit must still match exactly once)');
   patchCommand('discard', 'drop the pending patch');
+  patchCommand('undo', 'put back the files the last apply changed (refused if one changed since)');
 
   root
     .command('mcp')

@@ -32,3 +32,8 @@ export function pendingPatchPath(repoRoot: string): string {
 export function cliHistoryPath(repoRoot: string): string {
   return join(dataDir(repoRoot), 'cli_history');
 }
+
+/** Apply journals and the pre-apply bytes `/undo` restores (one folder per transaction). */
+export function applyDir(repoRoot: string): string {
+  return join(dataDir(repoRoot), 'apply');
+}

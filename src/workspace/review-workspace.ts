@@ -1,6 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { resolveInRepo } from './repo-paths.js';
+import { makeDataFolder, writePrivateFileAtomic } from '../shared/private-files.js';
+import { type RecoveryNote, lastCommittedApply } from './apply-journal.js';
+import { recoverTransactions } from './apply-recovery.js';
+import { type ApplyResult, type UndoResult, applyEdits, planPatch, undoLastApply } from './patch-apply.js';
 
 /** One search/replace edit of a pending patch. */
 export interface PatchEdit {
@@ -24,7 +27,8 @@ export interface Finding {
   message: string;
 }
 
-export type ApplyResult = { applied: true; files: string[] } | { applied: false; problems: string[] };
+export type { ApplyResult, UndoResult } from './patch-apply.js';
+export type { RecoveryNote } from './apply-journal.js';
 
 /** Reads a kept patch file; anything else than the shape written by `save` is refused. */
 function parseStoredPatch(value: unknown): { nextId: number; patch: PendingPatch | null } {
@@ -66,12 +70,17 @@ export class ReviewWorkspace {
   /** Small per-session caches of tool results (file reads). */
   readonly requestCache = new Map<string, string>();
   private readonly patchFile: string | null;
+  /** Applies or undos a crash interrupted, completed or rolled back when this workspace opened. */
+  readonly recovered: RecoveryNote[];
+  private readonly now: () => number;
 
   constructor(
     readonly repoRoot: string,
-    options: { patchFile?: string } = {},
+    options: { patchFile?: string; now?: () => number } = {},
   ) {
     this.patchFile = options.patchFile ?? null;
+    this.now = options.now ?? Date.now;
+    this.recovered = this.patchFile ? recoverTransactions(repoRoot, this.now()) : [];
     this.load();
   }
 
@@ -92,41 +101,63 @@ export class ReviewWorkspace {
     return this.patch;
   }
 
-  /** Reads the kept patch; an unreadable file is ignored (the patch is a proposal, never data). */
+  /**
+   * Reads the kept patch, never through a link; an unreadable file is ignored (the patch is a proposal,
+   * never data). A patch the last apply already applied (a crash came before it was cleared) is dropped.
+   */
   private load(): void {
     if (!this.patchFile || !existsSync(this.patchFile)) return;
     try {
-      const stored = parseStoredPatch(JSON.parse(readFileSync(this.patchFile, 'utf8')));
+      const fd = openSync(this.patchFile, constants.O_RDONLY | constants.O_NOFOLLOW);
+      let text: string;
+      try {
+        text = readFileSync(fd, 'utf8');
+      } finally {
+        closeSync(fd);
+      }
+      const stored = parseStoredPatch(JSON.parse(text));
       this.patch = stored.patch;
       this.nextId = Math.max(stored.nextId, (stored.patch?.id ?? 0) + 1);
     } catch {
       this.patch = null;
     }
+    if (this.patch && lastCommittedApply(this.repoRoot)?.patchId === this.patch.id) {
+      this.patch = null;
+      this.save();
+    }
   }
 
+  /** Keeps the patch on disk: a temp file created exclusively (never through a link), renamed over the old one. */
   private save(): void {
     if (!this.patchFile) return;
     if (!this.patch && !existsSync(this.patchFile)) return;
-    mkdirSync(dirname(this.patchFile), { recursive: true });
-    const temp = `${this.patchFile}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify({ nextId: this.nextId, patch: this.patch }, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temp, this.patchFile);
+    makeDataFolder(dirname(this.patchFile));
+    writePrivateFileAtomic(this.patchFile, `${JSON.stringify({ nextId: this.nextId, patch: this.patch }, null, 2)}\n`);
   }
 
   /**
-   * Applies the pending patch only if every search text still occurs exactly once in its file; otherwise
-   * nothing is changed and the problems are listed.
+   * Applies the pending patch, all files or none, only if every search text still occurs exactly once in its
+   * file; otherwise nothing is changed and the problems are listed. The pre-apply bytes are kept for `undo`.
    */
   applyPatch(): ApplyResult {
     if (!this.patch) return { applied: false, problems: ['there is no pending patch'] };
-    const plan = planEdits(this.repoRoot, this.patch.edits);
-    if (plan.problems.length > 0) return { applied: false, problems: plan.problems };
-    for (const [file, text] of plan.files) writeFileSync(file, text);
+    const result = applyEdits(this.repoRoot, this.patch.edits, { patchId: this.patch.id, summary: this.patch.summary, now: this.now() });
+    if (!result.applied) return result;
     this.patch = null;
     this.save();
     this.sourceIndex = null;
     this.requestCache.clear();
-    return { applied: true, files: [...plan.files.keys()] };
+    return result;
+  }
+
+  /** `/undo`: restores the files the last apply changed, exactly, unless one changed since. */
+  undoLastApply(): UndoResult {
+    const result = undoLastApply(this.repoRoot, this.now());
+    if (result.undone) {
+      this.sourceIndex = null;
+      this.requestCache.clear();
+    }
+    return result;
   }
 
   /** Drops the pending patch (/discard, /new). */
@@ -147,15 +178,12 @@ export class ReviewWorkspace {
   }
 }
 
-/**
- * Works out the new text of every file an edit list touches, edits applied in order, each search text
- * required to occur exactly once at its turn. Nothing is written; problems are listed instead.
- */
-export function planEdits(repoRoot: string, edits: readonly PatchEdit[]): { files: Map<string, string>; problems: string[] } {
-  return planChanges(repoRoot, edits).plan;
+/** Checks an edit list against the files as they are now; nothing is written. */
+export function planEdits(repoRoot: string, edits: readonly PatchEdit[]): { problems: string[] } {
+  return { problems: planPatch(repoRoot, edits).problems };
 }
 
-/** One file a patch changes: its text now and after the patch. */
+/** One file a patch changes: its text now and after the patch (decoded for display only). */
 export interface FileChange {
   path: string;
   before: string;
@@ -163,62 +191,16 @@ export interface FileChange {
 }
 
 /**
- * Plans a patch: each search text must occur exactly once in the file as it is now and again at its turn
- * (so an earlier edit cannot create or hide the match), and an edit whose replacement contains its own
- * search text must not find that replacement already in place (applying it again would nest it).
+ * Plans a patch for display: each search text must occur exactly once in the file as it is now and again at
+ * its turn, and an edit whose replacement contains its own search text must not find that replacement already
+ * in place (applying it again would nest it). The edits work on bytes (see byte-edits).
  */
-export function planChanges(
-  repoRoot: string,
-  edits: readonly PatchEdit[],
-): { plan: { files: Map<string, string>; problems: string[] }; changes: FileChange[] } {
-  const problems: string[] = [];
-  const files = new Map<string, string>();
-  const originals = new Map<string, { path: string; text: string }>();
-  for (const edit of edits) {
-    let file: string;
-    try {
-      file = resolveInRepo(repoRoot, edit.path);
-    } catch (error) {
-      problems.push(`${edit.path}: ${(error as Error).message}`);
-      continue;
-    }
-    let text: string;
-    try {
-      if (!originals.has(file)) originals.set(file, { path: edit.path, text: readFileSync(file, 'utf8') });
-      text = files.get(file) ?? originals.get(file)!.text;
-    } catch {
-      problems.push(`${edit.path}: cannot read the file`);
-      continue;
-    }
-    const original = originals.get(file)!.text;
-    if (edit.search.length === 0 || countOccurrences(original, edit.search) === 0 || text.indexOf(edit.search) < 0) {
-      problems.push(`${edit.path}: the search text no longer matches`);
-      continue;
-    }
-    if (countOccurrences(original, edit.search) > 1 || countOccurrences(text, edit.search) > 1) {
-      problems.push(`${edit.path}: the search text matches more than once`);
-      continue;
-    }
-    if (edit.replace.includes(edit.search) && edit.replace !== edit.search && original.includes(edit.replace)) {
-      problems.push(`${edit.path}: the replacement is already there (the patch looks applied)`);
-      continue;
-    }
-    const first = text.indexOf(edit.search);
-    files.set(file, text.slice(0, first) + edit.replace + text.slice(first + edit.search.length));
-  }
-  const changes = [...files.entries()].map(([file, after]) => ({
-    path: originals.get(file)!.path,
-    before: originals.get(file)!.text,
-    after,
-  }));
-  return { plan: { files, problems }, changes };
-}
-
-/** Occurrences (overlapping ones too) of `needle` in `text`. */
-function countOccurrences(text: string, needle: string): number {
-  let count = 0;
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) count += 1;
-  return count;
+export function planChanges(repoRoot: string, edits: readonly PatchEdit[]): { plan: { problems: string[] }; changes: FileChange[] } {
+  const plan = planPatch(repoRoot, edits);
+  return {
+    plan: { problems: plan.problems },
+    changes: plan.files.map((f) => ({ path: f.path, before: f.before.toString('utf8'), after: f.after.toString('utf8') })),
+  };
 }
 
 /** Renders a patch as readable text for people and for repair prompts. */

@@ -15,6 +15,7 @@ import { instructionFilesText, skippedInstructionsText } from '../render/instruc
 import { styleFor } from '../render/style.js';
 import { renderColumns } from '../render/wrap.js';
 import { EXIT } from './command-output.js';
+import { patchesCheck } from './patch-recovery.js';
 
 /** One line of `autopatch-j doctor`. */
 export interface Check {
@@ -148,6 +149,7 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
         fix: ignored ? null : "run any request, or: echo '*' > .autopatch-j/.gitignore",
       });
     }
+    checks.push(patchesCheck(root));
   }
   const allOk = checks.every((c) => c.ok);
   if (options.json) {

@@ -1,6 +1,7 @@
 import { ReviewWorkspace } from '../../workspace/review-workspace.js';
 import { pendingPatchPath } from '../../memory/paths.js';
 import { StartupError, resolveRepo } from '../context.js';
+import { recoveryLines } from './patch-recovery.js';
 import { type Output, literal } from '../output.js';
 import { renderPatch } from '../render/patch-view.js';
 import { styleFor } from '../render/style.js';
@@ -27,6 +28,23 @@ export function applyPatch(workspace: ReviewWorkspace): CommandOutput {
   });
 }
 
+/** `/undo`: the files the last apply changed, back byte for byte; refused when one changed since. */
+export function undoPatch(workspace: ReviewWorkspace): CommandOutput {
+  const result = workspace.undoLastApply();
+  if (result.undone) {
+    const which = result.patchId !== null ? `patch #${result.patchId}` : 'the last patch';
+    return ok(`Undid ${which}: ${result.files.length} file(s) restored as they were before it was applied.`, {
+      undone: true,
+      id: result.patchId,
+      files: result.files,
+    });
+  }
+  return failure(`Nothing was undone:\n- ${result.problems.map(literal).join('\n- ')}`, EXIT.failure, {
+    undone: false,
+    problems: result.problems,
+  });
+}
+
 export function discardPatch(workspace: ReviewWorkspace): CommandOutput {
   const patch = workspace.pendingPatch;
   return workspace.discardPatch()
@@ -34,9 +52,9 @@ export function discardPatch(workspace: ReviewWorkspace): CommandOutput {
     : failure('There is no pending patch.');
 }
 
-/** `autopatch-j patch|apply|discard`: the patch an earlier `ask` or session left; Memory is not opened. */
+/** `autopatch-j patch|apply|discard|undo`: the patch an earlier `ask` or session left; Memory is not opened. */
 export async function patchOutsideSession(
-  name: 'patch' | 'apply' | 'discard',
+  name: 'patch' | 'apply' | 'discard' | 'undo',
   options: { repo: string | undefined; output: Output },
 ): Promise<CommandOutput> {
   let root: string;
@@ -47,7 +65,9 @@ export async function patchOutsideSession(
     throw error;
   }
   const workspace = new ReviewWorkspace(root, { patchFile: pendingPatchPath(root) });
+  for (const line of recoveryLines(workspace)) options.output.err(`${line}\n`);
   if (name === 'patch') return showPatch(workspace, options.output);
   if (name === 'apply') return applyPatch(workspace);
+  if (name === 'undo') return undoPatch(workspace);
   return discardPatch(workspace);
 }

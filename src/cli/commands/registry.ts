@@ -4,7 +4,7 @@ import { reasonWords } from '../exit-pass.js';
 import { renderDrainWarnings } from '../render/memory-views.js';
 import { renderColumns, wrapText } from '../render/wrap.js';
 import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
-import { applyPatch, discardPatch, showPatch } from './patch-commands.js';
+import { applyPatch, discardPatch, showPatch, undoPatch } from './patch-commands.js';
 import { closest } from './suggest.js';
 import {
   memoryClear,
@@ -105,6 +105,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run: async (_args, ctx) => applyPatch(ctx.workspace),
   },
   {
+    name: 'undo',
+    usage: '/undo',
+    description: 'put back the files the last /apply changed (refused if one changed since)',
+    run: async (_args, ctx) => undoPatch(ctx.workspace),
+  },
+  {
     name: 'discard',
     usage: '/discard',
     description: 'drop the pending patch',
@@ -187,7 +193,6 @@ const SLASH_HINTS: Record<string, string> = {
   '?': '/help',
   commands: '/help',
   diff: '/patch',
-  undo: '/discard',
   forget: '/memory forget <id>',
   status: '/memory status',
   export: '/memory export',

@@ -1,19 +1,10 @@
-import {
-  chmodSync,
-  closeSync,
-  constants,
-  fchmodSync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, constants, fchmodSync, lstatSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { MemoryStorageError } from '../../shared/errors.js';
+import { PrivateFolderError, makePrivateFolder, processAlive, tempOwnerPid } from '../../shared/private-files.js';
 import { typedStorageError } from '../db/storage-fault.js';
+
+export { ensureGitignore, syncFolder as syncDir } from '../../shared/private-files.js';
 
 /** The files SQLite keeps next to a database. */
 export const SIDE_SUFFIXES = ['-wal', '-shm', '-journal'] as const;
@@ -35,48 +26,21 @@ function linkError(path: string): MemoryStorageError {
 }
 
 /**
- * The data folder ignores itself in git (it holds the RAW conversation): whoever opens Memory first — the
- * CLI, the MCP server or a library user — writes `.gitignore` with `*` when it is missing.
- */
-export function ensureGitignore(dir: string): void {
-  let fd: number | null = null;
-  try {
-    // O_EXCL: whatever is there already (a file of the user's, or a link pointing anywhere) is left alone.
-    fd = openSync(join(dir, '.gitignore'), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
-    writeSync(fd, '# autopatch-j data (RAW conversations): never commit\n*\n');
-  } catch {
-    // Already there, or a read-only folder (which keeps the data out of commits made from here anyway).
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-}
-
-/**
  * Makes sure the folder exists, is a real folder (not a symbolic link) and, when created here, is 0700
  * whatever the umask: it holds the RAW conversation.
  */
 export function ensurePrivateDir(dir: string): void {
   try {
-    const found = lstatOrNull(dir);
-    if (found?.isSymbolicLink()) throw linkError(dir);
-    if (found && !found.isDirectory()) {
+    makePrivateFolder(dir);
+  } catch (error) {
+    if (error instanceof PrivateFolderError) {
+      const link = lstatOrNull(dir)?.isSymbolicLink() === true;
+      if (link) throw linkError(dir);
       throw new MemoryStorageError(`${dir} is not a folder`, {
         fix: `move the file ${dir} away and run the command again`,
         code: 'ENOTDIR',
       });
     }
-    if (found) return;
-    mkdirSync(dirname(dir), { recursive: true });
-    try {
-      mkdirSync(dir, { mode: 0o700 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // Another process created it at the same moment; check what it is.
-      ensurePrivateDir(dir);
-      return;
-    }
-    chmodSync(dir, 0o700);
-  } catch (error) {
     throw typedStorageError(error, `cannot use ${dir}`, dir);
   }
 }
@@ -113,19 +77,6 @@ export function createPrivateFile(path: string): boolean {
   return true;
 }
 
-/** Makes a rename or link durable; some file systems refuse fsync on a folder, which is fine. */
-export function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Not supported here: the directory entry is already in place, only its durability is weaker.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** Removes private working folders and files (`.verify-<pid>-…`, `.memory.db.new-<pid>-…`) left by processes that no longer run. */
 export function removeStaleWorkDirs(dir: string, prefix: string): void {
   let names: string[];
@@ -136,18 +87,9 @@ export function removeStaleWorkDirs(dir: string, prefix: string): void {
   }
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    const pid = tempOwnerPid(name, prefix);
+    if (pid === null || pid === process.pid || processAlive(pid)) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
