@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import stringWidth from 'string-width';
 
 const DRIVER = fileURLToPath(new URL('../fixtures/pty-drive.py', import.meta.url));
 const CLI = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
@@ -40,16 +41,32 @@ export function plain(transcript: string): string {
 
 /**
  * What the screen shows at the end, roughly: a small emulation of the sequences the CLI uses to redraw
- * (carriage return, cursor up, erase line, erase below), colours dropped, no line wrapping.
+ * (carriage return, cursor up, erase line, erase below), colours dropped. With `columns`, long lines wrap as
+ * a terminal wraps them (Chinese characters take two columns); with `rows`, the cursor cannot move above the
+ * top of a screen that tall (what scrolled off cannot be redrawn).
  */
-export function screenOf(transcript: string): string {
-  const lines: string[] = [''];
+export function screenOf(transcript: string, size: { rows?: number; columns?: number } = {}): string {
+  const rows = size.rows ?? Infinity;
+  const columns = size.columns ?? Infinity;
+  // Each screen row is a list of cells; a wide character takes its cell and an empty one after it.
+  const lines: string[][] = [[]];
   let row = 0;
   let col = 0;
+  let bottom = 0;
+  const newline = (): void => {
+    row += 1;
+    bottom = Math.max(bottom, row);
+    col = 0;
+    if (lines.length <= row) lines.push([]);
+  };
   const put = (ch: string): void => {
-    const line = lines[row] ?? '';
-    lines[row] = line.slice(0, col).padEnd(col, ' ') + ch + line.slice(col + 1);
-    col += 1;
+    const width = ch === '\t' ? 1 : stringWidth(ch);
+    if (width === 0) return;
+    if (col + width > columns) newline();
+    const line = (lines[row] ??= []);
+    while (line.length < col) line.push(' ');
+    line.splice(col, width, ch, ...(width === 2 ? [''] : []));
+    col += width;
   };
   // eslint-disable-next-line no-control-regex
   const tokens = transcript.match(/\u001b\[[0-9;?]*[A-Za-z~]|[\s\S]/gu) ?? [];
@@ -57,20 +74,17 @@ export function screenOf(transcript: string): string {
     if (token.startsWith('\u001b[')) {
       const final = token.at(-1);
       const n = Number(token.slice(2, -1)) || 1;
-      if (final === 'A') row = Math.max(0, row - n);
+      if (final === 'A') row = Math.max(0, bottom - rows + 1, row - n);
       else if (final === 'J') {
-        lines[row] = (lines[row] ?? '').slice(0, col);
+        lines[row] = (lines[row] ?? []).slice(0, col);
         lines.length = row + 1;
-      } else if (final === 'K') lines[row] = token === '\u001b[2K' ? '' : (lines[row] ?? '').slice(0, col);
+      } else if (final === 'K') lines[row] = token === '\u001b[2K' ? [] : (lines[row] ?? []).slice(0, col);
       else if (final === 'G') col = n - 1;
       continue;
     }
     if (token === '\r') col = 0;
-    else if (token === '\n') {
-      row += 1;
-      col = 0;
-      if (lines.length <= row) lines.push('');
-    } else if (token >= ' ' || token === '\t') put(token);
+    else if (token === '\n') newline();
+    else if (token >= ' ' || token === '\t') put(token);
   }
-  return lines.map((l) => l.trimEnd()).join('\n');
+  return lines.map((l) => l.join('').trimEnd()).join('\n');
 }

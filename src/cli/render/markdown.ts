@@ -1,162 +1,166 @@
 import { createRequire } from 'node:module';
+import type { MarkedExtension, Token, Tokens } from 'marked';
 import { displayWidth } from './width.js';
 
-/** Turns markdown into terminal text (headings, emphasis, lists, tables, highlighted code). */
-export type MarkdownToTerminal = (markdown: string) => string;
+/** A top-level block of an answer as the markdown lexer sees it. */
+export interface MarkdownBlock {
+  type: string;
+  raw: string;
+  /** A list: the raw text of each item (their concatenation starts the block's raw). */
+  items?: string[];
+  /** A fenced code block: its opening fence (three or more backticks or tildes) and its info string. */
+  fence?: { marker: string; info: string };
+}
+
+/** Answers rendered for the terminal (headings, emphasis, lists, tables, highlighted code). */
+export interface MarkdownRenderer {
+  render(markdown: string): string;
+  /** The top-level blocks of `markdown`, in order; their raw texts add up to the input. */
+  blocks(markdown: string): MarkdownBlock[];
+  /** The rendered lines of code lines inside a fence (its marker and info): one rendered line per input line. */
+  codeLines(fence: { marker: string; info: string }, lines: string[]): string[];
+}
+
+/** The indentation marked-terminal gives code blocks and list items. */
+export const BLOCK_INDENT = '  ';
+
+type Load = (name: string) => unknown;
 
 /**
  * Loads the renderer only when an answer is shown on a colour terminal, so commands that never render
  * markdown do not pay for marked, marked-terminal and the highlighter at start-up. Loaded with require (an
  * ES module through require needs Node 20.19): the command line runs from a code-cached bundle, where
  * Node 20 cannot run an import() of a package.
+ *
+ * On top of marked-terminal, three repairs: inline markup inside list items is rendered (marked-terminal
+ * prints the inline text of a tight list item raw with marked ≥ 13), an ordered list starting at N is
+ * numbered from N (a list interrupted by a code block goes on at 2., 3., …), and a table fits `width`:
+ * columns share the room and cells wrap between words, Chinese characters counted as two columns (cli-table3
+ * alone cuts such cells short).
  */
-export async function loadMarkdown(width: number): Promise<MarkdownToTerminal> {
-  const load = createRequire(import.meta.url);
+export async function loadMarkdown(width: number): Promise<MarkdownRenderer> {
+  const load = createRequire(import.meta.url) as Load;
   const { Marked } = load('marked') as typeof import('marked');
-  const { markedTerminal } = load('marked-terminal') as typeof import('marked-terminal');
+  const terminal = load('marked-terminal') as typeof import('marked-terminal');
+  const Table = load('cli-table3') as typeof import('cli-table3');
+  const wrapAnsi = (load('wrap-ansi') as { default: (text: string, columns: number, options: object) => string }).default;
+  const room = Math.max(20, width);
+  const options = { width: room, reflowText: true, tab: BLOCK_INDENT.length, showSectionPrefix: false };
+  // marked-terminal's own helpers, from an instance of its renderer: the list layout and the text
+  // transform (colons inside code spans, entities, emoji) its block renderers apply.
+  const helpers = new terminal.default(options as ConstructorParameters<typeof terminal.default>[0]) as unknown as {
+    o: { list: (body: string, ordered: boolean, indent: string) => string };
+    transform: (text: string) => string;
+  };
+  const listStarts: number[] = [];
   const marked = new Marked();
   // marked-terminal's types lag behind marked's extension type; the runtime contract is the documented one.
-  const extension = markedTerminal({ width: Math.max(20, width), reflowText: true, tab: 2, showSectionPrefix: false } as Parameters<
-    typeof markedTerminal
-  >[0]);
-  marked.use(extension as unknown as Parameters<typeof marked.use>[0]);
-  return (markdown) => String(marked.parse(markdown, { async: false })).replace(/\n+$/, '\n');
+  const extension = terminal.markedTerminal({
+    ...options,
+    list: (body: string, ordered: boolean, indent: string) => numberFrom(helpers.o.list(body, ordered, indent), listStarts.pop() ?? 1),
+  } as Parameters<typeof terminal.markedTerminal>[0]);
+  marked.use(extension as unknown as MarkedExtension);
+  marked.use({
+    renderer: {
+      // A tight list item's text holds inline tokens: render them (`false` hands plain text to marked-terminal).
+      text(token) {
+        return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+      },
+      // A block without a language is shown as written: guessing one tries every grammar (~0.1 s a call) and
+      // often colours logs and shell output at random.
+      code(token) {
+        if (!token.lang) token.lang = 'plaintext';
+        return false;
+      },
+      // Nested lists finish first, so their starts are taken from the stack before their parent's.
+      list(token) {
+        listStarts.push(token.ordered && typeof token.start === 'number' ? token.start : 1);
+        return false;
+      },
+      table(token) {
+        const cell = (c: Tokens.TableCell): string => helpers.transform(this.parser.parseInline(c.tokens));
+        return fittedTable(
+          Table,
+          wrapAnsi,
+          token.header.map(cell),
+          token.rows.map((row) => row.map(cell)),
+          room,
+        );
+      },
+    },
+  });
+  const render = (markdown: string): string => String(marked.parse(markdown, { async: false })).replace(/\n+$/, '\n');
+  return {
+    render,
+    blocks: (markdown) => marked.lexer(markdown).map(toBlock),
+    codeLines: ({ marker, info }, lines) => {
+      // The block's own fence: none of its lines closes it.
+      const out = render(`${marker}${info}\n${lines.join('\n')}\n${marker}\n`)
+        .replace(/\n$/, '')
+        .split('\n');
+      // One rendered line per code line; anything else (a renderer that merged lines) falls back to the plain text.
+      return out.length === lines.length ? out : lines.map((l) => `${BLOCK_INDENT}${l}`);
+    },
+  };
+}
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})([^\n]*)/;
+
+function toBlock(token: Token): MarkdownBlock {
+  const block: MarkdownBlock = { type: token.type, raw: token.raw };
+  if (token.type === 'list') block.items = (token as Tokens.List).items.map((item) => item.raw);
+  if (token.type === 'code') {
+    const open = FENCE_OPEN.exec(token.raw);
+    if (open) block.fence = { marker: open[1]!, info: open[2]!.trim() };
+  }
+  return block;
+}
+
+/** marked-terminal numbers every ordered list from 1: shift the top-level numbers to start at `start`. */
+function numberFrom(body: string, start: number): string {
+  if (start === 1) return body;
+  return body.replace(/^(\d+)\. /gm, (_, n: string) => `${Number(n) + start - 1}. `);
 }
 
 /**
- * Renders a streamed answer as it arrives. Text is first written as it comes (so a long line still
- * streams); once a unit is complete — a line, a whole table, a whole fenced code block — the raw text is
- * erased and replaced by its rendering. If the raw text no longer fits on the screen to be erased, it stays
- * and only the rest is rendered.
+ * A table that fits `width` columns: each column gets its natural width when all fit, else narrow columns
+ * keep theirs and the wide ones share what is left; cell text wraps between words (a word longer than its
+ * column is cut), with display widths, so Chinese text wraps between characters.
  */
-export class MarkdownStream {
-  private pending = '';
-  /** Raw text of `pending` already on the screen. */
-  private shown = '';
-
-  constructor(
-    private readonly render: MarkdownToTerminal,
-    private readonly write: (text: string) => void,
-    private readonly screen: { columns: () => number; rows: () => number } = { columns: () => 80, rows: () => 24 },
-  ) {}
-
-  push(delta: string): void {
-    this.pending += delta;
-    const cut = completeUnitsEnd(this.pending);
-    if (cut > 0) {
-      const ready = this.pending.slice(0, cut);
-      this.pending = this.pending.slice(cut);
-      this.replaceShown(ready);
-    }
-    if (this.pending.length > this.shown.length) {
-      this.write(this.pending.slice(this.shown.length));
-      this.shown = this.pending;
-    }
-  }
-
-  /** Renders what is left (the last unit). */
-  flush(): void {
-    if (this.pending.length > 0) this.replaceShown(this.pending.endsWith('\n') ? this.pending : `${this.pending}\n`);
-    this.pending = '';
-  }
-
-  private replaceShown(units: string): void {
-    const shown = this.shown;
-    this.shown = '';
-    if (shown.length > 0) {
-      const rows = rowsOf(shown, this.screen.columns());
-      if (rows >= this.screen.rows() - 1) {
-        // Too tall to erase: the raw text stays; finish its line and render nothing twice.
-        if (!shown.endsWith('\n')) this.write('\n');
-        return;
-      }
-      this.write(`\r${rows > 0 ? `\u001b[${rows}A` : ''}\u001b[J`);
-    }
-    for (const unit of splitUnits(units)) this.write(unit.trim().length === 0 ? '\n' : this.render(unit));
-  }
+function fittedTable(
+  Table: typeof import('cli-table3'),
+  wrapAnsi: (text: string, columns: number, options: object) => string,
+  head: string[],
+  rows: string[][],
+  width: number,
+): string {
+  const count = head.length;
+  const natural = new Array<number>(count).fill(1);
+  for (const row of [head, ...rows]) row.forEach((c, i) => (natural[i] = Math.max(natural[i]!, ...c.split('\n').map(displayWidth))));
+  // Each column has a border on its left and one padding space on each side; the last border closes the row.
+  const widths = fitColumns(natural, width - 1 - 3 * count);
+  const wrap = (text: string, i: number): string => wrapAnsi(text, widths[i]!, { hard: true, trim: true });
+  const table = new Table({ head: head.map(wrap), colWidths: widths.map((w) => w + 2), wordWrap: false });
+  for (const row of rows) table.push(row.map(wrap));
+  return `${table.toString()}\n\n`;
 }
 
-/** Screen rows above the cursor that `text` (written from a line start) occupies. */
-function rowsOf(text: string, columns: number): number {
-  const lines = text.split('\n');
-  let rows = 0;
-  lines.forEach((line, i) => {
-    const width = displayWidth(line);
-    const used = Math.max(1, Math.ceil(width / Math.max(1, columns)));
-    rows += i === lines.length - 1 ? used - 1 : used;
-  });
-  return rows;
-}
-
-const FENCE = /^\s{0,3}(```|~~~)/;
-const TABLE_ROW = /^\s*\|/;
-
-/** The end of the last complete unit: a line, or a whole table or fenced block. */
-export function completeUnitsEnd(text: string): number {
-  let end = 0;
-  let offset = 0;
-  let inFence = false;
-  let inTable = false;
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length - 1; i += 1) {
-    const line = lines[i]!;
-    const start = offset;
-    offset += line.length + 1;
-    if (inFence) {
-      if (FENCE.test(line)) {
-        inFence = false;
-        end = offset;
-      }
-      continue;
+/** Column widths adding up to at most `room` (never below `min` each): narrow columns first, the rest shared. */
+export function fitColumns(natural: readonly number[], room: number, min = 6): number[] {
+  const widths = natural.slice();
+  if (natural.reduce((a, b) => a + b, 0) <= room) return widths;
+  let open = natural.map((_, i) => i);
+  let left = room;
+  for (;;) {
+    const share = Math.floor(left / open.length);
+    const fits = open.filter((i) => natural[i]! <= share);
+    if (fits.length === 0) {
+      open.forEach((i, k) => (widths[i] = share + (k < left - share * open.length ? 1 : 0)));
+      break;
     }
-    if (inTable && !TABLE_ROW.test(line)) {
-      inTable = false;
-      end = start;
-    }
-    if (FENCE.test(line)) {
-      inFence = true;
-      continue;
-    }
-    if (TABLE_ROW.test(line)) {
-      inTable = true;
-      continue;
-    }
-    end = offset;
+    for (const i of fits) left -= natural[i]!;
+    open = open.filter((i) => natural[i]! > share);
+    if (open.length === 0) break;
   }
-  return end;
-}
-
-/** Splits complete text into units to render one by one (a line, a table, a fenced block). */
-function splitUnits(text: string): string[] {
-  const units: string[] = [];
-  let rest = text;
-  while (rest.length > 0) {
-    let cut = firstUnitEnd(rest);
-    if (cut <= 0) cut = rest.length;
-    units.push(rest.slice(0, cut));
-    rest = rest.slice(cut);
-  }
-  return units;
-}
-
-function firstUnitEnd(text: string): number {
-  const lines = text.split('\n');
-  const first = lines[0]!;
-  if (FENCE.test(first)) {
-    let offset = first.length + 1;
-    for (let i = 1; i < lines.length; i += 1) {
-      offset += lines[i]!.length + 1;
-      if (FENCE.test(lines[i]!)) return Math.min(offset, text.length);
-    }
-    return text.length;
-  }
-  if (TABLE_ROW.test(first)) {
-    let offset = 0;
-    for (const line of lines) {
-      if (!TABLE_ROW.test(line)) break;
-      offset += line.length + 1;
-    }
-    return Math.min(offset, text.length);
-  }
-  return Math.min(first.length + 1, text.length);
+  return widths.map((w, i) => Math.max(w, Math.min(min, natural[i]!)));
 }
