@@ -25,6 +25,7 @@ export type {
   RetryResult,
   ProvenanceSource,
   RefusedCandidate,
+  SuggestedCandidate,
   SearchHit,
   TurnHandle,
   TurnRecord,
