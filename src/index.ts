@@ -26,6 +26,7 @@ export type {
   ProvenanceSource,
   RefusedCandidate,
   RoutedItem,
+  SuggestedCandidate,
   SearchHit,
   TurnHandle,
   TurnRecord,
