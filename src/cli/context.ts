@@ -1,5 +1,5 @@
-import { accessSync, constants, existsSync, lstatSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
@@ -16,6 +16,8 @@ import type { Output } from './output.js';
 /** Everything a command needs: the project, its Memory, the model (when one is configured). */
 export interface CliContext {
   repoRoot: string;
+  /** The repo-relative folder the command was started in ('' at the top or outside the project). */
+  workingFolder: string;
   config: AppConfig;
   memory: MemoryManager;
   workspace: ReviewWorkspace;
@@ -108,11 +110,24 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
   const loadAgent = (): Promise<Agent | null> => {
     if (!llm) return Promise.resolve(null);
     agent ??= import('../agent/agent.js').then(
-      ({ Agent }) => new Agent({ llm, memory, repoRoot, workspace, instructionsFrom: process.cwd() }),
+      ({ Agent }) => new Agent({ llm, memory, repoRoot, workspace, workingFolder, instructionsFrom: process.cwd() }),
     );
     return agent;
   };
-  return { repoRoot, config, memory, workspace, llm, agent: loadAgent, output: options.output };
+  const workingFolder = folderWithin(repoRoot, process.cwd());
+  return { repoRoot, workingFolder, config, memory, workspace, llm, agent: loadAgent, output: options.output };
+}
+
+/** `cwd` relative to the project (forward slashes), or '' when it is the top or outside it. */
+export function folderWithin(repoRoot: string, cwd: string): string {
+  let rel: string;
+  try {
+    rel = relative(realpathSync(repoRoot), realpathSync(cwd));
+  } catch {
+    return '';
+  }
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return '';
+  return rel.split(sep).join('/');
 }
 
 /**

@@ -14,6 +14,8 @@ const version = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 const output = processOutput();
 
 const COMMANDS = ['ask', 'memory', 'doctor', 'patch', 'apply', 'discard', 'undo', 'mcp', 'help', 'version'];
+/** `memory` subcommands people type without `memory` (`autopatch-j status`). */
+const MEMORY_COMMANDS = ['status', 'list', 'show', 'forget', 'clear', 'export', 'refused', 'retry'];
 
 interface GlobalOptions {
   repo?: string;
@@ -126,16 +128,27 @@ async function print(result: CommandOutput, json: boolean): Promise<number> {
   return result.exitCode;
 }
 
-/** `ask` and `autopatch-j "text"`: one request; `-` or no text reads stdin; the exit pass ends it. */
+/** A piped input that has not ended after this long gets one line saying what the request waits for. */
+const SLOW_PIPE_MS = 2000;
+
+/**
+ * `ask` and `autopatch-j "text"`: one request; the exit pass ends it. Piped input is always read: alone it is
+ * the request (`ask`, `ask -`); with a prompt (`cmd | ask "prompt"`, `ask - "prompt"`) the request is the
+ * prompt, then the piped text as a fenced block.
+ */
 async function ask(words: string[], opts: GlobalOptions): Promise<number> {
-  let text = words.join(' ');
-  if (words.length === 0 || (words.length === 1 && words[0] === '-')) {
-    if (process.stdin.isTTY) {
-      output.err('autopatch-j ask: give the request as text, or pipe it in (autopatch-j ask - < request.txt)\n');
-      return EXIT.usage;
-    }
-    const { readAllStdin } = await import('./stdin.js');
-    text = await readAllStdin();
+  const prompt = words.filter((word) => word !== '-').join(' ');
+  let text = prompt;
+  if (!process.stdin.isTTY) {
+    const { readAllStdin, withPipedText } = await import('./stdin.js');
+    const piped = await readAllStdin(process.stdin, {
+      afterMs: SLOW_PIPE_MS,
+      onSlow: () => output.err('autopatch-j ask: waiting for the piped input to end (< /dev/null asks without it)\n'),
+    });
+    text = withPipedText(prompt, piped);
+  } else if (prompt.trim().length === 0) {
+    output.err('autopatch-j ask: give the request as text, or pipe it in (autopatch-j ask - < request.txt)\n');
+    return EXIT.usage;
   }
   if (text.trim().length === 0) {
     output.err('autopatch-j ask: the request is empty\n');
@@ -184,6 +197,26 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
   );
 }
 
+/**
+ * What a request that looks like a command most likely meant, or null: a single word close to a command
+ * (`memroy` → `memory`), or a memory subcommand without `memory` (`status`, `show m1a2b3c4`) → `memory …`.
+ */
+async function commandGuess(words: string[]): Promise<string | null> {
+  const [first = '', second] = words;
+  if (/\s/.test(first) || words.length > 2) return null;
+  const name = first.toLowerCase();
+  if (MEMORY_COMMANDS.includes(name)) {
+    const takesId = name === 'show' || name === 'forget' || name === 'retry';
+    if (second === undefined) return `memory ${name}`;
+    return takesId && /^[\w-]{4,64}$/.test(second) ? `memory ${name} ${literal(second)}` : null;
+  }
+  if (second !== undefined) return null;
+  const { closest } = await import('./commands/suggest.js');
+  const guess = closest(name, [...COMMANDS, ...MEMORY_COMMANDS], name.length >= 6 ? 2 : 1);
+  if (guess === null) return null;
+  return MEMORY_COMMANDS.includes(guess) ? `memory ${guess}` : guess;
+}
+
 /** The memory commands that only read: without a database they say so and create nothing. */
 const READ_ONLY = new Set(['status', 'list', 'show', 'forget', 'clear', 'export', 'retry', 'refused']);
 
@@ -208,18 +241,14 @@ function program(): Command {
     .action(async (words: string[], _opts: GlobalOptions, cmd: Command) => {
       const opts = globals(cmd);
       if (words.length > 0) {
-        // A single word that is almost a command is a typo, not a request for the model.
-        if (words.length === 1 && !/\s/.test(words[0]!)) {
-          const { closest } = await import('./commands/suggest.js');
-          const guess = closest(words[0]!, COMMANDS, words[0]!.length >= 6 ? 2 : 1);
-          if (guess) {
-            output.err(
-              `autopatch-j: unknown command '${literal(words[0])}'. Did you mean '${guess}'? ` +
-                `(to ask it, quote more words: autopatch-j ask "${literal(words[0])}")\n`,
-            );
-            process.exitCode = EXIT.usage;
-            return;
-          }
+        const guess = await commandGuess(words);
+        if (guess) {
+          output.err(
+            `autopatch-j: unknown command '${literal(words.join(' '))}'. Did you mean 'autopatch-j ${guess}'? ` +
+              `(to ask it, quote more words: autopatch-j ask "${literal(words.join(' '))}")\n`,
+          );
+          process.exitCode = EXIT.usage;
+          return;
         }
         process.exitCode = await ask(words, opts);
         return;

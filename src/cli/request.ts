@@ -1,6 +1,7 @@
 import type { AgentResult } from '../agent/agent.js';
 import { PROVIDER_SETUP_HINT } from '../config/config.js';
 import { LlmCallError, rawDiagnostic } from '../llm/diagnostics.js';
+import type { RetryNotice } from '../llm/guarded-client.js';
 import { MemorySchemaError, describeError } from '../shared/errors.js';
 import { EXIT, exitCodeOf } from './commands/command-output.js';
 import type { CliContext } from './context.js';
@@ -73,18 +74,20 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
     lineOpen = false;
   };
   const before = { patch: ctx.workspace.pendingPatch, findings: ctx.workspace.findings.length };
-  ctx.llm!.onRetry = (notice) => {
+  const onRetry = (notice: RetryNotice): void => {
     retries = notice.attempt;
     const what =
       `HTTP ${notice.status} from the provider, ` + `retrying in ${Math.ceil(notice.delayMs / 1000)}s (${notice.attempt}/${notice.of})…`;
     if (output.interactive) spinner.update(what);
     else output.err(`${what}\n`);
   };
+  ctx.llm!.onRetry = onRetry;
   spinner.start('thinking…');
   try {
     const result = await agent.handle(input, {
       ...(signal ? { signal } : {}),
       events: {
+        onRetry,
         onRoute: (route) => {
           spinner.update(LABEL[route.intent] ?? 'thinking…');
           if (!debug) return;

@@ -254,7 +254,7 @@ describe('surface', () => {
     expect(ok(await runCli(['version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     const typo = await runCli(['memroy']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain("unknown command 'memroy'. Did you mean 'memory'?");
+    expect(typo.stderr).toContain("unknown command 'memroy'. Did you mean 'autopatch-j memory'?");
   });
 
   it('an unknown slash command gets a suggestion: /clear → /new or /memory clear', async () => {
