@@ -7,6 +7,7 @@ export type {
   DrainWarning,
   ExportResult,
   ForgetResult,
+  ImportResult,
   Intent,
   JobCounts,
   JobOutcome,
@@ -33,6 +34,7 @@ export { INTENTS, MEMORY_KINDS, ORDINARY_INTENTS, isOrdinaryIntent } from './mem
 export {
   MemoryContractError,
   MemoryError,
+  MemoryImportError,
   MemoryIntentError,
   MemoryLeaseError,
   MemoryNotFoundError,
@@ -42,3 +44,4 @@ export {
 export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall, ToolSchema } from './llm/types.js';
 export { ScriptedLlm, type ScriptStep } from './llm/scripted-llm.js';
 export { SCHEMA_SQL, SCHEMA_VERSION } from './memory/db/schema.js';
+export type { CheckedExport } from './memory/lifecycle/import.js';

@@ -72,6 +72,17 @@ export class MemoryIntentError extends MemoryError {
   }
 }
 
+/**
+ * `memory import` refused: the export file breaks the contract (foreign, damaged, tampered, newer), or the
+ * target Memory is not empty. Nothing was changed; `reason` says why in words a person can act on.
+ */
+export class MemoryImportError extends MemoryError {
+  override readonly name = 'MemoryImportError';
+  constructor(readonly reason: string) {
+    super(`cannot import: ${reason}`);
+  }
+}
+
 /** Describe any thrown value in one line, for logs and short status text; credentials are redacted. */
 export function describeError(error: unknown): string {
   let text: string;
