@@ -7,6 +7,7 @@ export type {
   DrainWarning,
   ExportResult,
   ForgetResult,
+  ImportResult,
   Intent,
   JobCounts,
   JobOutcome,
@@ -38,6 +39,7 @@ export {
   MemoryContractError,
   MemoryError,
   type MemoryErrorCode,
+  MemoryImportError,
   MemoryIntentError,
   MemoryLeaseError,
   MemoryNotFoundError,
@@ -49,3 +51,4 @@ export {
 export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall, ToolSchema } from './llm/types.js';
 export { ScriptedLlm, type ScriptStep } from './llm/scripted-llm.js';
 export { SCHEMA_SQL, SCHEMA_VERSION } from './memory/db/schema.js';
+export type { CheckedExport } from './memory/lifecycle/import.js';

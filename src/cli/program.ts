@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandOutput } from './commands/command-output.js';
 import { EXIT } from './commands/command-output.js';
@@ -29,6 +29,8 @@ const EXAMPLES: [string, string][] = [
   ['autopatch-j "text"', 'one request (= ask "text"); ask - or no text reads stdin; --json for scripts'],
   ['autopatch-j patch|apply|discard|undo', 'the pending patch a repair request left; undo puts back the last applied one'],
   ['autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all]', 'the /memory commands; --json for scripts'],
+  ['autopatch-j memory export --markdown [--out FILE] | --agents-md', 'the active preferences and decisions, for review in git'],
+  ['autopatch-j memory import FILE', 'restore a RAW export into an absent or empty Memory (a new machine, a fresh clone)'],
   ['autopatch-j doctor [--json]', 'check the settings, the provider and the Memory database'],
   ['autopatch-j help | version', ''],
 ];
@@ -338,9 +340,21 @@ function program(): Command {
     if (argument) cmd.argument(argument);
     if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
     if (name === 'retry') cmd.option('--all', 'every failed job');
+    if (name === 'export') {
+      cmd
+        .option('--markdown', 'the active preferences and decisions with their quotes as Markdown (stdout, or --out)')
+        .option('--out <file>', 'with --markdown: write the Markdown to this file')
+        .option('--agents-md', "update the autopatch-j block in the project's AGENTS.md (text outside it is untouched)");
+    }
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const opts = command.optsWithGlobals() as GlobalOptions & { confirm?: boolean; all?: boolean };
+      const opts = command.optsWithGlobals() as GlobalOptions & {
+        confirm?: boolean;
+        all?: boolean;
+        markdown?: boolean;
+        out?: string;
+        agentsMd?: boolean;
+      };
       const arg = argument ? (args[0] as string) : undefined;
       const { NoMemoryYet } = await import('./context.js');
       try {
@@ -354,7 +368,12 @@ function program(): Command {
               show: () => commands.memoryShow(ctx, arg),
               forget: () => commands.memoryForget(ctx, arg),
               clear: () => commands.memoryClear(ctx, opts.confirm === true),
-              export: () => commands.memoryExport(ctx),
+              export: () =>
+                commands.memoryExport(ctx, {
+                  markdown: opts.markdown === true,
+                  agentsMd: opts.agentsMd === true,
+                  ...(opts.out !== undefined ? { out: opts.out } : {}),
+                }),
               retry: () => commands.memoryRetry(ctx, arg, opts.all === true),
               refused: () => commands.memoryRefused(ctx),
             };
@@ -375,9 +394,50 @@ function program(): Command {
   memoryCommand('show', 'one memory with its sources and revisions', '<id>');
   memoryCommand('forget', 'forget one memory (the RAW turns are kept)', '<id>');
   memoryCommand('clear', 'delete all Memory (needs --confirm)');
-  memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/');
+  memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/ (or --markdown, --agents-md: the reviewable decisions)');
   memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', '[id]');
   memoryCommand('refused', 'recent candidates that were not remembered, with quote and reason');
+  memory
+    .command('import')
+    .description('restore a RAW export (memory export) into this project when its Memory is absent or empty')
+    .argument('<file>', 'the export file (it is only read)')
+    .option('--repo <dir>', 'the project folder')
+    .option('--json', 'machine-readable output')
+    .action(async (file: string, _opts: GlobalOptions, command: Command) => {
+      const opts = command.optsWithGlobals() as GlobalOptions;
+      const json = opts.json === true;
+      const [commands, { StartupError, resolveRepo }, { memoryDbPath }] = await Promise.all([
+        import('./commands/memory-commands.js'),
+        import('./context.js'),
+        import('../memory/paths.js'),
+      ]);
+      let root: string;
+      try {
+        root = resolveRepo(opts.repo);
+      } catch (error) {
+        if (!(error instanceof StartupError)) throw error;
+        output.err(`autopatch-j: ${error.message}\n`);
+        process.exitCode = error.exitCode;
+        return;
+      }
+      const restore = (source: Parameters<typeof commands.memoryImport>[1]): Promise<number> =>
+        withContext({ repo: opts.repo }, async (ctx) => print(commands.memoryImport(ctx, source), json), { exitPass: false });
+      // An existing Memory is checked for emptiness first; an absent one is created only for a valid export.
+      if (existsSync(memoryDbPath(root))) {
+        process.exitCode = await restore(file);
+        return;
+      }
+      const checked = await commands.checkImportFile(root, file);
+      if ('exitCode' in checked) {
+        process.exitCode = await print(checked, json);
+        return;
+      }
+      try {
+        process.exitCode = await restore(checked);
+      } finally {
+        checked.dispose();
+      }
+    });
   memory.showSuggestionAfterError(true);
   return root;
 }

@@ -1,8 +1,12 @@
-import { MemoryNotFoundError, MemorySchemaError, describeError } from '../../shared/errors.js';
+import { MemoryImportError, MemoryNotFoundError, MemorySchemaError, describeError } from '../../shared/errors.js';
+import type { CheckedExport } from '../../memory/lifecycle/import.js';
 import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
 import { degradedHelp, renderDetail, renderList, renderRefused, renderStatus } from '../render/memory-views.js';
 import { type CommandOutput, EXIT, exitCodeOf, failure, ok } from './command-output.js';
+import { MEMORY_BLOCK, decisionEntries, renderAgentsBlock, renderDecisionsMarkdown } from '../render/memory-markdown.js';
+import { FileRefusedError, updateMarkedBlock, writeProjectFile } from '../../workspace/marked-block.js';
+import { resolve } from 'node:path';
 
 /** `/memory status` — works while degraded (M-9.7). */
 export function memoryStatus(ctx: CliContext): CommandOutput {
@@ -83,7 +87,19 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
   }
 }
 
-export function memoryExport(ctx: CliContext): CommandOutput {
+/** `--markdown [--out FILE]` and `--agents-md`: the reviewable forms of `memory export`. */
+export interface ExportOptions {
+  markdown?: boolean;
+  out?: string;
+  agentsMd?: boolean;
+}
+
+export function memoryExport(ctx: CliContext, options: ExportOptions = {}): CommandOutput {
+  if (options.out !== undefined && (options.out.length === 0 || !options.markdown))
+    return failure('usage: memory export --markdown --out FILE', EXIT.usage);
+  if (options.markdown && options.agentsMd)
+    return failure('usage: memory export --markdown [--out FILE] | --agents-md (one of them)', EXIT.usage);
+  if (options.markdown || options.agentsMd) return memoryExportMarkdown(ctx, options);
   try {
     const result = ctx.memory.export();
     if (result.rawBytesOnly) {
@@ -97,6 +113,87 @@ export function memoryExport(ctx: CliContext): CommandOutput {
   } catch (error) {
     return failure(`export failed: ${literal(describeError(error))}`);
   }
+}
+
+/** The active preferences and decisions with their quotes, as Markdown on stdout, in a file, or in AGENTS.md's block. */
+function memoryExportMarkdown(ctx: CliContext, options: ExportOptions): CommandOutput {
+  return guarded(() => {
+    const entries = decisionEntries(ctx.memory);
+    const decisions = entries.filter((e) => e.kind === 'project_decision').length;
+    const counted = `${decisions} decision(s), ${entries.length - decisions} preference(s)`;
+    try {
+      if (options.agentsMd) {
+        const update = updateMarkedBlock(ctx.repoRoot, 'AGENTS.md', MEMORY_BLOCK, renderAgentsBlock(entries));
+        const text = update.changed
+          ? `${update.created ? 'Created' : 'Updated'} the autopatch-j block in ${update.path}: ${counted}. ` +
+            'Review it and commit it like any change; text outside the block is untouched.'
+          : `${update.path} already holds these ${entries.length} memories: nothing changed.`;
+        return ok(text, { format: 'agents-md', ...update, entries });
+      }
+      const markdown = renderDecisionsMarkdown(entries);
+      if (options.out === undefined) return ok(literal(markdown.trimEnd()), { format: 'markdown', path: null, markdown, entries });
+      const update = writeProjectFile(ctx.repoRoot, resolve(process.cwd(), options.out), Buffer.from(markdown, 'utf8'));
+      return ok(
+        update.changed
+          ? `Wrote ${counted} to ${update.path}.`
+          : `${update.path} already holds these ${entries.length} memories: nothing changed.`,
+        { format: 'markdown', ...update, entries },
+      );
+    } catch (error) {
+      if (error instanceof FileRefusedError)
+        return failure(`export failed: ${literal(error.message)}`, EXIT.failure, { error: 'refused', reason: error.message });
+      throw error;
+    }
+  });
+}
+
+/**
+ * `memory import FILE` into a project without a Memory: the export is checked against the contract before
+ * the Memory is created, so a refused file creates nothing. Returns what to print instead when it is refused.
+ */
+export async function checkImportFile(repoRoot: string, file: string): Promise<CheckedExport | CommandOutput> {
+  const { MemoryManager } = await import('../../memory/manager.js');
+  try {
+    return MemoryManager.checkExportFile({ repoRoot, file });
+  } catch (error) {
+    return importFailure(error);
+  }
+}
+
+/** `memory import FILE`: the export (a path, or checked already) restored into this project's empty Memory. */
+export function memoryImport(ctx: CliContext, source: string | CheckedExport): CommandOutput {
+  try {
+    const r = ctx.memory.restore(source);
+    return ok(
+      [
+        `Restored ${r.turns} turn(s), ${r.items} memory revision(s), ${r.candidates} candidate(s) with ${r.sources} quote(s), ` +
+          `${r.jobs} job(s) and ${r.threads} thread(s) from ${literal(r.file)} (exported ${r.exportedAt}); generation ${r.generation}.`,
+        ...(r.fromDegraded ? ['The export was taken from a degraded Memory; every row passed the checks.'] : []),
+        'The export file is unchanged. memory list shows the memories; unfinished jobs run with the next request.',
+      ].join('\n'),
+      r,
+    );
+  } catch (error) {
+    return importFailure(error);
+  }
+}
+
+function importFailure(error: unknown): CommandOutput {
+  if (error instanceof MemoryImportError) {
+    return failure(`import refused: ${literal(error.reason)}. Nothing was changed.`, EXIT.failure, {
+      error: 'refused',
+      reason: error.reason,
+    });
+  }
+  if (error instanceof MemorySchemaError) {
+    return failure(
+      `import refused: Memory is degraded (${literal(error.reason)}); import restores only into a healthy, empty Memory. ` +
+        'Keep a copy (memory export), then memory clear --confirm, then import again. Nothing was changed.',
+      EXIT.failure,
+      { error: 'degraded', reason: error.reason },
+    );
+  }
+  return failure(`import failed: ${literal(describeError(error))}`);
 }
 
 /** `/memory retry [ID|--all]` (M-9.4a): failed jobs back in the queue. */

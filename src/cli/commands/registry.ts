@@ -61,7 +61,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'memory',
-    usage: '/memory status|list|show <id>|forget <id>|clear [--confirm]|export|refused|retry [id|--all]',
+    usage:
+      '/memory status|list|show <id>|forget <id>|clear [--confirm]|export [--markdown [--out FILE]|--agents-md]|refused|retry [id|--all]',
     description: 'inspect, export, forget or clear what is remembered',
     subcommands: MEMORY_SUBCOMMANDS,
     run: async (args, ctx) => {
@@ -77,8 +78,14 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
           return memoryForget(ctx, rest[0]);
         case 'clear':
           return memoryClear(ctx, rest.includes('--confirm'));
-        case 'export':
-          return memoryExport(ctx);
+        case 'export': {
+          const out = rest.indexOf('--out');
+          return memoryExport(ctx, {
+            markdown: rest.includes('--markdown'),
+            agentsMd: rest.includes('--agents-md'),
+            ...(out >= 0 ? { out: rest[out + 1] ?? '' } : {}),
+          });
+        }
         case 'refused':
           return memoryRefused(ctx);
         case 'retry':
