@@ -158,4 +158,14 @@ describe('memory export --agents-md (a marked block the team reviews)', () => {
     expect(JSON.parse(refusedTwice.stdout)).toMatchObject({ error: 'refused' });
     expect(readFileSync(twice, 'utf8')).toBe(broken);
   });
+
+  it('the slash command in a session does the same: /memory export --agents-md, /memory export --markdown --out FILE', async () => {
+    const repo = await richRepo();
+    ok(await runCli(['--repo', repo], { input: '/memory export --agents-md\n' }));
+    const block = readFileSync(join(repo, 'AGENTS.md'), 'utf8');
+    expect(block).toContain('<!-- autopatch-j:memory:start -->');
+    const out = join(repo, 'decisions.md');
+    ok(await runCli(['--repo', repo], { input: `/memory export --markdown --out ${out}\n` }));
+    expect(readFileSync(out, 'utf8')).toBe(ok(await runCli(['memory', 'export', '--markdown', '--repo', repo])).stdout);
+  });
 });

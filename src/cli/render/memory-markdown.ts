@@ -64,11 +64,11 @@ export function decisionEntries(memory: MemoryManager): DecisionEntry[] {
 }
 
 /**
- * Stored text as Markdown data: controls made visible, and HTML comment marks broken so no memory can end
- * the marked block or hide text from a reviewer.
+ * Stored text as Markdown data: line ends as `\n`, other controls made visible, and HTML comment marks
+ * broken so no memory can end the marked block or hide text from a reviewer.
  */
 function data(text: string): string {
-  return safeTerminalText(text).replace(/<!--/g, '&lt;!--').replace(/-->/g, '--&gt;');
+  return safeTerminalText(text.replace(/\r\n?/g, '\n')).replace(/<!--/g, '&lt;!--').replace(/-->/g, '--&gt;');
 }
 
 /** One line: breaks folded, and the characters that would end the bold title escaped. */
