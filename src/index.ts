@@ -27,7 +27,6 @@ export type {
   ProvenanceSource,
   RefusedCandidate,
   RoutedItem,
-  SuggestedCandidate,
   SearchHit,
   TurnHandle,
   TurnRecord,

@@ -28,7 +28,7 @@ import { searchMemory } from './retrieval/search.js';
 import { forgetItem, indexActiveItems, listActiveItems, resolveItemId } from './store/items.js';
 import { countOpenJobs, reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
 import { DEFAULT_JOB_LEASE_MS, DEFAULT_TURN_LEASE_MS, hasExpiredLeases, heartbeatInterval } from './store/leases.js';
-import { recentRefusals, recentSuggestions } from './store/refusals.js';
+import { recentRefusals } from './store/refusals.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
 import { readStatus } from './retrieval/status.js';
@@ -48,7 +48,6 @@ import type {
   OrdinaryIntent,
   ProcessResult,
   RefusedCandidate,
-  SuggestedCandidate,
   RetryResult,
   RoutedItem,
   SearchHit,
@@ -580,13 +579,6 @@ export class MemoryManager {
     const conn = this.healthyConn();
     const limit = Math.max(1, Math.min(1000, Math.floor(options.limit ?? 20)));
     return conn.read(() => recentRefusals(conn, limit));
-  }
-
-  /** Candidates the gate held for the user (M-5.7), newest first: not memories, never in routing or search. */
-  suggestions(options: { limit?: number } = {}): SuggestedCandidate[] {
-    const conn = this.healthyConn();
-    const limit = Math.max(1, Math.min(1000, Math.floor(options.limit ?? 20)));
-    return conn.read(() => recentSuggestions(conn, limit));
   }
 
   /** Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait. */

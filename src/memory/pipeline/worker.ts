@@ -179,13 +179,12 @@ export class MemoryWorker {
       const read = await this.ask('memory_extraction', EXTRACTION_SYSTEM_PROMPT, input.payload, batch, timeoutMs, (answer) =>
         readExtractionAnswer(answer.content, answer.finishReason),
       );
-      const { valid, suggested, diagnostics } = screenCandidates(read, input.context);
+      const { valid, diagnostics } = screenCandidates(read, input.context);
       const commit = commitExtraction(this.deps.conn(), {
         batch,
         compaction: read.compaction,
         maxSequence: input.maxSequence,
         valid,
-        suggested,
         diagnostics,
         newId: (kind) => this.deps.ids(kind),
         now: this.deps.now(),
