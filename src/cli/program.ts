@@ -186,6 +186,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
               ? { id: ctx.workspace.pendingPatch.id, summary: ctx.workspace.pendingPatch.summary }
               : null,
             findings: ctx.workspace.findings,
+            usage: outcome.usage,
             memoryJobs: { processed: pass.processed, queued: pass.queued, failed: pass.failed, skipped: pass.skipped },
           }),
         );
@@ -352,9 +353,9 @@ function program(): Command {
               list: () => commands.memoryList(ctx),
               show: () => commands.memoryShow(ctx, arg),
               forget: () => commands.memoryForget(ctx, arg),
-              clear: () => commands.memoryClear(ctx, opts.confirm === true),
+              clear: () => commands.memoryClear(ctx, opts.confirm === true, 'shell'),
               export: () => commands.memoryExport(ctx),
-              retry: () => commands.memoryRetry(ctx, arg, opts.all === true),
+              retry: () => commands.memoryRetry(ctx, arg, opts.all === true, 'shell'),
               refused: () => commands.memoryRefused(ctx),
             };
             return print(run[name]!(), opts.json === true);
