@@ -146,7 +146,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
       onSlow: () => output.err('autopatch-j ask: waiting for the piped input to end (< /dev/null asks without it)\n'),
     });
     text = withPipedText(prompt, piped);
-  } else if (prompt.trim().length === 0) {
+  } else if (prompt.trim().length === 0 || words.includes('-')) {
     output.err('autopatch-j ask: give the request as text, or pipe it in (autopatch-j ask - < request.txt)\n');
     return EXIT.usage;
   }

@@ -54,6 +54,15 @@ describe('piped input with a prompt', () => {
   });
 });
 
+describe('ask - on a terminal', () => {
+  it('is a usage error: there is nothing piped to read (the prompt is not sent alone)', async () => {
+    const run = await drive([], ['ask', '--repo', tempRepo(), '-', 'why does this fail?'], env());
+    expect(run.code, run.transcript).toBe(2);
+    expect(plain(run.transcript)).toContain('pipe it in (autopatch-j ask - < request.txt)');
+    expect(fake.server.requests).toHaveLength(0);
+  });
+});
+
 describe('routing', () => {
   it('a 429 on the intent classifier is retried like a main call: the repair request stays a repair request', async () => {
     const repo = tempRepo();
