@@ -39,6 +39,6 @@ export {
   MemorySchemaError,
   MemoryStorageError,
 } from './shared/errors.js';
-export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall, ToolSchema } from './llm/types.js';
+export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, TokenUsage, ToolCall, ToolSchema } from './llm/types.js';
 export { ScriptedLlm, type ScriptStep } from './llm/scripted-llm.js';
 export { SCHEMA_SQL, SCHEMA_VERSION } from './memory/db/schema.js';

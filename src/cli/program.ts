@@ -26,7 +26,10 @@ interface GlobalOptions {
 
 const EXAMPLES: [string, string][] = [
   ['autopatch-j', 'the interactive session (a pipe is one request; --lines: one per line)'],
-  ['autopatch-j "text"', 'one request (= ask "text"); ask - or no text reads stdin; --json for scripts'],
+  [
+    'autopatch-j "text"',
+    'one request (= ask "text"); ask - or no text reads stdin; cmd | ask "prompt" adds the piped text; --json for scripts',
+  ],
   ['autopatch-j patch|apply|discard', 'the pending patch a repair request left'],
   ['autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all]', 'the /memory commands; --json for scripts'],
   ['autopatch-j doctor [--json]', 'check the settings, the provider and the Memory database'],
@@ -264,7 +267,10 @@ function program(): Command {
 
   root
     .command('ask')
-    .description('one request, routed like an interactive line; the answer goes to stdout (- or no text: read stdin)')
+    .description(
+      'one request, routed like an interactive line; the answer goes to stdout (- or no text: read stdin; ' +
+        'with text, piped input follows it as a fenced block)',
+    )
     .argument('[text...]', 'the request')
     .option('--repo <dir>', 'the project folder')
     .option('--model <name>', 'the model for this run')

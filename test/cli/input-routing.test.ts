@@ -122,6 +122,9 @@ describe('the folder the user started in', () => {
     expect(tool.content).toContain('int add(int a, int b) { return a - b; }');
     // The same Memory as at the top of the project.
     expect(turns(repo)).toHaveLength(1);
+    // A session there says where it started.
+    const session = await drive([{ wait: 'autopatch-j> ' }, { send: '\u0004' }], [], env(), { cwd: folder });
+    expect(plain(session.transcript)).toContain(`autopatch-j in ${repo} (from src/main/java/com/example/)`);
   });
 });
 

@@ -171,7 +171,8 @@ export function helpText(columns = 80): string {
   return [
     wrapText(
       'Type a question or request; it is routed to the right assistant. ' +
-        'A pasted block, or lines ended with \\ (or Alt+Enter), is one request. Slash commands:',
+        'A pasted block, or lines ended with \\ (or Alt+Enter), is one request; @path attaches a file (Tab completes it). ' +
+        'Slash commands:',
       columns,
     ),
     renderColumns(rows, columns, '  '),
