@@ -47,7 +47,7 @@ export {
   MemoryTimeoutError,
   ModelAnswerError,
 } from './shared/errors.js';
-export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall, ToolSchema } from './llm/types.js';
+export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, TokenUsage, ToolCall, ToolSchema } from './llm/types.js';
 export { ScriptedLlm, type ScriptStep } from './llm/scripted-llm.js';
 export { SCHEMA_SQL, SCHEMA_VERSION } from './memory/db/schema.js';
 export type { CheckedExport } from './memory/lifecycle/import.js';

@@ -4,6 +4,7 @@ import type { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
 import { LazyProvider } from '../llm/lazy-provider.js';
+import { UsageMeter } from '../llm/usage-meter.js';
 import { dataDir, memoryDbPath, pendingPatchPath } from '../memory/paths.js';
 import type { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
@@ -25,6 +26,8 @@ export interface CliContext {
   llm: GuardedLlm | null;
   /** The agent, loaded on first use; null without a provider. */
   agent(): Promise<Agent | null>;
+  /** The tokens the agent's calls reported (Memory's background calls are not counted); null without a provider. */
+  usage: UsageMeter | null;
   output: Output;
 }
 
@@ -34,8 +37,9 @@ export class StartupError extends Error {
   constructor(
     message: string,
     readonly exitCode: number = EXIT.usage,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -63,11 +67,17 @@ export function readConfig(options: { env?: NodeJS.ProcessEnv; model?: string })
   try {
     config = loadConfig(options.env ?? process.env);
   } catch (error) {
-    if (error instanceof ConfigError) throw new StartupError(`invalid setting ${error.message}`);
+    if (error instanceof ConfigError) throw new StartupError(settingsText(error), EXIT.usage, { cause: error });
     throw error;
   }
   if (options.model !== undefined && config.llm) config = { ...config, llm: { ...config.llm, model: options.model } };
   return config;
+}
+
+/** `invalid setting X: …`, or every invalid setting on a line of its own, each with its fix. */
+export function settingsText(error: ConfigError): string {
+  if (error.problems.length === 1) return `invalid setting ${error.message} (${error.problems[0]!.fix})`;
+  return ['invalid settings:', ...error.problems.map((p) => `  ${p.variable}: ${p.message} (${p.fix})`)].join('\n');
 }
 
 /** The project folder: `--repo` as given, else the git top level of the current folder. */
@@ -107,15 +117,16 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
   const workspace = new ReviewWorkspace(repoRoot, { patchFile: pendingPatchPath(repoRoot) });
   for (const line of recoveryLines(workspace)) options.output.err(`${line}\n`);
   let agent: Promise<Agent | null> | null = null;
+  const usage = llm ? new UsageMeter(llm) : null;
   const loadAgent = (): Promise<Agent | null> => {
-    if (!llm) return Promise.resolve(null);
+    if (!usage) return Promise.resolve(null);
     agent ??= import('../agent/agent.js').then(
-      ({ Agent }) => new Agent({ llm, memory, repoRoot, workspace, workingFolder, instructionsFrom: process.cwd() }),
+      ({ Agent }) => new Agent({ llm: usage, memory, repoRoot, workspace, workingFolder, instructionsFrom: process.cwd() }),
     );
     return agent;
   };
   const workingFolder = folderWithin(repoRoot, process.cwd());
-  return { repoRoot, workingFolder, config, memory, workspace, llm, agent: loadAgent, output: options.output };
+  return { repoRoot, workingFolder, config, memory, workspace, llm, agent: loadAgent, usage, output: options.output };
 }
 
 /** `cwd` relative to the project (forward slashes), or '' when it is the top or outside it. */

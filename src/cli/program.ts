@@ -26,7 +26,10 @@ interface GlobalOptions {
 
 const EXAMPLES: [string, string][] = [
   ['autopatch-j', 'the interactive session (a pipe is one request; --lines: one per line)'],
-  ['autopatch-j "text"', 'one request (= ask "text"); ask - or no text reads stdin; --json for scripts'],
+  [
+    'autopatch-j "text"',
+    'one request (= ask "text"); ask - or no text reads stdin; cmd | ask "prompt" adds the piped text; --json for scripts',
+  ],
   ['autopatch-j patch|apply|discard|undo', 'the pending patch a repair request left; undo puts back the last applied one'],
   ['autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all]', 'the /memory commands; --json for scripts'],
   ['autopatch-j memory export --markdown [--out FILE] | --agents-md', 'the active preferences and decisions, for review in git'],
@@ -148,7 +151,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
       onSlow: () => output.err('autopatch-j ask: waiting for the piped input to end (< /dev/null asks without it)\n'),
     });
     text = withPipedText(prompt, piped);
-  } else if (prompt.trim().length === 0) {
+  } else if (prompt.trim().length === 0 || words.includes('-')) {
     output.err('autopatch-j ask: give the request as text, or pipe it in (autopatch-j ask - < request.txt)\n');
     return EXIT.usage;
   }
@@ -188,6 +191,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
               ? { id: ctx.workspace.pendingPatch.id, summary: ctx.workspace.pendingPatch.summary }
               : null,
             findings: ctx.workspace.findings,
+            usage: outcome.usage,
             memoryJobs: { processed: pass.processed, queued: pass.queued, failed: pass.failed, skipped: pass.skipped },
           }),
         );
@@ -265,7 +269,10 @@ function program(): Command {
 
   root
     .command('ask')
-    .description('one request, routed like an interactive line; the answer goes to stdout (- or no text: read stdin)')
+    .description(
+      'one request, routed like an interactive line; the answer goes to stdout (- or no text: read stdin; ' +
+        'with text, piped input follows it as a fenced block)',
+    )
     .argument('[text...]', 'the request')
     .option('--repo <dir>', 'the project folder')
     .option('--model <name>', 'the model for this run')
@@ -367,14 +374,14 @@ function program(): Command {
               list: () => commands.memoryList(ctx),
               show: () => commands.memoryShow(ctx, arg),
               forget: () => commands.memoryForget(ctx, arg),
-              clear: () => commands.memoryClear(ctx, opts.confirm === true),
+              clear: () => commands.memoryClear(ctx, opts.confirm === true, 'shell'),
               export: () =>
                 commands.memoryExport(ctx, {
                   markdown: opts.markdown === true,
                   agentsMd: opts.agentsMd === true,
                   ...(opts.out !== undefined ? { out: opts.out } : {}),
                 }),
-              retry: () => commands.memoryRetry(ctx, arg, opts.all === true),
+              retry: () => commands.memoryRetry(ctx, arg, opts.all === true, 'shell'),
               refused: () => commands.memoryRefused(ctx),
             };
             return print(run[name]!(), opts.json === true);

@@ -43,7 +43,8 @@ export async function runSession(ctx: CliContext, options: SessionOptions = {}):
   const style = styleFor(ctx.output, 'err');
   const status = ctx.memory.health();
   if (tty) {
-    ctx.output.err(`autopatch-j in ${ctx.repoRoot} — /help for commands, Ctrl-D to leave.\n`);
+    const from = ctx.workingFolder ? ` (from ${ctx.workingFolder}/)` : '';
+    ctx.output.err(`autopatch-j in ${ctx.repoRoot}${from} — /help for commands, Ctrl-D to leave.\n`);
     if (ctx.config.llm) {
       ctx.output.errRich(style.dim(`model: ${literal(ctx.config.llm.model)} at ${literal(redactUrl(ctx.config.llm.baseUrl))}\n`));
       ctx.output.errRich(

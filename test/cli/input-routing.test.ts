@@ -54,6 +54,15 @@ describe('piped input with a prompt', () => {
   });
 });
 
+describe('ask - on a terminal', () => {
+  it('is a usage error: there is nothing piped to read (the prompt is not sent alone)', async () => {
+    const run = await drive([], ['ask', '--repo', tempRepo(), '-', 'why does this fail?'], env());
+    expect(run.code, run.transcript).toBe(2);
+    expect(plain(run.transcript)).toContain('pipe it in (autopatch-j ask - < request.txt)');
+    expect(fake.server.requests).toHaveLength(0);
+  });
+});
+
 describe('routing', () => {
   it('a 429 on the intent classifier is retried like a main call: the repair request stays a repair request', async () => {
     const repo = tempRepo();
@@ -113,6 +122,9 @@ describe('the folder the user started in', () => {
     expect(tool.content).toContain('int add(int a, int b) { return a - b; }');
     // The same Memory as at the top of the project.
     expect(turns(repo)).toHaveLength(1);
+    // A session there says where it started.
+    const session = await drive([{ wait: 'autopatch-j> ' }, { send: '\u0004' }], [], env(), { cwd: folder });
+    expect(plain(session.transcript)).toContain(`autopatch-j in ${repo} (from src/main/java/com/example/)`);
   });
 });
 

@@ -154,7 +154,7 @@ describe('actionable errors', () => {
     expect(bad.code).toBe(1);
     const report = JSON.parse(bad.stdout) as { ok: boolean; checks: { name: string; ok: boolean; fix: string | null }[] };
     expect(report.ok).toBe(false);
-    expect(report.checks.find((c) => c.name === 'model answers')).toMatchObject({ ok: false, fix: 'check AUTOPATCH_LLM_API_KEY' });
+    expect(report.checks.find((c) => c.name === 'model answers')).toMatchObject({ ok: false, fix: 'Check AUTOPATCH_LLM_API_KEY.' });
   });
 });
 

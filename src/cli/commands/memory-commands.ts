@@ -3,7 +3,7 @@ import type { CheckedExport } from '../../memory/lifecycle/import.js';
 import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
 import { degradedHelp, renderDetail, renderList, renderRefused, renderStatus } from '../render/memory-views.js';
-import { type CommandOutput, EXIT, exitCodeOf, failure, ok } from './command-output.js';
+import { type CommandOutput, EXIT, type Surface, exitCodeOf, failure, invocation, ok } from './command-output.js';
 import { MEMORY_BLOCK, decisionEntries, renderAgentsBlock, renderDecisionsMarkdown } from '../render/memory-markdown.js';
 import { FileRefusedError, updateMarkedBlock, writeProjectFile } from '../../workspace/marked-block.js';
 import { resolve } from 'node:path';
@@ -56,7 +56,7 @@ export function memoryForget(ctx: CliContext, id: string | undefined): CommandOu
 }
 
 /** `/memory clear` explains; `/memory clear --confirm` clears (M-10.3). Works while degraded. */
-export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
+export function memoryClear(ctx: CliContext, confirm: boolean, surface: Surface = 'session'): CommandOutput {
   if (!confirm) {
     const s = ctx.memory.status();
     const turns = s.turns.completed + s.turns.failed + s.turns.interrupted + s.turns.open;
@@ -68,7 +68,8 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
         `${jobs} background job(s), all threads.`,
       'and then start one empty thread. It keeps:',
       '  exports in .autopatch-j/exports/ and the CLI history.',
-      'Nothing was deleted. To clear, run:  /memory clear --confirm   (or: autopatch-j memory clear --confirm)',
+      `Nothing was deleted. To clear, run:  ${invocation('memory clear --confirm', surface)}` +
+        (surface === 'session' ? '   (or: autopatch-j memory clear --confirm)' : ''),
     ].join('\n');
     return { text, json: { cleared: false, wouldDelete: { turns, items, jobs }, kept: ['exports', 'cli_history'] }, exitCode: EXIT.usage };
   }
@@ -196,14 +197,18 @@ function importFailure(error: unknown): CommandOutput {
   return failure(`import failed: ${literal(describeError(error))}`);
 }
 
-/** `/memory retry [ID|--all]` (M-9.4a): failed jobs back in the queue. */
-export function memoryRetry(ctx: CliContext, id: string | undefined, all: boolean): CommandOutput {
+/**
+ * `/memory retry [ID|--all]` (M-9.4a): failed jobs back in the queue. Without an argument it lists the
+ * failed jobs and how to retry them (exit 0: a listing, not a usage error).
+ */
+export function memoryRetry(ctx: CliContext, id: string | undefined, all: boolean, surface: Surface = 'session'): CommandOutput {
   if (id === undefined && !all) {
-    const failed = ctx.memory.status().unresolved.failed;
-    const list = failed.map((f) => `  ${f.id}  ${f.kind}  ${f.attempts} attempt(s): ${literal(f.reason.slice(0, 120))}`);
-    return failure([`usage: /memory retry <job-id> | --all   (${failed.length} failed job(s))`, ...list].join('\n'), EXIT.usage, {
-      error: 'usage',
-      failed,
+    return guarded(() => {
+      const failed = ctx.memory.status().unresolved.failed;
+      if (failed.length === 0) return ok('No failed jobs: nothing to retry.', { failed });
+      const list = failed.map((f) => `  ${f.id}  ${f.kind}  ${f.attempts} attempt(s): ${literal(f.reason.slice(0, 120))}`);
+      const how = `${invocation('memory retry', surface)} <job-id> puts one back in the queue, --all every one.`;
+      return ok([`${failed.length} failed job(s):`, ...list, how].join('\n'), { failed });
     });
   }
   return guarded(() => {
