@@ -20,6 +20,7 @@ import { closedCleanSinceVerified, forgetCleanClose } from './clean-close.js';
 import { createPrivateFile, ensureGitignore, ensurePrivateDir, refuseLinks, removeStaleWorkDirs } from './files.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from '../db/schema.js';
 import { writeSeedRows } from './seed.js';
+import { markTermsCurrent } from '../db/term-format.js';
 import { bootstrapProblem, isBlank, verifyBootstrap } from './verify.js';
 import { damageReason, isDamage, typedStorageError } from '../db/storage-fault.js';
 
@@ -299,6 +300,7 @@ function initializeBlank(conn: Connection, now: number, ids: IdGenerator, seed: 
     conn.db.exec(SCHEMA_SQL);
     writeSeedRows(conn, { ...seed, threadId: ids('thread'), now });
     conn.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    markTermsCurrent(conn);
     return true;
   });
 }
