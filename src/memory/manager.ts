@@ -18,6 +18,7 @@ import { bootstrapProblem } from './lifecycle/verify.js';
 import { dataDir, exportsDir, memoryDbPath } from './paths.js';
 import { clearInPlace, holdWriteLock, readClearBasis, replaceDamagedDatabase } from './lifecycle/clear.js';
 import { BUSY_TIMEOUT_MS, Connection } from './db/connection.js';
+import { termsCurrent } from './db/term-format.js';
 import { isDamage, typedStorageError } from './db/storage-fault.js';
 import { streamSnapshot, streamUnreadable, writeExportFile } from './lifecycle/export.js';
 import { type CheckedExport, checkExport, refuseNonEmpty, restoreInto } from './lifecycle/import.js';
@@ -29,6 +30,7 @@ import { forgetItem, indexActiveItems, listActiveItems, resolveItemId } from './
 import { countOpenJobs, reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
 import { DEFAULT_JOB_LEASE_MS, DEFAULT_TURN_LEASE_MS, hasExpiredLeases, heartbeatInterval } from './store/leases.js';
 import { recentRefusals } from './store/refusals.js';
+import { reindexTerms } from './store/reindex.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
 import { readStatus } from './retrieval/status.js';
@@ -103,6 +105,8 @@ export class MemoryManager {
   private workerLoad: Promise<MemoryWorker> | null = null;
   private workerWanted = false;
   private recoveryDeferred = false;
+  // The search-term rows were written by an older format: they are written again with the startup recovery.
+  private reindexDue = false;
   /** Set when a healthy session met damage: its close must not stamp the file as verified (M-2.2). */
   private damageSeen = false;
 
@@ -131,7 +135,8 @@ export class MemoryManager {
    */
   private recoverAtStartup(conn: Connection): void {
     try {
-      if (!hasExpiredLeases(conn, this.now())) return;
+      if (!termsCurrent(conn)) this.reindexDue = true;
+      if (!this.reindexDue && !hasExpiredLeases(conn, this.now())) return;
       conn.db.pragma('busy_timeout = 0');
       try {
         this.recover();
@@ -190,9 +195,16 @@ export class MemoryManager {
     return { state: { health: 'degraded', reason: result.reason, conn: result.conn }, warnings: result.warnings };
   }
 
-  /** M-10.1: expired open turns become interrupted (with their jobs); expired job leases are reclaimed. */
+  /**
+   * M-10.1: expired open turns become interrupted (with their jobs); expired job leases are reclaimed. A
+   * database whose search terms an older version wrote gets them written again first (once, see reindex.ts).
+   */
   private recover(): void {
     const conn = this.healthyConn();
+    if (this.reindexDue) {
+      reindexTerms(conn);
+      this.reindexDue = false;
+    }
     const now = this.now();
     recoverExpiredTurns(conn, now, () => this.ids('job'));
     reclaimExpiredJobs(conn, now);
