@@ -537,12 +537,18 @@ export class MemoryManager {
     return conn.read(() => recentRefusals(conn, limit));
   }
 
-  /** Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait. */
-  async processDue(options: { force?: boolean } = {}): Promise<ProcessResult> {
+  /**
+   * Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait; `maxBatches` stops after
+   * that many claimed batches (benchmarks of a large backlog).
+   */
+  async processDue(options: { force?: boolean; maxBatches?: number } = {}): Promise<ProcessResult> {
     return this.guardAsync('cannot run Memory jobs', async () => {
       this.healthyConn();
       this.recoverIfDeferred();
-      return (await this.loadWorker()).processDue({ force: options.force ?? false });
+      const worker = await this.loadWorker();
+      if (options.maxBatches === undefined) return worker.processDue({ force: options.force ?? false });
+      let batches = 0;
+      return worker.processDue({ force: options.force ?? false, keepGoing: () => batches++ < options.maxBatches! });
     });
   }
 

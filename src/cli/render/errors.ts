@@ -15,6 +15,7 @@ export function modelFailureText(error: unknown, llm: LlmConfig | null, options:
   const url = `${base}/chat/completions`;
   switch (d.kind) {
     case 'timeout':
+      if (d.deadline) return `The model at ${base} did not finish its answer: ${error.message}. The request failed; try again.`;
       return (
         `The model at ${base} did not answer in time ` +
         `(${d.purpose === 'classifier' ? error.message : `AUTOPATCH_LLM_TIMEOUT_MS=${llm.timeoutMs}`}).`

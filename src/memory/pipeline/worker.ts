@@ -28,7 +28,8 @@ import {
   planConsolidation,
 } from './consolidation.js';
 import { readConsolidationAnswer, readExtractionAnswer } from './contracts.js';
-import { EXTRACTION_SYSTEM_PROMPT, commitExtraction, loadExtractionInput, screenCandidates } from './extraction.js';
+import { EXTRACTION_SYSTEM_PROMPT, commitExtraction, loadExtractionInput } from './extraction.js';
+import { screenOffLoop } from './screening.js';
 
 export interface WorkerDeps {
   conn: () => Connection;
@@ -180,7 +181,8 @@ export class MemoryWorker {
       const read = await this.ask('memory_extraction', EXTRACTION_SYSTEM_PROMPT, input.payload, batch, timeoutMs, (answer) =>
         readExtractionAnswer(answer.content, answer.finishReason),
       );
-      const { valid, diagnostics } = screenCandidates(read, input.context);
+      // Off the event loop (or a candidate at a time): Ctrl-C, heartbeats and MCP calls stay answered meanwhile.
+      const { valid, diagnostics } = await screenOffLoop(read, input.context);
       const commit = commitExtraction(this.deps.conn(), {
         batch,
         compaction: read.compaction,
