@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run bench [-- --workload PATH] [--only cli,open,turns,search,read,projection,routing,mcp,pipeline,pipeline-size,export,import,validation]
+// npm run bench [-- --workload PATH]
+//   [--only cli,open,turns,search,read,projection,routing,mcp,pipeline,pipeline-size,export,import,validation,quote,drain]
 //   [--max-items N] [--export-mb MB] [--import-mb MB] [--out FILE]
 // Prints a table and writes JSON. Without --workload it generates a workload of the same shape.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { freshRepo, itemId, seedItems, seedTurns } from './seed.mjs';
 import { endsComplete, measureExport, seedLargeRepo } from './export.mjs';
 import { importRound } from './import.mjs';
 import { validationInputs } from './validation.mjs';
+import { drainRows, loopRows, quoteRows } from './bounded-work.mjs';
 import { generateWorkload, loadWorkload } from './workload.mjs';
 import { rankedQueries } from './retrieval-queries.mjs';
 
@@ -22,7 +24,9 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const only = new Set(
-  option('only', 'cli,open,turns,search,read,projection,routing,mcp,pipeline,pipeline-size,export,import,validation').split(','),
+  option('only', 'cli,open,turns,search,read,projection,routing,mcp,pipeline,pipeline-size,export,import,validation,quote,drain').split(
+    ',',
+  ),
 );
 const maxItems = Number(option('max-items', '100000'));
 const workloadPath = option('workload', null);
@@ -63,6 +67,8 @@ const REFERENCE = {
   read: [1_722, 1_903],
   // Target, not a measurement: M-5.6 asks for at most 0.2 ms per candidate at p95.
   'validation per candidate (gate corpus)': [null, 200],
+  // Target (issue "Safe hands"): 1M characters of blank lines and one quote validate in under 1 s.
+  'validate 1 candidate, 1,000,000 blank-line chars': [null, 1_000_000],
 };
 
 /**
@@ -383,6 +389,20 @@ if (only.has('validation')) {
   );
 }
 
+if (only.has('quote')) {
+  // Issue "Safe hands", item 3: linear in the text (10× the characters, 10× the time), 1M characters under 1 s,
+  // and the event loop never held more than 50 ms while a batch is validated.
+  log('quote location and validation after 10k / 100k / 1M characters of blank lines');
+  quoteRows(row);
+  await loopRows(results, log);
+}
+
+if (only.has('drain')) {
+  // Issue "Safe hands", item 4: the background worker's pace does not fall as the backlog grows.
+  log('background drain: the first 1,000 jobs of a backlog of 1k / 10k / 100k, instant model');
+  await drainRows(results, log);
+}
+
 // Table beside the reference figures (µs).
 console.log('\n| operation | p50 µs | p95 µs | p99 µs | reference p50 / p95 µs | p95 ratio |');
 console.log('|---|---:|---:|---:|---:|---:|');
@@ -397,6 +417,14 @@ for (const r of results.rows) {
     console.log(
       `| export, ${r.turns} turns, ${(r.bytes / 1024 / 1024).toFixed(0)} MB | ${r.mbPerSecond.toFixed(0)} MB/s | | | peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB | |`,
     );
+    continue;
+  }
+  if (r.jobsPerSecond !== undefined) {
+    console.log(`| ${r.operation} | ${r.jobsPerSecond.toFixed(0)} jobs/s | | | | |`);
+    continue;
+  }
+  if (r.maxGapMs !== undefined) {
+    console.log(`| ${r.operation} | longest wait ${r.maxGapMs.toFixed(1)} ms | batch ${r.batchMsP50.toFixed(0)} ms | | target ≤ 50 ms | |`);
     continue;
   }
   if (r.operation.startsWith('pipeline')) {
