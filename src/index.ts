@@ -11,6 +11,8 @@ export type {
   JobCounts,
   JobOutcome,
   MatchClass,
+  MemoriesUsed,
+  MemoryChange,
   MemoryDetail,
   MemoryHealth,
   MemoryItemSummary,
@@ -25,6 +27,7 @@ export type {
   RetryResult,
   ProvenanceSource,
   RefusedCandidate,
+  RememberResult,
   RoutedItem,
   SearchHit,
   TurnHandle,
@@ -40,9 +43,11 @@ export {
   MemoryIntentError,
   MemoryLeaseError,
   MemoryNotFoundError,
+  MemoryProvenanceError,
   MemorySchemaError,
   MemoryStorageError,
   MemoryTimeoutError,
+  MemoryUsageError,
   ModelAnswerError,
 } from './shared/errors.js';
 export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall, ToolSchema } from './llm/types.js';

@@ -23,9 +23,9 @@ export interface ExitPassSummary {
  * was processed, what stays queued or failed and why, and where to look). A provider that already timed
  * out, was unreachable or refused the key in this process is not waited on again; Ctrl-C skips the pass.
  */
-export async function exitPass(ctx: CliContext): Promise<ExitPassSummary> {
+export async function exitPass(ctx: CliContext, options: { onDrained?: () => void } = {}): Promise<ExitPassSummary> {
   try {
-    return await drainAndClose(ctx);
+    return await drainAndClose(ctx, options.onDrained);
   } catch (error) {
     // Never thrown to main: a locked or full database must not turn leaving into a crash (jobs stay queued).
     ctx.output.err(`Memory exit pass stopped: ${describeError(error)}\n`);
@@ -38,7 +38,7 @@ export async function exitPass(ctx: CliContext): Promise<ExitPassSummary> {
   }
 }
 
-async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
+async function drainAndClose(ctx: CliContext, onDrained: (() => void) | undefined): Promise<ExitPassSummary> {
   const style = styleFor(ctx.output, 'err');
   // Index-only reads: the exit pass of a session over a large Memory does not count every table.
   const health = ctx.memory.health().health;
@@ -64,7 +64,7 @@ async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   }
   let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
   try {
-    result = await ctx.memory.close({ drain });
+    result = await ctx.memory.close({ drain, ...(onDrained ? { onDrained } : {}) });
   } finally {
     process.off('SIGINT', onInterrupt);
     if (drain && ctx.output.interactive) ctx.output.control('\r\u001b[2K');

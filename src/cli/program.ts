@@ -144,7 +144,12 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
   return withContext(
     { repo: opts.repo, ...(opts.model ? { model: opts.model } : {}) },
     async (ctx) => {
-      const [{ runRequest }, { exitPass }] = await Promise.all([import('./request.js'), import('./exit-pass.js')]);
+      const [{ runRequest }, { exitPass }, { MemoryNotices, printNotices }] = await Promise.all([
+        import('./request.js'),
+        import('./exit-pass.js'),
+        import('./notices.js'),
+      ]);
+      const notices = new MemoryNotices(ctx.memory);
       if (ctx.memory.health().health === 'healthy') ctx.memory.start();
       const controller = new AbortController();
       // `| head`: a closed stdout ends the request quietly; the turn is failed, the exit code stays 0.
@@ -157,8 +162,11 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
       } finally {
         process.off('SIGINT', onInterrupt);
       }
-      const pass = await exitPass(ctx);
+      // M-11.2: what Memory did during the request and its exit pass, read before Memory closes.
+      let changes: ReturnType<typeof notices.take> = [];
+      const pass = await exitPass(ctx, { onDrained: () => (changes = notices.take()) });
       if (!pass.ok && outcome.exitCode === EXIT.ok) outcome = { ...outcome, exitCode: EXIT.failure };
+      printNotices(output, changes, { enabled: ctx.config.memoryNotices && opts.json !== true, commands: 'ask' });
       if (opts.json) {
         const { jsonText } = await import('./json.js');
         const r = outcome.result;
@@ -174,6 +182,8 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
               : null,
             findings: ctx.workspace.findings,
             memoryJobs: { processed: pass.processed, queued: pass.queued, failed: pass.failed, skipped: pass.skipped },
+            memoryChanges: changes.map((c) => ({ ...c, at: new Date(c.at).toISOString() })),
+            memoriesUsed: r?.memoriesUsed ?? { routing: [], searched: [], read: [] },
           }),
         );
       }
@@ -309,17 +319,19 @@ function program(): Command {
     if (argument) cmd.argument(argument);
     if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
     if (name === 'retry') cmd.option('--all', 'every failed job');
+    if (name === 'remember') cmd.option('--decision', 'a project decision instead of a preference');
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const opts = command.optsWithGlobals() as GlobalOptions & { confirm?: boolean; all?: boolean };
-      const arg = argument ? (args[0] as string) : undefined;
+      const opts = command.optsWithGlobals() as GlobalOptions & { confirm?: boolean; all?: boolean; decision?: boolean };
+      const arg = argument ? (Array.isArray(args[0]) ? (args[0] as string[]).join(' ') : (args[0] as string)) : undefined;
       const { NoMemoryYet } = await import('./context.js');
       try {
         process.exitCode = await withContext(
           { repo: opts.repo, readOnly: READ_ONLY.has(name) },
           async (ctx) => {
             const commands = await import('./commands/memory-commands.js');
-            const run: Record<string, () => CommandOutput> = {
+            const { rememberCommand } = await import('./commands/remember-command.js');
+            const run: Record<string, () => CommandOutput | Promise<CommandOutput>> = {
               status: () => commands.memoryStatus(ctx),
               list: () => commands.memoryList(ctx),
               show: () => commands.memoryShow(ctx, arg),
@@ -328,8 +340,9 @@ function program(): Command {
               export: () => commands.memoryExport(ctx),
               retry: () => commands.memoryRetry(ctx, arg, opts.all === true),
               refused: () => commands.memoryRefused(ctx),
+              remember: () => rememberCommand(ctx, { text: arg ?? '', decision: opts.decision === true, commands: 'ask' }),
             };
-            return print(run[name]!(), opts.json === true);
+            return print(await run[name]!(), opts.json === true);
           },
           { exitPass: false },
         );
@@ -349,6 +362,7 @@ function program(): Command {
   memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/');
   memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', '[id]');
   memoryCommand('refused', 'recent candidates that were not remembered, with quote and reason');
+  memoryCommand('remember', 'remember your words as a preference (--decision: a project decision)', '<text...>');
   memory.showSuggestionAfterError(true);
   return root;
 }

@@ -20,6 +20,8 @@ export interface AppConfig {
   debug: boolean;
   /** NO_COLOR is set (https://no-color.org): no colour anywhere. */
   noColor: boolean;
+  /** M-11.2: the lines saying what the background Memory did; `AUTOPATCH_MEMORY_NOTICES=off` silences them. */
+  memoryNotices: boolean;
 }
 
 /** A setting that cannot be used, with the variable to fix. */
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     debug,
     noColor: env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '',
+    memoryNotices: parseBoolean('AUTOPATCH_MEMORY_NOTICES', value('AUTOPATCH_MEMORY_NOTICES') ?? 'on'),
     llm: configured
       ? {
           baseUrl,
