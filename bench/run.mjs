@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --workload PATH] [--only cli,open,turns,search,read,projection,mcp,pipeline,export,validation] [--max-items N] [--export-mb MB] [--out FILE]
+// npm run bench [-- --workload PATH] [--only cli,open,turns,search,read,projection,mcp,pipeline,export,import,validation] [--max-items N] [--export-mb MB] [--import-mb MB] [--out FILE]
 // Prints a table and writes JSON. Without --workload it generates a workload of the same shape.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { cliStart, promptAtScale, statusAtScale } from './cli-start.mjs';
 import { fmt, measure, measureAsync, percentile } from './stats.mjs';
 import { freshRepo, itemId, seedItems, seedTurns } from './seed.mjs';
 import { endsComplete, measureExport, seedLargeRepo } from './export.mjs';
+import { importRound } from './import.mjs';
 import { validationInputs } from './validation.mjs';
 import { generateWorkload, loadWorkload } from './workload.mjs';
 
@@ -18,7 +19,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const only = new Set(option('only', 'cli,open,turns,search,read,projection,mcp,pipeline,export,validation').split(','));
+const only = new Set(option('only', 'cli,open,turns,search,read,projection,mcp,pipeline,export,import,validation').split(','));
 const maxItems = Number(option('max-items', '100000'));
 const workloadPath = option('workload', null);
 
@@ -307,6 +308,16 @@ if (only.has('export')) {
   repo.remove();
 }
 
+if (only.has('import')) {
+  const mb = Number(option('import-mb', '100'));
+  log(`import: about ${mb} MB of RAW turns exported, then restored into a fresh project in a child process`);
+  const outcome = await importRound(mb);
+  results.rows.push({ operation: 'import', ...outcome });
+  log(
+    `  import: ${outcome.turns} turns, ${(outcome.bytes / 1024 / 1024).toFixed(0)} MB in ${(outcome.ms / 1000).toFixed(1)} s (${outcome.mbPerSecond.toFixed(0)} MB/s), peak RSS ${(outcome.maxRssKb / 1024).toFixed(0)} MB`,
+  );
+}
+
 if (only.has('validation')) {
   // M-5.6 gate cost: one candidate through validateCandidate (quote location, clause analysis, speech acts,
   // content anchor), over the gate corpus repeated. The validator is internal, so it is loaded from its module.
@@ -325,6 +336,12 @@ if (only.has('validation')) {
 console.log('\n| operation | p50 µs | p95 µs | p99 µs | reference p50 / p95 µs | p95 ratio |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const r of results.rows) {
+  if (r.operation === 'import') {
+    console.log(
+      `| import, ${r.turns} turns, ${(r.bytes / 1024 / 1024).toFixed(0)} MB | ${r.mbPerSecond.toFixed(0)} MB/s | | | peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB | |`,
+    );
+    continue;
+  }
   if (r.operation === 'export') {
     console.log(
       `| export, ${r.turns} turns, ${(r.bytes / 1024 / 1024).toFixed(0)} MB | ${r.mbPerSecond.toFixed(0)} MB/s | | | peak RSS ${(r.maxRssKb / 1024).toFixed(0)} MB | |`,

@@ -7,6 +7,7 @@ export type {
   DrainWarning,
   ExportResult,
   ForgetResult,
+  ImportResult,
   Intent,
   JobCounts,
   JobOutcome,
@@ -40,6 +41,7 @@ export {
   MemoryContractError,
   MemoryError,
   type MemoryErrorCode,
+  MemoryImportError,
   MemoryIntentError,
   MemoryLeaseError,
   MemoryNotFoundError,
@@ -50,6 +52,7 @@ export {
   MemoryUsageError,
   ModelAnswerError,
 } from './shared/errors.js';
-export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall, ToolSchema } from './llm/types.js';
+export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, TokenUsage, ToolCall, ToolSchema } from './llm/types.js';
 export { ScriptedLlm, type ScriptStep } from './llm/scripted-llm.js';
 export { SCHEMA_SQL, SCHEMA_VERSION } from './memory/db/schema.js';
+export type { CheckedExport } from './memory/lifecycle/import.js';

@@ -1,3 +1,4 @@
+import type { RetryNotice } from '../llm/guarded-client.js';
 import type { ChatMessage, LlmClient, LlmPurpose } from '../llm/types.js';
 import type { MemoryManager } from '../memory/manager.js';
 import { type Intent, type MemoriesUsed, type OrdinaryIntent, type TurnRecord, isOrdinaryIntent } from '../memory/types.js';
@@ -6,6 +7,8 @@ import { type ReviewWorkspace, describePatch } from '../workspace/review-workspa
 import { type RouteDecision, classifyIntent } from './intent-router.js';
 import { type Profile, ordinaryProfile, repairProfile } from './profiles.js';
 import { type ToolContext, runToolCall, toolSchema } from './tools/tool.js';
+import { attachReferences } from './attachments.js';
+import { inWorkingFolder, withWorkingFolder } from './working-folder.js';
 
 export interface AgentOptions {
   llm: LlmClient;
@@ -17,6 +20,8 @@ export interface AgentOptions {
   maxSteps?: number;
   /** The folder the user started in: AGENTS.md files from the project root down to it are read (default: the root). */
   instructionsFrom?: string;
+  /** The repo-relative folder the user started in ('' or absent: the top). */
+  workingFolder?: string;
 }
 
 export interface AgentEvents {
@@ -25,6 +30,8 @@ export interface AgentEvents {
   onTool?: (name: string, argumentsText: string) => void;
   /** After a tool ran: what it handed back to the model (the CLI shows a short summary). */
   onToolResult?: (name: string, argumentsText: string, output: string) => void;
+  /** Before a retry wait of the classifier (main calls report theirs through the guarded client). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 export interface AgentResult {
@@ -56,7 +63,11 @@ export class Agent {
 
   /** Routes a non-slash input and serves it. */
   async handle(input: string, run: { signal?: AbortSignal; events?: AgentEvents } = {}): Promise<AgentResult> {
-    const route = await classifyIntent(this.options.llm, input, run.signal);
+    const onRetry = run.events?.onRetry;
+    const route = await classifyIntent(this.options.llm, input, {
+      ...(run.signal ? { signal: run.signal } : {}),
+      ...(onRetry ? { onRetry } : {}),
+    });
     run.events?.onRoute?.(route);
     return this.serve(route, input, run);
   }
@@ -134,6 +145,9 @@ export class Agent {
     run: { signal?: AbortSignal; events?: AgentEvents },
   ): Promise<{ text: string; steps: number; toolCalls: number }> {
     const tools = profile.tools.map(toolSchema);
+    const folder = this.options.workingFolder ?? '';
+    messages[0] = withWorkingFolder(messages[0]!, folder);
+    await attachReferences(messages, context, folder, run.events);
     let toolCalls = 0;
     for (let step = 1; step <= this.maxSteps; step += 1) {
       run.signal?.throwIfAborted();
@@ -146,9 +160,10 @@ export class Agent {
       });
       if (!response.toolCalls || response.toolCalls.length === 0) return { text: response.content, steps: step, toolCalls };
       messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
-      for (const call of response.toolCalls) {
+      for (const asked of response.toolCalls) {
         // A cancel between tools stops the request before the next tool touches anything.
         run.signal?.throwIfAborted();
+        const call = inWorkingFolder(asked, context.repoRoot, folder);
         run.events?.onTool?.(call.name, call.arguments);
         toolCalls += 1;
         const output = await runToolCall(profile.tools, call, context);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { rawDiagnostic, shortFailure } from '../llm/diagnostics.js';
+import { LlmCallError, rawDiagnostic, shortFailure } from '../llm/diagnostics.js';
+import { type RetryNotice, retryAfterMs } from '../llm/guarded-client.js';
 import type { LlmClient } from '../llm/types.js';
 import { readModelJson, snakeCase } from '../shared/model-json.js';
 import { INTENTS, type Intent } from '../memory/types.js';
@@ -20,22 +21,48 @@ export interface RouteDecision {
   fallback: null | { reason: string; raw: string };
 }
 
+/** Retries of the classifier on HTTP 429 or 5xx, as for main calls: a rate limit must not send a repair request to chat. */
+export const CLASSIFIER_RETRIES = 3;
+const RETRY_BASE_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+
+export interface ClassifyOptions {
+  signal?: AbortSignal;
+  /** Called before each retry wait ("HTTP 429, retrying in 2 s"). */
+  onRetry?: (notice: RetryNotice) => void;
+  /** First wait when the provider sends no `retry-after` (doubles each time). */
+  retryBaseMs?: number;
+}
+
 /**
- * Classifies a non-slash input with one short classifier call (INTERFACES.md §2.3). On any failure or an
- * answer outside the contract the safe route is the ordinary general agent, never a repair flow.
+ * Classifies a non-slash input with one short classifier call (INTERFACES.md §2.3), retried on HTTP 429
+ * and 5xx (honouring `retry-after`). On any other failure, retries used up, or an answer outside the
+ * contract the safe route is the ordinary general agent, never a repair flow.
  */
-export async function classifyIntent(llm: LlmClient, input: string, signal?: AbortSignal): Promise<RouteDecision> {
+export async function classifyIntent(llm: LlmClient, input: string, options: ClassifyOptions | AbortSignal = {}): Promise<RouteDecision> {
+  const { signal, onRetry, retryBaseMs = RETRY_BASE_MS } = options instanceof AbortSignal ? { signal: options } : options;
   let content: string;
   try {
-    const response = await llm.chat({
-      purpose: 'classifier',
+    const request = {
+      purpose: 'classifier' as const,
       messages: [
-        { role: 'system', content: CLASSIFIER_SYSTEM_PROMPT },
-        { role: 'user', content: input },
+        { role: 'system' as const, content: CLASSIFIER_SYSTEM_PROMPT },
+        { role: 'user' as const, content: input },
       ],
       ...(signal ? { signal } : {}),
-    });
-    content = response.content;
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        content = (await llm.chat(request)).content;
+        break;
+      } catch (error) {
+        const status = error instanceof LlmCallError && error.details.kind === 'http' ? error.details.status : undefined;
+        if (status === undefined || (status !== 429 && status < 500) || attempt >= CLASSIFIER_RETRIES || signal?.aborted) throw error;
+        const delayMs = Math.min(RETRY_MAX_MS, retryAfterMs(error as LlmCallError) ?? retryBaseMs * 2 ** attempt);
+        onRetry?.({ attempt: attempt + 1, of: CLASSIFIER_RETRIES, delayMs, status });
+        await wait(delayMs, signal);
+      }
+    }
   } catch (error) {
     if (signal?.aborted) throw error;
     return {
@@ -70,4 +97,22 @@ function normalizeClassifierAnswer(value: unknown): unknown {
     if (snakeCase(key) === 'intent' && typeof raw === 'string') return { intent: snakeCase(raw.trim()) };
   }
   return object;
+}
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

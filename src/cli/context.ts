@@ -1,9 +1,10 @@
-import { accessSync, constants, existsSync, lstatSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Agent } from '../agent/agent.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
 import { LazyProvider } from '../llm/lazy-provider.js';
+import { UsageMeter } from '../llm/usage-meter.js';
 import { dataDir, memoryDbPath, pendingPatchPath } from '../memory/paths.js';
 import type { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
@@ -17,6 +18,8 @@ import type { SessionState } from './session-state.js';
 /** Everything a command needs: the project, its Memory, the model (when one is configured). */
 export interface CliContext {
   repoRoot: string;
+  /** The repo-relative folder the command was started in ('' at the top or outside the project). */
+  workingFolder: string;
   config: AppConfig;
   memory: MemoryManager;
   workspace: ReviewWorkspace;
@@ -24,6 +27,8 @@ export interface CliContext {
   llm: GuardedLlm | null;
   /** The agent, loaded on first use; null without a provider. */
   agent(): Promise<Agent | null>;
+  /** The tokens the agent's calls reported (Memory's background calls are not counted); null without a provider. */
+  usage: UsageMeter | null;
   output: Output;
   /** Set while an interactive or piped session runs: its notices and last answer. */
   session?: SessionState;
@@ -35,8 +40,9 @@ export class StartupError extends Error {
   constructor(
     message: string,
     readonly exitCode: number = EXIT.usage,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -64,11 +70,17 @@ export function readConfig(options: { env?: NodeJS.ProcessEnv; model?: string })
   try {
     config = loadConfig(options.env ?? process.env);
   } catch (error) {
-    if (error instanceof ConfigError) throw new StartupError(`invalid setting ${error.message}`);
+    if (error instanceof ConfigError) throw new StartupError(settingsText(error), EXIT.usage, { cause: error });
     throw error;
   }
   if (options.model !== undefined && config.llm) config = { ...config, llm: { ...config.llm, model: options.model } };
   return config;
+}
+
+/** `invalid setting X: …`, or every invalid setting on a line of its own, each with its fix. */
+export function settingsText(error: ConfigError): string {
+  if (error.problems.length === 1) return `invalid setting ${error.message} (${error.problems[0]!.fix})`;
+  return ['invalid settings:', ...error.problems.map((p) => `  ${p.variable}: ${p.message} (${p.fix})`)].join('\n');
 }
 
 /** The project folder: `--repo` as given, else the git top level of the current folder. */
@@ -108,14 +120,28 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
   const workspace = new ReviewWorkspace(repoRoot, { patchFile: pendingPatchPath(repoRoot) });
   for (const line of recoveryLines(workspace)) options.output.err(`${line}\n`);
   let agent: Promise<Agent | null> | null = null;
+  const usage = llm ? new UsageMeter(llm) : null;
   const loadAgent = (): Promise<Agent | null> => {
-    if (!llm) return Promise.resolve(null);
+    if (!usage) return Promise.resolve(null);
     agent ??= import('../agent/agent.js').then(
-      ({ Agent }) => new Agent({ llm, memory, repoRoot, workspace, instructionsFrom: process.cwd() }),
+      ({ Agent }) => new Agent({ llm: usage, memory, repoRoot, workspace, workingFolder, instructionsFrom: process.cwd() }),
     );
     return agent;
   };
-  return { repoRoot, config, memory, workspace, llm, agent: loadAgent, output: options.output };
+  const workingFolder = folderWithin(repoRoot, process.cwd());
+  return { repoRoot, workingFolder, config, memory, workspace, llm, agent: loadAgent, usage, output: options.output };
+}
+
+/** `cwd` relative to the project (forward slashes), or '' when it is the top or outside it. */
+export function folderWithin(repoRoot: string, cwd: string): string {
+  let rel: string;
+  try {
+    rel = relative(realpathSync(repoRoot), realpathSync(cwd));
+  } catch {
+    return '';
+  }
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return '';
+  return rel.split(sep).join('/');
 }
 
 /**

@@ -16,8 +16,30 @@ export function historyProblem(path: string): string | null {
 }
 
 /**
- * The saved lines, newest first, for readline. Recalled lines are drawn by readline as they are, so they
- * are neutralized here: a crafted history line cannot send escape sequences to the terminal.
+ * A request of several lines is kept as one entry: one line of the file holding `{"lines": [...]}`, so it is
+ * recalled as it was typed, line breaks included. Any other line of the file is one single-line entry.
+ */
+function encodeEntry(text: string): string {
+  // A lone CR breaks a line too, as Enter does.
+  const lines = text.split(/\r\n|\r|\n/);
+  return lines.length > 1 ? JSON.stringify({ lines }) : text;
+}
+
+function decodeEntry(line: string): string {
+  if (!line.startsWith('{"lines":')) return safeTerminalText(line);
+  try {
+    const { lines } = JSON.parse(line) as { lines: unknown };
+    if (Array.isArray(lines) && lines.every((l) => typeof l === 'string')) return lines.map((l) => safeTerminalText(l)).join('\n');
+  } catch {
+    // Not an entry written by us: shown as the text it is.
+  }
+  return safeTerminalText(line);
+}
+
+/**
+ * The saved entries, newest first, for readline. Recalled entries are drawn by readline as they are, so they
+ * are neutralized here (each line of a multi-line entry on its own): a crafted history line cannot send
+ * escape sequences to the terminal.
  */
 export function loadHistory(path: string, limit: number): string[] {
   if (historyProblem(path) !== null) return [];
@@ -33,7 +55,7 @@ export function loadHistory(path: string, limit: number): string[] {
       .filter((l) => l.trim().length > 0)
       .slice(-limit)
       .reverse()
-      .map((l) => safeTerminalText(l));
+      .map(decodeEntry);
   } catch {
     return [];
   } finally {
@@ -42,8 +64,9 @@ export function loadHistory(path: string, limit: number): string[] {
 }
 
 /**
- * Appends one line, never through a symbolic link (O_NOFOLLOW), creating the file 0600 whatever the umask.
- * Returns an error text instead of throwing: history is a convenience and must not stop a session.
+ * Appends one entry (a request of several lines stays one entry), never through a symbolic link
+ * (O_NOFOLLOW), creating the file 0600 whatever the umask. Returns an error text instead of throwing:
+ * history is a convenience and must not stop a session.
  */
 export function saveHistory(path: string, line: string): string | null {
   const problem = historyProblem(path);
@@ -56,7 +79,7 @@ export function saveHistory(path: string, line: string): string | null {
   }
   try {
     if (fstatSync(fd).size === 0) fchmodSync(fd, 0o600);
-    const bytes = Buffer.from(`${line.replace(/[\r\n]/g, ' ')}\n`, 'utf8');
+    const bytes = Buffer.from(`${encodeEntry(line)}\n`, 'utf8');
     let offset = 0;
     while (offset < bytes.length) {
       const written = writeSync(fd, bytes, offset, bytes.length - offset);

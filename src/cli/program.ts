@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandOutput } from './commands/command-output.js';
 import { EXIT } from './commands/command-output.js';
@@ -14,6 +14,8 @@ const version = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 const output = processOutput();
 
 const COMMANDS = ['ask', 'memory', 'doctor', 'patch', 'apply', 'discard', 'undo', 'mcp', 'help', 'version'];
+/** `memory` subcommands people type without `memory` (`autopatch-j status`). */
+const MEMORY_COMMANDS = ['status', 'list', 'show', 'forget', 'clear', 'export', 'refused', 'retry'];
 
 interface GlobalOptions {
   repo?: string;
@@ -24,9 +26,14 @@ interface GlobalOptions {
 
 const EXAMPLES: [string, string][] = [
   ['autopatch-j', 'the interactive session (a pipe is one request; --lines: one per line)'],
-  ['autopatch-j "text"', 'one request (= ask "text"); ask - or no text reads stdin; --json for scripts'],
+  [
+    'autopatch-j "text"',
+    'one request (= ask "text"); ask - or no text reads stdin; cmd | ask "prompt" adds the piped text; --json for scripts',
+  ],
   ['autopatch-j patch|apply|discard|undo', 'the pending patch a repair request left; undo puts back the last applied one'],
   ['autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all]', 'the /memory commands; --json for scripts'],
+  ['autopatch-j memory export --markdown [--out FILE] | --agents-md', 'the active preferences and decisions, for review in git'],
+  ['autopatch-j memory import FILE', 'restore a RAW export into an absent or empty Memory (a new machine, a fresh clone)'],
   ['autopatch-j doctor [--json]', 'check the settings, the provider and the Memory database'],
   ['autopatch-j help | version', ''],
 ];
@@ -126,16 +133,27 @@ async function print(result: CommandOutput, json: boolean): Promise<number> {
   return result.exitCode;
 }
 
-/** `ask` and `autopatch-j "text"`: one request; `-` or no text reads stdin; the exit pass ends it. */
+/** A piped input that has not ended after this long gets one line saying what the request waits for. */
+const SLOW_PIPE_MS = 2000;
+
+/**
+ * `ask` and `autopatch-j "text"`: one request; the exit pass ends it. Piped input is always read: alone it is
+ * the request (`ask`, `ask -`); with a prompt (`cmd | ask "prompt"`, `ask - "prompt"`) the request is the
+ * prompt, then the piped text as a fenced block.
+ */
 async function ask(words: string[], opts: GlobalOptions): Promise<number> {
-  let text = words.join(' ');
-  if (words.length === 0 || (words.length === 1 && words[0] === '-')) {
-    if (process.stdin.isTTY) {
-      output.err('autopatch-j ask: give the request as text, or pipe it in (autopatch-j ask - < request.txt)\n');
-      return EXIT.usage;
-    }
-    const { readAllStdin } = await import('./stdin.js');
-    text = await readAllStdin();
+  const prompt = words.filter((word) => word !== '-').join(' ');
+  let text = prompt;
+  if (!process.stdin.isTTY) {
+    const { readAllStdin, withPipedText } = await import('./stdin.js');
+    const piped = await readAllStdin(process.stdin, {
+      afterMs: SLOW_PIPE_MS,
+      onSlow: () => output.err('autopatch-j ask: waiting for the piped input to end (< /dev/null asks without it)\n'),
+    });
+    text = withPipedText(prompt, piped);
+  } else if (prompt.trim().length === 0 || words.includes('-')) {
+    output.err('autopatch-j ask: give the request as text, or pipe it in (autopatch-j ask - < request.txt)\n');
+    return EXIT.usage;
   }
   if (text.trim().length === 0) {
     output.err('autopatch-j ask: the request is empty\n');
@@ -181,6 +199,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
               ? { id: ctx.workspace.pendingPatch.id, summary: ctx.workspace.pendingPatch.summary }
               : null,
             findings: ctx.workspace.findings,
+            usage: outcome.usage,
             memoryJobs: { processed: pass.processed, queued: pass.queued, failed: pass.failed, skipped: pass.skipped },
             memoryChanges: changes.map((c) => ({ ...c, at: new Date(c.at).toISOString() })),
             memoriesUsed: r?.memoriesUsed ?? { routing: [], searched: [], read: [] },
@@ -192,6 +211,26 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
     },
     { exitPass: false },
   );
+}
+
+/**
+ * What a request that looks like a command most likely meant, or null: a single word close to a command
+ * (`memroy` → `memory`), or a memory subcommand without `memory` (`status`, `show m1a2b3c4`) → `memory …`.
+ */
+async function commandGuess(words: string[]): Promise<string | null> {
+  const [first = '', second] = words;
+  if (/\s/.test(first) || words.length > 2) return null;
+  const name = first.toLowerCase();
+  if (MEMORY_COMMANDS.includes(name)) {
+    const takesId = name === 'show' || name === 'forget' || name === 'retry';
+    if (second === undefined) return `memory ${name}`;
+    return takesId && /^[\w-]{4,64}$/.test(second) ? `memory ${name} ${literal(second)}` : null;
+  }
+  if (second !== undefined) return null;
+  const { closest } = await import('./commands/suggest.js');
+  const guess = closest(name, [...COMMANDS, ...MEMORY_COMMANDS], name.length >= 6 ? 2 : 1);
+  if (guess === null) return null;
+  return MEMORY_COMMANDS.includes(guess) ? `memory ${guess}` : guess;
 }
 
 /** The memory commands that only read: without a database they say so and create nothing. */
@@ -218,18 +257,14 @@ function program(): Command {
     .action(async (words: string[], _opts: GlobalOptions, cmd: Command) => {
       const opts = globals(cmd);
       if (words.length > 0) {
-        // A single word that is almost a command is a typo, not a request for the model.
-        if (words.length === 1 && !/\s/.test(words[0]!)) {
-          const { closest } = await import('./commands/suggest.js');
-          const guess = closest(words[0]!, COMMANDS, words[0]!.length >= 6 ? 2 : 1);
-          if (guess) {
-            output.err(
-              `autopatch-j: unknown command '${literal(words[0])}'. Did you mean '${guess}'? ` +
-                `(to ask it, quote more words: autopatch-j ask "${literal(words[0])}")\n`,
-            );
-            process.exitCode = EXIT.usage;
-            return;
-          }
+        const guess = await commandGuess(words);
+        if (guess) {
+          output.err(
+            `autopatch-j: unknown command '${literal(words.join(' '))}'. Did you mean 'autopatch-j ${guess}'? ` +
+              `(to ask it, quote more words: autopatch-j ask "${literal(words.join(' '))}")\n`,
+          );
+          process.exitCode = EXIT.usage;
+          return;
         }
         process.exitCode = await ask(words, opts);
         return;
@@ -244,7 +279,10 @@ function program(): Command {
 
   root
     .command('ask')
-    .description('one request, routed like an interactive line; the answer goes to stdout (- or no text: read stdin)')
+    .description(
+      'one request, routed like an interactive line; the answer goes to stdout (- or no text: read stdin; ' +
+        'with text, piped input follows it as a fenced block)',
+    )
     .argument('[text...]', 'the request')
     .option('--repo <dir>', 'the project folder')
     .option('--model <name>', 'the model for this run')
@@ -320,9 +358,22 @@ function program(): Command {
     if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
     if (name === 'retry') cmd.option('--all', 'every failed job');
     if (name === 'remember') cmd.option('--decision', 'a project decision instead of a preference');
+    if (name === 'export') {
+      cmd
+        .option('--markdown', 'the active preferences and decisions with their quotes as Markdown (stdout, or --out)')
+        .option('--out <file>', 'with --markdown: write the Markdown to this file')
+        .option('--agents-md', "update the autopatch-j block in the project's AGENTS.md (text outside it is untouched)");
+    }
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const opts = command.optsWithGlobals() as GlobalOptions & { confirm?: boolean; all?: boolean; decision?: boolean };
+      const opts = command.optsWithGlobals() as GlobalOptions & {
+        confirm?: boolean;
+        all?: boolean;
+        markdown?: boolean;
+        out?: string;
+        agentsMd?: boolean;
+        decision?: boolean;
+      };
       const arg = argument ? (Array.isArray(args[0]) ? (args[0] as string[]).join(' ') : (args[0] as string)) : undefined;
       const { NoMemoryYet } = await import('./context.js');
       try {
@@ -336,9 +387,14 @@ function program(): Command {
               list: () => commands.memoryList(ctx),
               show: () => commands.memoryShow(ctx, arg),
               forget: () => commands.memoryForget(ctx, arg),
-              clear: () => commands.memoryClear(ctx, opts.confirm === true),
-              export: () => commands.memoryExport(ctx),
-              retry: () => commands.memoryRetry(ctx, arg, opts.all === true),
+              clear: () => commands.memoryClear(ctx, opts.confirm === true, 'shell'),
+              export: () =>
+                commands.memoryExport(ctx, {
+                  markdown: opts.markdown === true,
+                  agentsMd: opts.agentsMd === true,
+                  ...(opts.out !== undefined ? { out: opts.out } : {}),
+                }),
+              retry: () => commands.memoryRetry(ctx, arg, opts.all === true, 'shell'),
               refused: () => commands.memoryRefused(ctx),
               remember: () => rememberCommand(ctx, { text: arg ?? '', decision: opts.decision === true, commands: 'ask' }),
             };
@@ -359,10 +415,51 @@ function program(): Command {
   memoryCommand('show', 'one memory with its sources and revisions', '<id>');
   memoryCommand('forget', 'forget one memory (the RAW turns are kept)', '<id>');
   memoryCommand('clear', 'delete all Memory (needs --confirm)');
-  memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/');
+  memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/ (or --markdown, --agents-md: the reviewable decisions)');
   memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', '[id]');
   memoryCommand('refused', 'recent candidates that were not remembered, with quote and reason');
   memoryCommand('remember', 'remember your words as a preference (--decision: a project decision)', '<text...>');
+  memory
+    .command('import')
+    .description('restore a RAW export (memory export) into this project when its Memory is absent or empty')
+    .argument('<file>', 'the export file (it is only read)')
+    .option('--repo <dir>', 'the project folder')
+    .option('--json', 'machine-readable output')
+    .action(async (file: string, _opts: GlobalOptions, command: Command) => {
+      const opts = command.optsWithGlobals() as GlobalOptions;
+      const json = opts.json === true;
+      const [commands, { StartupError, resolveRepo }, { memoryDbPath }] = await Promise.all([
+        import('./commands/memory-commands.js'),
+        import('./context.js'),
+        import('../memory/paths.js'),
+      ]);
+      let root: string;
+      try {
+        root = resolveRepo(opts.repo);
+      } catch (error) {
+        if (!(error instanceof StartupError)) throw error;
+        output.err(`autopatch-j: ${error.message}\n`);
+        process.exitCode = error.exitCode;
+        return;
+      }
+      const restore = (source: Parameters<typeof commands.memoryImport>[1]): Promise<number> =>
+        withContext({ repo: opts.repo }, async (ctx) => print(commands.memoryImport(ctx, source), json), { exitPass: false });
+      // An existing Memory is checked for emptiness first; an absent one is created only for a valid export.
+      if (existsSync(memoryDbPath(root))) {
+        process.exitCode = await restore(file);
+        return;
+      }
+      const checked = await commands.checkImportFile(root, file);
+      if ('exitCode' in checked) {
+        process.exitCode = await print(checked, json);
+        return;
+      }
+      try {
+        process.exitCode = await restore(checked);
+      } finally {
+        checked.dispose();
+      }
+    });
   memory.showSuggestionAfterError(true);
   return root;
 }

@@ -1,6 +1,8 @@
 import type { AgentResult } from '../agent/agent.js';
 import { PROVIDER_SETUP_HINT } from '../config/config.js';
 import { LlmCallError, rawDiagnostic } from '../llm/diagnostics.js';
+import type { RetryNotice } from '../llm/guarded-client.js';
+import type { TokenUsage } from '../llm/types.js';
 import { MemorySchemaError, describeError } from '../shared/errors.js';
 import { EXIT, exitCodeOf } from './commands/command-output.js';
 import type { CliContext } from './context.js';
@@ -13,6 +15,7 @@ import { pendingPatchLine } from './render/patch-view.js';
 import { Spinner } from './render/spinner.js';
 import { styleFor } from './render/style.js';
 import { toolLine } from './render/tool-line.js';
+import type { PendingPatch } from '../workspace/review-workspace.js';
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -26,6 +29,8 @@ export interface RequestOutcome {
   exitCode: number;
   result: AgentResult | null;
   cancelled: boolean;
+  /** The tokens the provider reported for this request's calls; null when it reported none. */
+  usage: TokenUsage | null;
   /** One line saying why it failed, for `--json`. */
   error?: string;
 }
@@ -50,7 +55,7 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
   const agent = await ctx.agent();
   if (!agent) {
     output.err(`${PROVIDER_SETUP_HINT}\n`);
-    return { exitCode: EXIT.failure, result: null, cancelled: false, error: 'no model provider is configured' };
+    return { exitCode: EXIT.failure, result: null, cancelled: false, usage: null, error: 'no model provider is configured' };
   }
   const debug = ctx.config.debug;
   const style = styleFor(output, 'err');
@@ -73,18 +78,21 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
     lineOpen = false;
   };
   const before = { patch: ctx.workspace.pendingPatch, findings: ctx.workspace.findings.length };
-  ctx.llm!.onRetry = (notice) => {
+  const onRetry = (notice: RetryNotice): void => {
     retries = notice.attempt;
     const what =
       `HTTP ${notice.status} from the provider, ` + `retrying in ${Math.ceil(notice.delayMs / 1000)}s (${notice.attempt}/${notice.of})…`;
     if (output.interactive) spinner.update(what);
     else output.err(`${what}\n`);
   };
+  ctx.llm!.onRetry = onRetry;
+  ctx.usage?.take();
   spinner.start('thinking…');
   try {
     const result = await agent.handle(input, {
       ...(signal ? { signal } : {}),
       events: {
+        onRetry,
         onRoute: (route) => {
           spinner.update(LABEL[route.intent] ?? 'thinking…');
           if (!debug) return;
@@ -111,42 +119,56 @@ export async function runRequest(ctx: CliContext, input: string, options: Reques
       },
     });
     spinner.stop();
+    const usage = ctx.usage?.take() ?? null;
     if (!options.json) {
       if (!streamed) write(literal(result.text));
       endLine();
+      if (usage) output.errRich(`${style.dim(usageLine(usage))}\n`);
     }
     if (result.route.fallback && !debug)
       output.errRich(`${style.dim('(the intent classifier failed; the request went to the general assistant)')}\n`);
     reportRepairWork(ctx, before, options.commands ?? 'session');
-    return { exitCode: EXIT.ok, result, cancelled: false };
+    return { exitCode: EXIT.ok, result, cancelled: false, usage };
   } catch (error) {
     spinner.stop();
     if (!options.json && streamed) endLine();
     if (error instanceof MemorySchemaError) {
       output.err(`${degradedHelp(error.reason)}\n`);
-      return { exitCode: exitCodeOf(error), result: null, cancelled: false, error: `Memory is degraded: ${error.reason}` };
+      return {
+        exitCode: exitCodeOf(error),
+        result: null,
+        usage: ctx.usage?.take() ?? null,
+        cancelled: false,
+        error: `Memory is degraded: ${error.reason}`,
+      };
     }
     if (signal?.aborted) {
       if (!output.closed)
         output.errRich(`${style.yellow('cancelled')}${style.dim(' — the request was stopped; its turn is kept as failed')}\n`);
-      return { exitCode: EXIT.failure, result: null, cancelled: true, error: 'cancelled' };
+      return { exitCode: EXIT.failure, result: null, usage: ctx.usage?.take() ?? null, cancelled: true, error: 'cancelled' };
     }
     if (error instanceof LlmCallError) {
       const text = modelFailureText(error, ctx.config.llm, { retried: retries });
       output.errRich(`${style.red(literal(text))}${debug ? '' : style.dim(' (AUTOPATCH_DEBUG=true shows the RAW error)')}\n`);
       if (debug) output.err(`${literal(rawDiagnostic(error))}\n`);
-      return { exitCode: EXIT.failure, result: null, cancelled: false, error: text };
+      return { exitCode: EXIT.failure, result: null, usage: ctx.usage?.take() ?? null, cancelled: false, error: text };
     }
     const text = `Request failed: ${literal(describeError(error))}`;
     output.err(`${text}\n`);
-    return { exitCode: exitCodeOf(error), result: null, cancelled: false, error: text };
+    return { exitCode: exitCodeOf(error), result: null, usage: ctx.usage?.take() ?? null, cancelled: false, error: text };
   } finally {
     ctx.llm!.onRetry = null;
   }
 }
 
+/** `tokens: 1,234 prompt · 56 completion`, the provider's own counts for one answer. */
+export function usageLine(usage: TokenUsage): string {
+  const n = (count: number): string => count.toLocaleString('en-US');
+  return `tokens: ${n(usage.promptTokens)} prompt · ${n(usage.completionTokens)} completion`;
+}
+
 /** After a repair run: the pending patch in one line, and the new audit findings. */
-function reportRepairWork(ctx: CliContext, before: { patch: unknown; findings: number }, commands: 'session' | 'ask'): void {
+function reportRepairWork(ctx: CliContext, before: { patch: PendingPatch | null; findings: number }, commands: 'session' | 'ask'): void {
   const style = styleFor(ctx.output, 'err');
   const findings = ctx.workspace.findings.slice(before.findings);
   if (findings.length > 0) {
@@ -162,5 +184,11 @@ function reportRepairWork(ctx: CliContext, before: { patch: unknown; findings: n
   if (patch && patch !== before.patch) {
     const names = commands === 'session' ? '/patch /apply /discard' : 'autopatch-j patch · apply · discard';
     ctx.output.errRich(`${pendingPatchLine(ctx.repoRoot, patch, names, style)}\n`);
+    // A new proposal takes the place of one that was never applied: say so, it is gone.
+    const replaced = before.patch;
+    if (replaced && replaced.id !== patch.id)
+      ctx.output.errRich(
+        `${style.yellow(`patch #${patch.id} replaces patch #${replaced.id}`)} (${literal(replaced.summary)}), which was not applied\n`,
+      );
   }
 }

@@ -8,6 +8,7 @@ import { historyProblem, loadHistory, saveHistory } from './history.js';
 import { KeyGate } from './key-gate.js';
 import { MemoryNotices, printNotices } from './notices.js';
 import { literal } from './output.js';
+import { completePath } from './path-completion.js';
 import { redactUrl } from '../shared/redact.js';
 import { loadProjectInstructions } from '../workspace/project-instructions.js';
 import { instructionFilesText, skippedInstructionsText } from './render/instruction-files.js';
@@ -45,7 +46,8 @@ export async function runSession(ctx: CliContext, options: SessionOptions = {}):
   const style = styleFor(ctx.output, 'err');
   const status = ctx.memory.health();
   if (tty) {
-    ctx.output.err(`autopatch-j in ${ctx.repoRoot} — /help for commands, Ctrl-D to leave.\n`);
+    const from = ctx.workingFolder ? ` (from ${ctx.workingFolder}/)` : '';
+    ctx.output.err(`autopatch-j in ${ctx.repoRoot}${from} — /help for commands, Ctrl-D to leave.\n`);
     if (ctx.config.llm) {
       ctx.output.errRich(style.dim(`model: ${literal(ctx.config.llm.model)} at ${literal(redactUrl(ctx.config.llm.baseUrl))}\n`));
       ctx.output.errRich(
@@ -131,6 +133,8 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
   rl.setPrompt(PROMPT);
 
   let pending: string[] = [];
+  /** The lines of `pending` as readline got them (with the backslash that continued them): each is an entry of its history. */
+  let pendingLines: string[] = [];
   let inflight: AbortController | null = null;
   let lastCtrlC = 0;
   let jobsNoticed = false;
@@ -173,6 +177,7 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
     editor.line = '';
     editor.cursor = 0;
     pending = [];
+    pendingLines = [];
     if (!hadText && Date.now() - lastCtrlC < DOUBLE_CTRL_C_MS) {
       rl.close();
       return;
@@ -193,11 +198,14 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
     lastCtrlC = 0;
     if (gate.continuing || (line.endsWith('\\') && !line.endsWith('\\\\'))) {
       pending.push(gate.continuing ? line : line.slice(0, -1));
+      pendingLines.push(line);
       prompt();
       return;
     }
     const text = [...pending, line].join('\n');
+    if (pending.length > 0) recallAsOne((rl as unknown as { history: string[] }).history, [...pendingLines, line], text);
     pending = [];
+    pendingLines = [];
     if (text.trim().length === 0) {
       prompt();
       return;
@@ -259,12 +267,25 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
   return 0;
 }
 
+/**
+ * readline keeps each line of a multi-line request as an entry of its own; the request is kept as ONE entry
+ * instead (newest first), so Up recalls it whole, line breaks included.
+ */
+function recallAsOne(history: string[], lines: string[], text: string): void {
+  for (const line of [...lines].reverse()) if (history[0] === line) history.shift();
+  const older = history.indexOf(text);
+  if (older >= 0) history.splice(older, 1);
+  if (text.trim().length > 0) history.unshift(text);
+}
+
 function historyPathOf(ctx: CliContext): string {
   return cliHistoryPath(ctx.repoRoot);
 }
 
-/** Completes slash commands, memory subcommands and memory ids; a complete word gets its trailing space. */
+/** Completes slash commands, memory subcommands, memory ids and `@path` words; a complete word gets its trailing space. */
 export function complete(line: string, ctx: CliContext): [string[], string] {
+  const path = /(?:^|\s)(@\S*)$/.exec(line)?.[1];
+  if (path !== undefined) return [completePath(path, ctx.repoRoot, ctx.workingFolder), path];
   const [hits, word] = completions(line, ctx);
   return [hits.map((h) => `${h} `), word];
 }

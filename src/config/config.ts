@@ -24,16 +24,32 @@ export interface AppConfig {
   memoryNotices: boolean;
 }
 
-/** A setting that cannot be used, with the variable to fix. */
+/** One setting that cannot be used: the variable, what is wrong, and what to set instead. */
+export interface SettingProblem {
+  variable: string;
+  message: string;
+  fix: string;
+}
+
+/** Settings that cannot be used: every one found, not only the first, each with the variable to fix. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
+  /** The first problem's variable. */
+  readonly variable: string;
+  readonly problems: readonly SettingProblem[];
+
+  constructor(variable: string, message: string, fix: string);
+  constructor(problems: readonly SettingProblem[]);
+  constructor(first: string | readonly SettingProblem[], message?: string, fix?: string) {
+    const problems = typeof first === 'string' ? [{ variable: first, message: message!, fix: fix! }] : first;
+    super(problems.map((p) => `${p.variable}: ${p.message}`).join('; '));
+    this.problems = problems;
+    this.variable = problems[0]!.variable;
   }
 }
+
+/** The reasoning efforts OpenAI-compatible endpoints know (the `reasoning_effort` values of the OpenAI API). */
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
 export const DEFAULT_BASE_URL = 'https://api.deepseek.com';
 export const DEFAULT_MODEL = 'deepseek-chat';
@@ -47,56 +63,103 @@ export const PROVIDER_SETUP_HINT =
 
 /**
  * Reads the environment once and validates it (nothing else reads `process.env`). A provider is configured
- * when an API key is set, or when a base URL is set for an endpoint that needs no key.
+ * when an API key is set, or when a base URL is set for an endpoint that needs no key. Every invalid
+ * setting is reported at once (one ConfigError listing them all), so fixing one does not reveal the next.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: SettingProblem[] = [];
   const value = (name: string): string | undefined => {
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
-  const debug = parseBoolean('AUTOPATCH_DEBUG', value('AUTOPATCH_DEBUG'));
+  const checked = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return fallback;
+    }
+  };
+  const debug = checked(() => parseBoolean('AUTOPATCH_DEBUG', value('AUTOPATCH_DEBUG')), false);
+  const memoryNotices = checked(() => parseBoolean('AUTOPATCH_MEMORY_NOTICES', value('AUTOPATCH_MEMORY_NOTICES') ?? 'on'), true);
   const apiKey = value('AUTOPATCH_LLM_API_KEY') ?? null;
   const baseUrlSetting = value('AUTOPATCH_LLM_BASE_URL');
-  const extraBody = parseExtraBody('AUTOPATCH_LLM_EXTRA_BODY', value('AUTOPATCH_LLM_EXTRA_BODY'), '{"temperature": 0.2}');
-  const shortExtraBody = parseExtraBody(
-    'AUTOPATCH_LLM_SHORT_EXTRA_BODY',
-    value('AUTOPATCH_LLM_SHORT_EXTRA_BODY'),
-    '{"enable_thinking": false}',
+  const extraBody = checked(
+    () => parseExtraBody('AUTOPATCH_LLM_EXTRA_BODY', value('AUTOPATCH_LLM_EXTRA_BODY'), '{"temperature": 0.2}'),
+    {},
   );
-  let timeoutMs = DEFAULT_TIMEOUT_MS;
-  const timeout = value('AUTOPATCH_LLM_TIMEOUT_MS');
-  if (timeout !== undefined) {
-    timeoutMs = Number(timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-      throw new ConfigError('AUTOPATCH_LLM_TIMEOUT_MS', `must be a positive whole number of milliseconds, got '${timeout}'`);
-    }
-  }
-  let baseUrl = baseUrlSetting ?? DEFAULT_BASE_URL;
-  try {
-    const url = new URL(baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-    baseUrl = url.toString().replace(/\/$/, '');
-  } catch {
-    throw new ConfigError('AUTOPATCH_LLM_BASE_URL', `must be an http(s) URL, got '${redactUrl(baseUrl)}'`);
-  }
+  const shortExtraBody = checked(
+    () => parseExtraBody('AUTOPATCH_LLM_SHORT_EXTRA_BODY', value('AUTOPATCH_LLM_SHORT_EXTRA_BODY'), '{"enable_thinking": false}'),
+    {},
+  );
+  const timeoutMs = checked(() => parseTimeout(value('AUTOPATCH_LLM_TIMEOUT_MS')), DEFAULT_TIMEOUT_MS);
+  const baseUrl = checked(() => parseBaseUrl(baseUrlSetting ?? DEFAULT_BASE_URL), DEFAULT_BASE_URL);
+  const reasoningEffort = checked(() => parseReasoningEffort(value('AUTOPATCH_LLM_REASONING_EFFORT')), null);
+  const model = checked(() => modelName(env, 'AUTOPATCH_LLM_MODEL') ?? DEFAULT_MODEL, DEFAULT_MODEL);
+  const memoryModel = checked(() => modelName(env, 'AUTOPATCH_LLM_MEMORY_MODEL'), null);
+  if (problems.length > 0) throw new ConfigError(problems);
   const configured = apiKey !== null || baseUrlSetting !== undefined;
   return {
     debug,
     noColor: env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '',
-    memoryNotices: parseBoolean('AUTOPATCH_MEMORY_NOTICES', value('AUTOPATCH_MEMORY_NOTICES') ?? 'on'),
-    llm: configured
-      ? {
-          baseUrl,
-          apiKey,
-          model: value('AUTOPATCH_LLM_MODEL') ?? DEFAULT_MODEL,
-          reasoningEffort: value('AUTOPATCH_LLM_REASONING_EFFORT') ?? null,
-          extraBody,
-          shortExtraBody,
-          memoryModel: value('AUTOPATCH_LLM_MEMORY_MODEL') ?? null,
-          timeoutMs,
-        }
-      : null,
+    memoryNotices,
+    llm: configured ? { baseUrl, apiKey, model, reasoningEffort, extraBody, shortExtraBody, memoryModel, timeoutMs } : null,
   };
+}
+
+function parseTimeout(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) {
+    throw new ConfigError(
+      'AUTOPATCH_LLM_TIMEOUT_MS',
+      `must be a positive whole number of milliseconds, got '${raw}'`,
+      `set a number of milliseconds such as 60000, or unset it for the default (${DEFAULT_TIMEOUT_MS})`,
+    );
+  }
+  return ms;
+}
+
+function parseBaseUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(
+      'AUTOPATCH_LLM_BASE_URL',
+      `must be an http(s) URL, got '${redactUrl(raw)}'`,
+      `set the provider's OpenAI-compatible base URL, such as ${DEFAULT_BASE_URL} or http://127.0.0.1:11434/v1`,
+    );
+  }
+}
+
+/** A known effort, lower-cased; anything else would be sent as it is and refused by the provider (or ignored). */
+function parseReasoningEffort(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  const effort = raw.toLowerCase();
+  if ((REASONING_EFFORTS as readonly string[]).includes(effort)) return effort;
+  throw new ConfigError(
+    'AUTOPATCH_LLM_REASONING_EFFORT',
+    `'${raw}' is not a reasoning effort`,
+    `use one of ${REASONING_EFFORTS.join(', ')}, or unset it to send none`,
+  );
+}
+
+/** A model name: unset means the default, but a variable set to nothing is a mistake, not the default. */
+function modelName(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined) return null;
+  if (raw.trim() === '')
+    throw new ConfigError(
+      name,
+      'is set but empty',
+      name === 'AUTOPATCH_LLM_MODEL'
+        ? `name a model, or unset it for the default (${DEFAULT_MODEL})`
+        : 'name a model, or unset it to use the main model',
+    );
+  return raw.trim();
 }
 
 function parseBoolean(name: string, raw: string | undefined): boolean {
@@ -104,7 +167,7 @@ function parseBoolean(name: string, raw: string | undefined): boolean {
   const v = raw.toLowerCase();
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(name, `must be true or false, got '${raw}'`);
+  throw new ConfigError(name, `must be true or false, got '${raw}'`, 'set it to true or false, or unset it');
 }
 
 /** A JSON-object setting merged into request bodies; anything else is a clear startup message. */
@@ -114,10 +177,14 @@ function parseExtraBody(name: string, raw: string | undefined, example: string):
   try {
     parsed = JSON.parse(raw);
   } catch (error) {
-    throw new ConfigError(name, `is not valid JSON (${(error as Error).message}); expected an object such as ${example}`);
+    throw new ConfigError(
+      name,
+      `is not valid JSON (${(error as Error).message}); expected an object such as ${example}`,
+      `set a JSON object such as ${example}, or unset it`,
+    );
   }
   // A plain check, not a schema: the config is read by every command and must not load a validator.
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new ConfigError(name, `must be a JSON object such as ${example}`);
+    throw new ConfigError(name, `must be a JSON object such as ${example}`, `set a JSON object such as ${example}, or unset it`);
   return parsed as Record<string, unknown>;
 }

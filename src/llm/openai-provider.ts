@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { LlmConfig } from '../config/config.js';
 import { type CallPolicy, type CallRecord, LlmCallError, policyFor, rawDiagnostic } from './diagnostics.js';
 import { SHORT_CALL_PURPOSES } from './types.js';
-import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, LlmPurpose, ToolCall } from './types.js';
+import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, LlmPurpose, TokenUsage, ToolCall } from './types.js';
 
 /** Calls kept for `AUTOPATCH_DEBUG` output and tests. */
 const CALL_HISTORY = 50;
@@ -17,7 +17,9 @@ const SHORT_TEMPERATURE = 0;
 const MEMORY_PURPOSES: readonly LlmPurpose[] = ['memory_extraction', 'memory_consolidation'];
 /** Optional request parameters of the short calls that some providers refuse (HTTP 400 naming them). */
 const OPTIONAL_PARAMETERS = ['response_format', 'max_tokens', 'temperature'] as const;
-type OptionalParameter = (typeof OPTIONAL_PARAMETERS)[number];
+/** Asked of streamed calls so the last chunk reports the tokens used; a provider that refuses it is not asked again. */
+const STREAM_USAGE = 'stream_options';
+type OptionalParameter = (typeof OPTIONAL_PARAMETERS)[number] | typeof STREAM_USAGE;
 
 /**
  * An OpenAI-compatible chat-completions client (DeepSeek, Qwen/DashScope compatible mode, OpenAI, Ollama,
@@ -85,7 +87,7 @@ export class OpenAiCompatibleProvider implements LlmClient {
       messages: request.messages.map(toWireMessage),
     });
     if (short) {
-      const optional: Record<OptionalParameter, unknown> = {
+      const optional: Record<(typeof OPTIONAL_PARAMETERS)[number], unknown> = {
         response_format: memory ? { type: 'json_object' } : undefined,
         max_tokens: SHORT_MAX_TOKENS[request.purpose],
         temperature: SHORT_TEMPERATURE,
@@ -121,10 +123,10 @@ export class OpenAiCompatibleProvider implements LlmClient {
   }
 
   /** Learns from a 400 that names a parameter we sent; true when the request should be made again. */
-  private adaptTo(error: unknown, sent: Record<string, unknown>): boolean {
+  private adaptTo(error: unknown, sent: Record<string, unknown>, optional: readonly OptionalParameter[] = OPTIONAL_PARAMETERS): boolean {
     if (!(error instanceof OpenAI.APIError) || error.status !== 400) return false;
     const said = `${error.message} ${JSON.stringify(error.error ?? '')}`.toLowerCase();
-    for (const name of OPTIONAL_PARAMETERS) {
+    for (const name of optional) {
       if (name in sent && !this.refused.has(name) && said.includes(name)) {
         this.refused.add(name);
         return true;
@@ -147,22 +149,35 @@ export class OpenAiCompatibleProvider implements LlmClient {
     const toolCalls = (choice.message.tool_calls ?? [])
       .filter((c): c is OpenAI.Chat.ChatCompletionMessageFunctionToolCall => c.type === 'function')
       .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }));
+    const usage = tokenUsage(completion.usage);
     return {
       content: choice.message.content ?? '',
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
       finishReason: choice.finish_reason ?? null,
+      ...(usage ? { usage } : {}),
     };
   }
 
   private async streamed(request: ChatRequest, policy: CallPolicy): Promise<ChatResponse> {
-    const body = { ...this.body(request, policy), stream: true };
-    const stream = await this.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
-      signal: request.signal,
-    });
+    const body: Record<string, unknown> = { ...this.body(request, policy), stream: true };
+    const usage = !this.refused.has(STREAM_USAGE) && !(STREAM_USAGE in body);
+    if (usage) body[STREAM_USAGE] = { include_usage: true };
+    let stream;
+    try {
+      stream = await this.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
+        signal: request.signal,
+      });
+    } catch (error) {
+      // Nothing has streamed yet: a provider that refuses the usage report is asked again at once without it.
+      if (!usage || !this.adaptTo(error, body, [STREAM_USAGE]) || !this.refused.has(STREAM_USAGE)) throw error;
+      return this.streamed(request, policy);
+    }
+    let reported: TokenUsage | undefined;
     let content = '';
     let finishReason: string | null = null;
     const calls = new Map<number, ToolCall>();
     for await (const chunk of stream) {
+      reported = tokenUsage(chunk?.usage) ?? reported;
       finishReason = chunk?.choices?.[0]?.finish_reason ?? finishReason;
       const delta = chunk?.choices?.[0]?.delta;
       if (!delta) continue;
@@ -179,8 +194,14 @@ export class OpenAiCompatibleProvider implements LlmClient {
       }
     }
     const toolCalls = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
-    return { content, ...(toolCalls.length > 0 ? { toolCalls } : {}), finishReason };
+    return { content, ...(toolCalls.length > 0 ? { toolCalls } : {}), finishReason, ...(reported ? { usage: reported } : {}) };
   }
+}
+
+/** The provider's usage report, when it gave one with numbers. */
+function tokenUsage(usage: { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined): TokenUsage | undefined {
+  if (!usage || typeof usage.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number') return undefined;
+  return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
 }
 
 class MalformedResponse extends Error {

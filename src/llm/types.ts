@@ -33,11 +33,19 @@ export interface ChatRequest {
   onText?: (delta: string) => void;
 }
 
+/** Tokens a provider reported for one call. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
 export interface ChatResponse {
   content: string;
   toolCalls?: ToolCall[];
   /** The provider's finish reason when it gave one; "length" means the answer was cut off. */
   finishReason?: string | null;
+  /** What the provider reported it used; absent when it reported nothing. */
+  usage?: TokenUsage;
 }
 
 /** The one thing the rest of the program knows about a model. */

@@ -16,17 +16,18 @@ import { clip } from '../shared/text.js';
 import { recordCleanClose } from './lifecycle/clean-close.js';
 import { bootstrap, buildFreshDatabase } from './lifecycle/bootstrap.js';
 import { bootstrapProblem } from './lifecycle/verify.js';
-import { exportsDir, memoryDbPath } from './paths.js';
+import { dataDir, exportsDir, memoryDbPath } from './paths.js';
 import { clearInPlace, holdWriteLock, readClearBasis, replaceDamagedDatabase } from './lifecycle/clear.js';
 import { BUSY_TIMEOUT_MS, Connection } from './db/connection.js';
 import { isDamage, typedStorageError } from './db/storage-fault.js';
 import { streamSnapshot, streamUnreadable, writeExportFile } from './lifecycle/export.js';
+import { type CheckedExport, checkExport, refuseNonEmpty, restoreInto } from './lifecycle/import.js';
 import type { MemoryWorker } from './pipeline/worker.js';
 import { REMEMBER_TEXT_LIMIT, type RememberKind, readRememberAct, rememberAnswer, rememberCommandText } from './remember-command.js';
 import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext, routingItems } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
-import { forgetItem, listActiveItems, resolveItemId } from './store/items.js';
+import { forgetItem, indexActiveItems, listActiveItems, resolveItemId } from './store/items.js';
 import { countOpenJobs, reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
 import { DEFAULT_JOB_LEASE_MS, DEFAULT_TURN_LEASE_MS, hasExpiredLeases, heartbeatInterval } from './store/leases.js';
 import { recentRefusals } from './store/refusals.js';
@@ -41,6 +42,7 @@ import type {
   DrainResult,
   ExportResult,
   ForgetResult,
+  ImportResult,
   MemoryDetail,
   MemoryHealth,
   MemoryChange,
@@ -546,6 +548,35 @@ export class MemoryManager {
       if (!degradedReason || !existsSync(this.dbPath)) throw new MemoryStorageError(`export failed: ${degradedReason ?? 'no database'}`);
       const { path, result } = writeExportFile(exportDir, now, (sink) => streamUnreadable(sink, this.dbPath, degradedReason, now));
       return { path, ...result };
+    });
+  }
+
+  /**
+   * Checks an export file against the contract without opening any Memory (`memory import` runs it before
+   * an absent Memory is created). The caller disposes of the result.
+   */
+  static checkExportFile(options: { repoRoot: string; file: string }): CheckedExport {
+    return checkExport(options.file, { repoRoot: options.repoRoot, dataDir: dataDir(options.repoRoot), index: indexActiveItems });
+  }
+
+  /**
+   * `memory import FILE`: restores a RAW export into this Memory, which must be healthy and empty (no turns,
+   * jobs, candidates or items), in one transaction with a new generation; refusals (MemoryImportError)
+   * change nothing. Takes a path, or what `checkExportFile` returned (then the caller disposes of it).
+   */
+  restore(source: string | CheckedExport): ImportResult {
+    return this.guard('import failed (nothing was changed)', () => {
+      const conn = this.healthyConn();
+      // A Memory that is not empty is refused before the file is read (the transaction checks again).
+      conn.read(() => refuseNonEmpty(conn));
+      const checked = typeof source === 'string' ? MemoryManager.checkExportFile({ repoRoot: this.repoRoot, file: source }) : source;
+      try {
+        const restored = restoreInto(conn, checked, this.now());
+        this.worker?.wake();
+        return { file: checked.file, exportedAt: checked.exportedAt, fromDegraded: checked.fromDegraded, ...restored };
+      } finally {
+        if (typeof source === 'string') checked.dispose();
+      }
     });
   }
 

@@ -313,6 +313,26 @@ export interface ExportResult {
   rawBytesOnly: boolean;
 }
 
+/** What `import` restored (INTERFACES.md §4: `memory import FILE`), counted from the restored rows. */
+export interface ImportResult {
+  /** The export file, read and never changed. */
+  file: string;
+  /** When the export was written, as it says. */
+  exportedAt: string;
+  /** The export was taken from a degraded Memory; every row still passed every check. */
+  fromDegraded: boolean;
+  /** The new generation: above every generation of the target and of the export (M-10.3's rule). */
+  generation: number;
+  activeThreadId: string;
+  threads: number;
+  turns: number;
+  jobs: number;
+  candidates: number;
+  sources: number;
+  /** Item revisions (rows), every status. */
+  items: number;
+}
+
 export interface JobOutcome {
   jobIds: string[];
   kind: JobKind;

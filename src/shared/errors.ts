@@ -15,6 +15,7 @@ export type MemoryErrorCode =
   | 'closed'
   | 'conflict'
   | 'timeout'
+  | 'import_refused'
   | (string & {});
 
 /** Base class of every error the Memory subsystem throws on purpose. */
@@ -166,6 +167,22 @@ export class ModelAnswerError extends Error {
 
   toJSON(): Record<string, unknown> {
     return { name: this.name, code: this.code, message: this.message, problem: this.problem };
+  }
+}
+
+/**
+ * `memory import` refused: the export file breaks the contract (foreign, damaged, tampered, newer), or the
+ * target Memory is not empty. Nothing was changed; `reason` says why in words a person can act on.
+ */
+export class MemoryImportError extends MemoryError {
+  override readonly name = 'MemoryImportError';
+  override readonly code = 'import_refused';
+  constructor(readonly reason: string) {
+    super(`cannot import: ${reason}`);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { reason: this.reason };
   }
 }
 

@@ -168,9 +168,9 @@ export class ReviewWorkspace {
     return had;
   }
 
-  /** /reset: the review workspace, audit results, source index and request caches. */
-  reset(): { patchDiscarded: boolean; findingsCleared: number } {
-    const result = { patchDiscarded: this.discardPatch(), findingsCleared: this.findings.length };
+  /** /reset: audit results, source index and request caches, and the pending patch unless `keepPatch` (/reset without --patch). */
+  reset(options: { keepPatch?: boolean } = {}): { patchDiscarded: boolean; findingsCleared: number } {
+    const result = { patchDiscarded: options.keepPatch ? false : this.discardPatch(), findingsCleared: this.findings.length };
     this.findings = [];
     this.sourceIndex = null;
     this.requestCache.clear();

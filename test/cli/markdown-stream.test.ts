@@ -21,6 +21,12 @@ const ANSWERS: Record<string, string> = {
   'a tilde fence holding a backtick line': '~~~\nplain\n```\nstill code\n~~~\nafter\n',
   'one line, no newline': 'Just one line',
   'steps between code blocks': '1. Install:\n\n```sh\nnpm i\n```\n\n2. Run:\n\n```sh\nnpm start\n```\n\n3. Done\n',
+  'blank lines inside a code block and between loose items':
+    'Code:\n\n```py\ndef f():\n\n\n    return 1\n\nx = f()\n```\n\n- a\n\n- b\n\n\n- c\n',
+  'blank lines first, a heading straight into a list, a fence straight after text':
+    '\n\n# Plan\n1. 第一步：读取 `config.ts`\n2. 第二步 **验证**\nThen:\n```ts\nconst a = 1;\n```\nand *emphasis\nacross lines* here.\n',
+  'an item holding a paragraph and an indented code block': '1. Install\n\n   Run this:\n\n   ```sh\n   npm ci\n   ```\n\n2. Test\n',
+  'a setext heading and tabs in code': 'Title\n=====\n\n```go\nfunc f() {\n\treturn\n}\n```\n',
   'a 60-line block': `\`\`\`python\n${Array.from({ length: 60 }, (_, i) => `x_${i} = ${i}`).join('\n')}\n\`\`\`\ndone\n`,
 };
 

@@ -31,9 +31,16 @@ describe('memory retry (CLI)', () => {
     expect(status.stdout).toMatch(/cut off/);
     expect(status.stdout).toContain(`memory retry ${jobId}`);
 
-    const usage = await runCli(['memory', 'retry', '--repo', repo, '--json']);
-    expect(usage.code).toBe(2);
-    expect(JSON.parse(usage.stdout)).toMatchObject({ error: 'usage', failed: [{ id: jobId }] });
+    // Without an argument: the failed jobs and how to retry them from the shell, exit 0.
+    const listed = await runCli(['memory', 'retry', '--repo', repo]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('1 failed job(s):');
+    expect(listed.stdout).toContain(jobId);
+    expect(listed.stdout).toContain('autopatch-j memory retry <job-id> puts one back in the queue, --all every one.');
+    expect(listed.stdout).not.toContain('/memory');
+    const json = await runCli(['memory', 'retry', '--repo', repo, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ failed: [{ id: jobId }] });
 
     const unknown = await runCli(['memory', 'retry', 'job-nope', '--repo', repo]);
     expect(unknown.code).toBe(1);

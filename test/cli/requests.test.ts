@@ -154,7 +154,7 @@ describe('actionable errors', () => {
     expect(bad.code).toBe(1);
     const report = JSON.parse(bad.stdout) as { ok: boolean; checks: { name: string; ok: boolean; fix: string | null }[] };
     expect(report.ok).toBe(false);
-    expect(report.checks.find((c) => c.name === 'model answers')).toMatchObject({ ok: false, fix: 'check AUTOPATCH_LLM_API_KEY' });
+    expect(report.checks.find((c) => c.name === 'model answers')).toMatchObject({ ok: false, fix: 'Check AUTOPATCH_LLM_API_KEY.' });
   });
 });
 
@@ -254,7 +254,7 @@ describe('surface', () => {
     expect(ok(await runCli(['version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     const typo = await runCli(['memroy']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain("unknown command 'memroy'. Did you mean 'memory'?");
+    expect(typo.stderr).toContain("unknown command 'memroy'. Did you mean 'autopatch-j memory'?");
   });
 
   it('an unknown slash command gets a suggestion: /clear → /new or /memory clear', async () => {

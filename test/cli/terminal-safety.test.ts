@@ -157,7 +157,10 @@ describe('the CLI history file', () => {
       process.umask(old);
     }
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(loadHistory(path, 10)).toEqual([safeTerminalText(`line ${HOSTILE.replace(/\r/g, ' ')}`)]);
+    // A CR breaks the entry into lines (recalled as one multi-line entry), each line neutralized on its own.
+    const recalled = loadHistory(path, 10);
+    expect(recalled).toEqual([`line ${HOSTILE}`.split('\r').map(safeTerminalText).join('\n')]);
+    for (const bad of FORBIDDEN) expect(recalled[0]).not.toContain(bad);
     chmodSync(path, 0o600);
   });
 });

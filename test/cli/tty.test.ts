@@ -61,19 +61,9 @@ describe('the interactive session on a terminal', () => {
 
 describe('completion', () => {
   it('completes commands, memory subcommands and memory ids', async () => {
-    const { MemoryManager, ScriptedLlm } = await import('../../src/index.js');
-    const { consolidateWith, extractWith, quoteUser } = await import('../helpers/scripted.js');
+    const { memoryWithOnePreference } = await import('../helpers/scripted.js');
     const repo = tempRepo();
-    const llm = new ScriptedLlm()
-      .always(
-        'memory_extraction',
-        extractWith((t) => [quoteUser('user_preference', '先给结论', t)]),
-      )
-      .always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
-    const h = memory.beginTurn({ intent: 'general_chat', userText: '以后先给结论。' });
-    memory.completeTurn(h, 'ok');
-    await memory.processDue({ force: true });
+    const memory = await memoryWithOnePreference(repo);
     const id = memory.list()[0]!.id;
     const ctx = { memory } as unknown as Parameters<typeof complete>[1];
     expect(complete('/me', ctx)).toEqual([['/memory '], '/me']);

@@ -19,6 +19,8 @@ export type Reply =
       toolCalls?: { name: string; arguments: string }[];
       delayMs?: number;
       /** stream the text, then never finish */ hangAfter?: boolean;
+      /** tokens to report: in the response, or in a last chunk when a stream asks for `stream_options.include_usage` */
+      usage?: { prompt: number; completion: number };
     }
   | { status: number; body: string; contentType?: string; headers?: Record<string, string> }
   | { raw: string; contentType?: string }
@@ -93,10 +95,11 @@ export class FakeOpenAi {
     while (typeof reply === 'function') reply = reply(recorded);
     // A slow answer, so progress output (the spinner) has time to draw.
     if ('text' in reply && reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    this.send(res, reply, body.stream === true);
+    const streamOptions = body['stream_options'] as { include_usage?: boolean } | undefined;
+    this.send(res, reply, body.stream === true, streamOptions?.include_usage === true);
   }
 
-  private send(res: ServerResponse, reply: Exclude<Reply, (r: RecordedRequest) => Reply>, stream: boolean): void {
+  private send(res: ServerResponse, reply: Exclude<Reply, (r: RecordedRequest) => Reply>, stream: boolean, streamUsage = false): void {
     if ('hang' in reply) {
       this.hanging.add(res);
       return;
@@ -116,6 +119,13 @@ export class FakeOpenAi {
       type: 'function',
       function: { name: c.name, arguments: c.arguments },
     }));
+    const usage = reply.usage
+      ? {
+          prompt_tokens: reply.usage.prompt,
+          completion_tokens: reply.usage.completion,
+          total_tokens: reply.usage.prompt + reply.usage.completion,
+        }
+      : undefined;
     if (!stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
@@ -131,6 +141,7 @@ export class FakeOpenAi {
               message: { role: 'assistant', content: reply.text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
             },
           ],
+          ...(usage ? { usage } : {}),
         }),
       );
       return;
@@ -156,6 +167,11 @@ export class FakeOpenAi {
       chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments.slice(half) } }] });
     });
     chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop');
+    // As OpenAI does: the usage report comes in a last chunk with no choices, only when the request asked for it.
+    if (usage && streamUsage)
+      res.write(
+        `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 0, model: 'fake', choices: [], usage })}\n\n`,
+      );
     res.write('data: [DONE]\n\n');
     res.end();
   }

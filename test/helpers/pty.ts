@@ -15,10 +15,11 @@ export interface Driven {
 }
 
 /** Runs the built CLI in a pseudo-terminal, sending keys and waiting for text (test/fixtures/pty-drive.py). */
-export function drive(steps: Step[], args: string[], env: Record<string, string>): Promise<Driven> {
+export function drive(steps: Step[], args: string[], env: Record<string, string>, options: { cwd?: string } = {}): Promise<Driven> {
   return new Promise((resolve, reject) => {
     const child = spawn('python3', [DRIVER, JSON.stringify(steps), process.execPath, CLI, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm-256color', ...env },
+      ...(options.cwd ? { cwd: options.cwd } : {}),
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -51,3 +51,21 @@ export function consolidateWith(
     return { content: JSON.stringify({ operations }) };
   };
 }
+
+/**
+ * A project Memory holding one usable preference ("先给结论", from the user's "以后先给结论。"), built through
+ * the public API with a scripted model. The manager is returned open; the caller closes it.
+ */
+export async function memoryWithOnePreference(repo: string): Promise<import('../../src/index.js').MemoryManager> {
+  const { MemoryManager, ScriptedLlm } = await import('../../src/index.js');
+  const llm = new ScriptedLlm()
+    .always(
+      'memory_extraction',
+      extractWith((t) => [quoteUser('user_preference', '先给结论', t)]),
+    )
+    .always('memory_consolidation', consolidateWith());
+  const memory = MemoryManager.open({ repoRoot: repo, llm });
+  memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: '以后先给结论。' }), 'ok');
+  await memory.processDue({ force: true });
+  return memory;
+}

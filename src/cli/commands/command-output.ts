@@ -31,3 +31,11 @@ export function ok(text: string, json?: unknown): CommandOutput {
 export function failure(text: string, exitCode: number = EXIT.failure, json?: unknown): CommandOutput {
   return { text, json: json ?? { error: text }, exitCode };
 }
+
+/** Where a command runs: in a session (hints name slash commands) or from the shell (hints name `autopatch-j …`). */
+export type Surface = 'session' | 'shell';
+
+/** How a person runs `command` (`memory retry ID`, `apply`) from where they are. */
+export function invocation(command: string, surface: Surface): string {
+  return surface === 'session' ? `/${command}` : `autopatch-j ${command}`;
+}

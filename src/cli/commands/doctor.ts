@@ -5,12 +5,13 @@ import { LazyProvider } from '../../llm/lazy-provider.js';
 import { dataDir, memoryDbPath } from '../../memory/paths.js';
 import { describeError } from '../../shared/errors.js';
 import { redactUrl } from '../../shared/redact.js';
-import type { AppConfig } from '../../config/config.js';
+import { type AppConfig, ConfigError } from '../../config/config.js';
+import { rawDiagnostic } from '../../llm/diagnostics.js';
 import { StartupError, readConfig, resolveRepo } from '../context.js';
 import { jsonText } from '../json.js';
 import { type Output, literal } from '../output.js';
 import { ROOT_INSTRUCTION_FILES, loadProjectInstructions } from '../../workspace/project-instructions.js';
-import { modelFailureText } from '../render/errors.js';
+import { describeModelFailure } from '../render/errors.js';
 import { instructionFilesText, skippedInstructionsText } from '../render/instruction-files.js';
 import { styleFor } from '../render/style.js';
 import { renderColumns } from '../render/wrap.js';
@@ -60,13 +61,12 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
     config = readConfig({ ...(options.model ? { model: options.model } : {}) });
     checks.push({ name: 'settings', ok: true, detail: 'all AUTOPATCH_* settings are valid', fix: null });
   } catch (error) {
-    checks.push({
-      name: 'settings',
-      ok: false,
-      detail: error instanceof StartupError ? error.message : describeError(error),
-      fix: 'correct the variable named above',
-    });
+    // Every invalid setting, each on its own line with its own fix.
+    const invalid = error instanceof StartupError && error.cause instanceof ConfigError ? error.cause.problems : null;
+    if (!invalid) checks.push({ name: 'settings', ok: false, detail: describeError(error), fix: null });
+    for (const p of invalid ?? []) checks.push({ name: 'settings', ok: false, detail: `${p.variable}: ${p.message}`, fix: p.fix });
   }
+  let raw: string | null = null;
   if (config) {
     if (!config.llm) {
       checks.push({
@@ -93,8 +93,14 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
         await client.chat({ purpose: 'classifier', messages: [{ role: 'user', content: 'Reply with: ok' }] });
         checks.push({ name: 'model answers', ok: true, detail: `answered in ${Date.now() - started} ms`, fix: null });
       } catch (error) {
-        const text = modelFailureText(error, llm);
-        checks.push({ name: 'model answers', ok: false, detail: literal(text), fix: fixFor(text) });
+        const { problem, fix } = describeModelFailure(error, llm, { inDoctor: true });
+        if (config.debug) raw = rawDiagnostic(error);
+        checks.push({
+          name: 'model answers',
+          ok: false,
+          detail: literal(problem),
+          fix: fix ?? (config.debug ? 'the provider said what is below' : "set AUTOPATCH_DEBUG=true to see the provider's own answer"),
+        });
       }
     }
   }
@@ -153,7 +159,7 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
   }
   const allOk = checks.every((c) => c.ok);
   if (options.json) {
-    options.output.out(jsonText({ ok: allOk, checks }));
+    options.output.out(jsonText({ ok: allOk, checks, ...(raw !== null ? { debug: raw } : {}) }));
     return allOk ? EXIT.ok : EXIT.failure;
   }
   const style = styleFor(options.output);
@@ -162,6 +168,7 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
     c.ok || !c.fix ? c.detail : `${c.detail} — fix: ${c.fix}`,
   ]);
   options.output.outRich(`${renderColumns(rows, options.output.outTerminal ? options.output.columns() : 100)}\n`);
+  if (raw !== null) options.output.err(`[debug] ${literal(raw)}\n`);
   options.output.out(allOk ? 'All checks passed.\n' : `${checks.filter((c) => !c.ok).length} check(s) failed.\n`);
   return allOk ? EXIT.ok : EXIT.failure;
 }
@@ -175,9 +182,4 @@ function instructionsCheck(root: string): Check {
       : `none (${ROOT_INSTRUCTION_FILES.join(', ')} are read when present)`;
   const skipped = skippedInstructionsText(instructions);
   return { name: 'instructions', ok: true, detail: `${read}${skipped.length > 0 ? `; skipped ${skipped.join('; ')}` : ''}`, fix: null };
-}
-
-function fixFor(text: string): string {
-  const variable = /AUTOPATCH_LLM_[A-Z_]+/.exec(text);
-  return variable ? `check ${variable[0]}` : 'try again later, or run with AUTOPATCH_DEBUG=true to see the RAW error';
 }

@@ -1,8 +1,12 @@
-import { MemoryNotFoundError, MemorySchemaError, describeError } from '../../shared/errors.js';
+import { MemoryImportError, MemoryNotFoundError, MemorySchemaError, describeError } from '../../shared/errors.js';
+import type { CheckedExport } from '../../memory/lifecycle/import.js';
 import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
 import { degradedHelp, renderDetail, renderList, renderRefused, renderStatus } from '../render/memory-views.js';
-import { type CommandOutput, EXIT, exitCodeOf, failure, ok } from './command-output.js';
+import { type CommandOutput, EXIT, type Surface, exitCodeOf, failure, invocation, ok } from './command-output.js';
+import { MEMORY_BLOCK, decisionEntries, renderAgentsBlock, renderDecisionsMarkdown } from '../render/memory-markdown.js';
+import { FileRefusedError, updateMarkedBlock, writeProjectFile } from '../../workspace/marked-block.js';
+import { resolve } from 'node:path';
 
 /** `/memory status` — works while degraded (M-9.7). */
 export function memoryStatus(ctx: CliContext): CommandOutput {
@@ -52,7 +56,7 @@ export function memoryForget(ctx: CliContext, id: string | undefined): CommandOu
 }
 
 /** `/memory clear` explains; `/memory clear --confirm` clears (M-10.3). Works while degraded. */
-export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
+export function memoryClear(ctx: CliContext, confirm: boolean, surface: Surface = 'session'): CommandOutput {
   if (!confirm) {
     const s = ctx.memory.status();
     const turns = s.turns.completed + s.turns.failed + s.turns.interrupted + s.turns.open;
@@ -64,7 +68,8 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
         `${jobs} background job(s), all threads.`,
       'and then start one empty thread. It keeps:',
       '  exports in .autopatch-j/exports/ and the CLI history.',
-      'Nothing was deleted. To clear, run:  /memory clear --confirm   (or: autopatch-j memory clear --confirm)',
+      `Nothing was deleted. To clear, run:  ${invocation('memory clear --confirm', surface)}` +
+        (surface === 'session' ? '   (or: autopatch-j memory clear --confirm)' : ''),
     ].join('\n');
     return { text, json: { cleared: false, wouldDelete: { turns, items, jobs }, kept: ['exports', 'cli_history'] }, exitCode: EXIT.usage };
   }
@@ -83,7 +88,19 @@ export function memoryClear(ctx: CliContext, confirm: boolean): CommandOutput {
   }
 }
 
-export function memoryExport(ctx: CliContext): CommandOutput {
+/** `--markdown [--out FILE]` and `--agents-md`: the reviewable forms of `memory export`. */
+export interface ExportOptions {
+  markdown?: boolean;
+  out?: string;
+  agentsMd?: boolean;
+}
+
+export function memoryExport(ctx: CliContext, options: ExportOptions = {}): CommandOutput {
+  if (options.out !== undefined && (options.out.length === 0 || !options.markdown))
+    return failure('usage: memory export --markdown --out FILE', EXIT.usage);
+  if (options.markdown && options.agentsMd)
+    return failure('usage: memory export --markdown [--out FILE] | --agents-md (one of them)', EXIT.usage);
+  if (options.markdown || options.agentsMd) return memoryExportMarkdown(ctx, options);
   try {
     const result = ctx.memory.export();
     if (result.rawBytesOnly) {
@@ -99,14 +116,99 @@ export function memoryExport(ctx: CliContext): CommandOutput {
   }
 }
 
-/** `/memory retry [ID|--all]` (M-9.4a): failed jobs back in the queue. */
-export function memoryRetry(ctx: CliContext, id: string | undefined, all: boolean): CommandOutput {
+/** The active preferences and decisions with their quotes, as Markdown on stdout, in a file, or in AGENTS.md's block. */
+function memoryExportMarkdown(ctx: CliContext, options: ExportOptions): CommandOutput {
+  return guarded(() => {
+    const entries = decisionEntries(ctx.memory);
+    const decisions = entries.filter((e) => e.kind === 'project_decision').length;
+    const counted = `${decisions} decision(s), ${entries.length - decisions} preference(s)`;
+    try {
+      if (options.agentsMd) {
+        const update = updateMarkedBlock(ctx.repoRoot, 'AGENTS.md', MEMORY_BLOCK, renderAgentsBlock(entries));
+        const text = update.changed
+          ? `${update.created ? 'Created' : 'Updated'} the autopatch-j block in ${update.path}: ${counted}. ` +
+            'Review it and commit it like any change; text outside the block is untouched.'
+          : `${update.path} already holds these ${entries.length} memories: nothing changed.`;
+        return ok(text, { format: 'agents-md', ...update, entries });
+      }
+      const markdown = renderDecisionsMarkdown(entries);
+      if (options.out === undefined) return ok(literal(markdown.trimEnd()), { format: 'markdown', path: null, markdown, entries });
+      const update = writeProjectFile(ctx.repoRoot, resolve(process.cwd(), options.out), Buffer.from(markdown, 'utf8'));
+      return ok(
+        update.changed
+          ? `Wrote ${counted} to ${update.path}.`
+          : `${update.path} already holds these ${entries.length} memories: nothing changed.`,
+        { format: 'markdown', ...update, entries },
+      );
+    } catch (error) {
+      if (error instanceof FileRefusedError)
+        return failure(`export failed: ${literal(error.message)}`, EXIT.failure, { error: 'refused', reason: error.message });
+      throw error;
+    }
+  });
+}
+
+/**
+ * `memory import FILE` into a project without a Memory: the export is checked against the contract before
+ * the Memory is created, so a refused file creates nothing. Returns what to print instead when it is refused.
+ */
+export async function checkImportFile(repoRoot: string, file: string): Promise<CheckedExport | CommandOutput> {
+  const { MemoryManager } = await import('../../memory/manager.js');
+  try {
+    return MemoryManager.checkExportFile({ repoRoot, file });
+  } catch (error) {
+    return importFailure(error);
+  }
+}
+
+/** `memory import FILE`: the export (a path, or checked already) restored into this project's empty Memory. */
+export function memoryImport(ctx: CliContext, source: string | CheckedExport): CommandOutput {
+  try {
+    const r = ctx.memory.restore(source);
+    return ok(
+      [
+        `Restored ${r.turns} turn(s), ${r.items} memory revision(s), ${r.candidates} candidate(s) with ${r.sources} quote(s), ` +
+          `${r.jobs} job(s) and ${r.threads} thread(s) from ${literal(r.file)} (exported ${r.exportedAt}); generation ${r.generation}.`,
+        ...(r.fromDegraded ? ['The export was taken from a degraded Memory; every row passed the checks.'] : []),
+        'The export file is unchanged. memory list shows the memories; unfinished jobs run with the next request.',
+      ].join('\n'),
+      r,
+    );
+  } catch (error) {
+    return importFailure(error);
+  }
+}
+
+function importFailure(error: unknown): CommandOutput {
+  if (error instanceof MemoryImportError) {
+    return failure(`import refused: ${literal(error.reason)}. Nothing was changed.`, EXIT.failure, {
+      error: 'refused',
+      reason: error.reason,
+    });
+  }
+  if (error instanceof MemorySchemaError) {
+    return failure(
+      `import refused: Memory is degraded (${literal(error.reason)}); import restores only into a healthy, empty Memory. ` +
+        'Keep a copy (memory export), then memory clear --confirm, then import again. Nothing was changed.',
+      EXIT.failure,
+      { error: 'degraded', reason: error.reason },
+    );
+  }
+  return failure(`import failed: ${literal(describeError(error))}`);
+}
+
+/**
+ * `/memory retry [ID|--all]` (M-9.4a): failed jobs back in the queue. Without an argument it lists the
+ * failed jobs and how to retry them (exit 0: a listing, not a usage error).
+ */
+export function memoryRetry(ctx: CliContext, id: string | undefined, all: boolean, surface: Surface = 'session'): CommandOutput {
   if (id === undefined && !all) {
-    const failed = ctx.memory.status().unresolved.failed;
-    const list = failed.map((f) => `  ${f.id}  ${f.kind}  ${f.attempts} attempt(s): ${literal(f.reason.slice(0, 120))}`);
-    return failure([`usage: /memory retry <job-id> | --all   (${failed.length} failed job(s))`, ...list].join('\n'), EXIT.usage, {
-      error: 'usage',
-      failed,
+    return guarded(() => {
+      const failed = ctx.memory.status().unresolved.failed;
+      if (failed.length === 0) return ok('No failed jobs: nothing to retry.', { failed });
+      const list = failed.map((f) => `  ${f.id}  ${f.kind}  ${f.attempts} attempt(s): ${literal(f.reason.slice(0, 120))}`);
+      const how = `${invocation('memory retry', surface)} <job-id> puts one back in the queue, --all every one.`;
+      return ok([`${failed.length} failed job(s):`, ...list, how].join('\n'), { failed });
     });
   }
   return guarded(() => {

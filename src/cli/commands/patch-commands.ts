@@ -5,13 +5,18 @@ import { recoveryLines } from './patch-recovery.js';
 import { type Output, literal } from '../output.js';
 import { renderPatch } from '../render/patch-view.js';
 import { styleFor } from '../render/style.js';
-import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
+import { type CommandOutput, EXIT, type Surface, failure, invocation, ok } from './command-output.js';
 
-/** `/patch`: the pending patch as a coloured unified diff. */
-export function showPatch(workspace: ReviewWorkspace, output: Pick<Output, 'color' | 'outTerminal' | 'interactive'>): CommandOutput {
+/** `/patch`: the pending patch as a coloured unified diff, ending with how to apply or drop it from `surface`. */
+export function showPatch(
+  workspace: ReviewWorkspace,
+  output: Pick<Output, 'color' | 'outTerminal' | 'interactive'>,
+  surface: Surface = 'session',
+): CommandOutput {
   const patch = workspace.pendingPatch;
   if (!patch) return ok('There is no pending patch.', { pendingPatch: null });
-  return { ...ok(renderPatch(workspace.repoRoot, patch, styleFor(output)), { pendingPatch: patch }), rich: true };
+  const hints = { apply: invocation('apply', surface), discard: invocation('discard', surface) };
+  return { ...ok(renderPatch(workspace.repoRoot, patch, styleFor(output), hints), { pendingPatch: patch }), rich: true };
 }
 
 /** `/apply`: all edits or none; each search text must match exactly once. */
@@ -66,7 +71,7 @@ export async function patchOutsideSession(
   }
   const workspace = new ReviewWorkspace(root, { patchFile: pendingPatchPath(root) });
   for (const line of recoveryLines(workspace)) options.output.err(`${line}\n`);
-  if (name === 'patch') return showPatch(workspace, options.output);
+  if (name === 'patch') return showPatch(workspace, options.output, 'shell');
   if (name === 'apply') return applyPatch(workspace);
   if (name === 'undo') return undoPatch(workspace);
   return discardPatch(workspace);

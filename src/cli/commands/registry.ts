@@ -47,16 +47,18 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'reset',
-    usage: '/reset',
-    description: 'clear the review workspace, audit results and caches (Memory stays)',
-    run: async (_args, ctx) => {
-      const result = ctx.workspace.reset();
+    usage: '/reset [--patch]',
+    description: 'clear audit results and caches; --patch drops the pending patch too (Memory stays)',
+    run: async (args, ctx) => {
+      const patch = ctx.workspace.pendingPatch;
+      const result = ctx.workspace.reset({ keepPatch: !args.includes('--patch') });
       const items = ctx.memory.status().items;
       const count = items.user_preference + items.project_decision + items.discussion_context;
       return ok(
         [
-          `Cleared the review workspace: ${result.patchDiscarded ? 'the pending patch, ' : ''}` +
+          `Cleared the review workspace: ${result.patchDiscarded ? `the pending patch #${patch!.id} (discarded, not applied), ` : ''}` +
             `${result.findingsCleared} audit finding(s), the source index and request caches.`,
+          ...(patch && !result.patchDiscarded ? [`The pending patch #${patch.id} is kept: /discard drops it (or /reset --patch).`] : []),
           `Memory is kept (${count} usable memor${count === 1 ? 'y' : 'ies'}), as are exports and the CLI history.`,
           'To clear Memory itself: /memory clear --confirm',
         ].join('\n'),
@@ -65,7 +67,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'memory',
-    usage: '/memory status|list|show <id>|forget <id>|clear [--confirm]|export|refused|retry [id|--all]',
+    usage:
+      '/memory status|list|show <id>|forget <id>|clear [--confirm]|export [--markdown [--out FILE]|--agents-md]|refused|retry [id|--all]',
     description: 'inspect, export, forget or clear what is remembered',
     subcommands: MEMORY_SUBCOMMANDS,
     run: async (args, ctx) => {
@@ -81,8 +84,14 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
           return memoryForget(ctx, rest[0]);
         case 'clear':
           return memoryClear(ctx, rest.includes('--confirm'));
-        case 'export':
-          return memoryExport(ctx);
+        case 'export': {
+          const out = rest.indexOf('--out');
+          return memoryExport(ctx, {
+            markdown: rest.includes('--markdown'),
+            agentsMd: rest.includes('--agents-md'),
+            ...(out >= 0 ? { out: rest[out + 1] ?? '' } : {}),
+          });
+        }
         case 'refused':
           return memoryRefused(ctx);
         case 'retry':
@@ -197,7 +206,8 @@ export function helpText(columns = 80): string {
   return [
     wrapText(
       'Type a question or request; it is routed to the right assistant. ' +
-        'A pasted block, or lines ended with \\ (or Alt+Enter), is one request. Slash commands:',
+        'A pasted block, or lines ended with \\ (or Alt+Enter), is one request; @path attaches a file (Tab completes it). ' +
+        'Slash commands:',
       columns,
     ),
     renderColumns(rows, columns, '  '),

@@ -2,7 +2,7 @@ import { BLOCK_INDENT, type MarkdownBlock, type MarkdownRenderer } from './markd
 import { displayWidth } from './width.js';
 
 /** Code lines before the current one given to the highlighter, so a line inside a string or comment keeps its colour. */
-const CODE_CONTEXT_LINES = 30;
+const CODE_CONTEXT_LINES = 12;
 
 interface OpenFence {
   marker: string;
@@ -58,7 +58,8 @@ export class MarkdownStream {
   /** Writes the raw text of the unfinished block, as long as it can still be erased. */
   private echo(): void {
     if (this.held) return;
-    if (this.echoed === 0) {
+    // Blank lines between blocks are the renderer's to draw; inside a code block they are code.
+    if (this.echoed === 0 && !this.fence) {
       const blank = /^\n*/.exec(this.pending)![0].length;
       this.pending = this.pending.slice(blank);
     }

@@ -11,7 +11,7 @@ export interface PatchStats {
 }
 
 /** `/patch`: a unified diff with three lines of context and line numbers; the search/replace form if the files moved on. */
-export function renderPatch(repoRoot: string, patch: PendingPatch, style: Style): string {
+export function renderPatch(repoRoot: string, patch: PendingPatch, style: Style, hints = { apply: '/apply', discard: '/discard' }): string {
   const { plan, changes } = planChanges(repoRoot, patch.edits);
   const head = style.bold(
     `Pending patch #${patch.id}${patch.revisions > 0 ? ` (revision ${patch.revisions})` : ''}: ${literal(patch.summary)}`,
@@ -41,7 +41,7 @@ export function renderPatch(repoRoot: string, patch: PendingPatch, style: Style)
       }
     }
   }
-  out.push('', style.dim('/apply writes it, /discard drops it.'));
+  out.push('', style.dim(`${hints.apply} writes it, ${hints.discard} drops it.`));
   return out.join('\n');
 }
 

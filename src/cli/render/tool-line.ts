@@ -1,7 +1,7 @@
 import { literal } from '../output.js';
 import { clipDisplay } from './table.js';
 
-const MAIN_ARGUMENT = ['path', 'query', 'pattern', 'id', 'summary'] as const;
+const MAIN_ARGUMENT = ['path', 'query', 'pattern', 'id', 'memory_id', 'summary'] as const;
 
 /** `read_file src/calc.js · 42 lines`: the tool, its main argument and a few words on what came back. */
 export function toolLine(name: string, argumentsText: string, output: string, width: number): string {
@@ -40,6 +40,15 @@ function toolOutcome(name: string, output: string): string {
       } catch {
         return 'done';
       }
+    }
+    case 'memory_read': {
+      try {
+        const memory = JSON.parse(output) as { kind?: unknown; title?: unknown };
+        if (typeof memory.kind === 'string' && typeof memory.title === 'string') return `${memory.kind} “${memory.title}”`;
+      } catch {
+        // Not the JSON memory_read answers with: the first line says what came back.
+      }
+      return output.split('\n')[0]!.slice(0, 80) || 'done';
     }
     case 'propose_patch':
     case 'revise_patch': {

@@ -20,6 +20,7 @@ import { closedCleanSinceVerified, forgetCleanClose } from './clean-close.js';
 import { createPrivateFile, ensureGitignore, ensurePrivateDir, refuseLinks, removeStaleWorkDirs } from './files.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from '../db/schema.js';
 import { writeSeedRows } from './seed.js';
+import { IMPORT_PREFIX } from './import.js';
 import { bootstrapProblem, isBlank, verifyBootstrap } from './verify.js';
 import { damageReason, isDamage, typedStorageError } from '../db/storage-fault.js';
 
@@ -60,6 +61,8 @@ export function bootstrap(dbPath: string, now: number, ids: IdGenerator, seed?: 
   ensureGitignore(dir);
   removeStaleWorkDirs(dir, VERIFY_PREFIX);
   removeStaleWorkDirs(dir, REPLACEMENT_PREFIX);
+  // A RAW copy an import killed mid-way left behind (it may have committed before its cleanup).
+  removeStaleWorkDirs(dir, IMPORT_PREFIX);
   let created: boolean;
   try {
     refuseLinks(dbPath);

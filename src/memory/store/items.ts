@@ -150,6 +150,22 @@ export function indexTerms(conn: Connection, itemId: string, threadId: string | 
 }
 
 /**
+ * Writes the search terms of every active item, a page at a time: a Memory restored from an export, whose
+ * term tables are derived data and not part of the export, gets them exactly as consolidation writes them.
+ */
+export function indexActiveItems(conn: Connection): number {
+  const page = conn.stmt<ItemRow>(
+    `SELECT ${ITEM_COLUMNS} FROM memory_items WHERE is_current = 1 AND status = 'active' AND id > ? ORDER BY id LIMIT 500`,
+  );
+  let indexed = 0;
+  for (let rows = page.all(''); rows.length > 0; rows = page.all(rows[rows.length - 1]!.id)) {
+    for (const row of rows) indexTerms(conn, row.id, row.thread_id, itemText(row));
+    indexed += rows.length;
+  }
+  return indexed;
+}
+
+/**
  * Removes the search terms of an item's current revision. The suffix and content tables have no index by
  * item (it would double their write cost), so their rows are found again from the revision's own fields
  * through their primary keys; the metadata table is indexed by item and is cleared whole. Search also

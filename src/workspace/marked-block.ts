@@ -1,0 +1,214 @@
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { DATA_DIR_NAME } from '../memory/paths.js';
+import { randomToken } from '../shared/ids.js';
+
+/**
+ * Writing a file of the project that people review (AGENTS.md, an exported Markdown file): atomically (a
+ * temp file created exclusively beside the target, fsynced, renamed over it), never through a link that
+ * leaves the project, and — for a marked block — with every byte outside the block left as it was.
+ */
+
+/** A file the program will not write, with the reason a person can act on. */
+export class FileRefusedError extends Error {
+  override readonly name = 'FileRefusedError';
+}
+
+/** The two lines that delimit a block the program owns inside a file people also edit. */
+export interface BlockMarkers {
+  start: string;
+  end: string;
+}
+
+function insideProject(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/**
+ * Where a write to `path` really lands. A link is followed only when it stays inside the project (and out
+ * of `.autopatch-j/`): AGENTS.md → docs/AGENTS.md is written where it points, a link to a file elsewhere
+ * or to nothing is refused. A path outside the project that the user named without a link is theirs.
+ */
+export function resolveWriteTarget(repoRoot: string, path: string): string {
+  const root = realpathSync(repoRoot);
+  const lexical = resolve(root, path);
+  let folder: string;
+  try {
+    folder = realpathSync(dirname(lexical));
+  } catch {
+    throw new FileRefusedError(`the folder of ${path} does not exist`);
+  }
+  let target = join(folder, basename(lexical));
+  if (lstatOrNull(target)?.isSymbolicLink()) {
+    try {
+      target = realpathSync(target);
+    } catch {
+      throw new FileRefusedError(`${path} is a link to nothing; remove it or point it at a file inside the project`);
+    }
+  }
+  if (insideProject(root, lexical)) {
+    if (!insideProject(root, target)) throw new FileRefusedError(`${path} leads outside the project (to ${target}); it is not followed`);
+    if (topFolder(root, target) === DATA_DIR_NAME && topFolder(root, lexical) !== DATA_DIR_NAME) {
+      throw new FileRefusedError(`${path} leads into ${DATA_DIR_NAME}/; it is not followed`);
+    }
+  }
+  const kind = lstatOrNull(target);
+  if (kind && !kind.isFile()) throw new FileRefusedError(`${path} is not a regular file`);
+  return target;
+}
+
+function topFolder(root: string, path: string): string {
+  return relative(root, path).split(/[\\/]/)[0]!;
+}
+
+function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function fsyncFolder(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on a folder; the rename is in place, only its durability is weaker.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Identity of what was read, to notice an edit made while the new content was being written. */
+function identityOf(path: string): string {
+  const found = statSync(path, { throwIfNoEntry: false });
+  return found ? `${found.ino}:${found.size}:${found.mtimeMs}` : 'absent';
+}
+
+/**
+ * Replaces `target` (a real path, see resolveWriteTarget) with `bytes`: a temp file created exclusively
+ * (O_EXCL, no-follow) in the same folder with the old file's mode, every byte written and fsynced, then
+ * renamed over the target. `expected` is the identity read before: a file changed since is not replaced.
+ */
+export function writeFileAtomically(target: string, bytes: Buffer, expected?: string): void {
+  const dir = dirname(target);
+  const old = statSync(target, { throwIfNoEntry: false });
+  const temp = join(dir, `.${basename(target)}.autopatch-j-${process.pid}-${randomToken(10)}.tmp`);
+  const fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o666);
+  let renamed = false;
+  try {
+    try {
+      if (old) fchmodSync(fd, old.mode & 0o7777);
+      let offset = 0;
+      while (offset < bytes.length) {
+        const written = writeSync(fd, bytes, offset, bytes.length - offset);
+        if (written <= 0) throw new Error(`short write: ${offset} of ${bytes.length} bytes`);
+        offset += written;
+      }
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (expected !== undefined && identityOf(target) !== expected) {
+      throw new FileRefusedError(`${basename(target)} changed while it was being updated; nothing was written, run the command again`);
+    }
+    renameSync(temp, target);
+    renamed = true;
+    fsyncFolder(dir);
+  } finally {
+    if (!renamed) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+}
+
+/** What an update of a marked block did. */
+export interface BlockUpdate {
+  path: string;
+  /** False when the file already held exactly this block: nothing was written. */
+  changed: boolean;
+  /** True when the file did not exist and was created. */
+  created: boolean;
+}
+
+function indexesOf(haystack: Buffer, needle: Buffer): number[] {
+  const out: number[] = [];
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) out.push(at);
+  return out;
+}
+
+/**
+ * The file's bytes with the marked block set to `body`. Bytes outside the block stay exactly as they were;
+ * without a block, one is appended after a blank line. The block's lines end like the file's (CRLF or LF).
+ */
+export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, body: string): Buffer {
+  const text = existing ?? Buffer.alloc(0);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const block = Buffer.from([markers.start, ...body.split('\n'), markers.end].join(eol), 'utf8');
+  const starts = indexesOf(text, Buffer.from(markers.start, 'utf8'));
+  const ends = indexesOf(text, Buffer.from(markers.end, 'utf8'));
+  if (starts.length === 0 && ends.length === 0) {
+    // Appended after a blank line; an empty file gets the block alone.
+    const tail = text.subarray(Math.max(0, text.length - 2 * eol.length)).toString('latin1');
+    const gap = text.length === 0 || tail === eol + eol ? '' : tail.endsWith(eol) ? eol : eol + eol;
+    return Buffer.concat([text, Buffer.from(gap), block, Buffer.from(eol)]);
+  }
+  if (starts.length !== 1 || ends.length !== 1 || ends[0]! < starts[0]!) {
+    throw new FileRefusedError(
+      `the file has ${starts.length} '${markers.start}' and ${ends.length} '${markers.end}' line(s) ` +
+        '(expected one of each, start first); fix the block by hand, or delete it to have it written again',
+    );
+  }
+  const end = ends[0]! + Buffer.byteLength(markers.end);
+  return Buffer.concat([text.subarray(0, starts[0]!), block, text.subarray(end)]);
+}
+
+/**
+ * Sets the marked block of the project file `path` (created when missing). Idempotent: when the file
+ * already holds this block, nothing is written and its modification time stays.
+ */
+export function updateMarkedBlock(repoRoot: string, path: string, markers: BlockMarkers, body: string): BlockUpdate {
+  const target = resolveWriteTarget(repoRoot, path);
+  for (let attempt = 1; ; attempt += 1) {
+    const before = identityOf(target);
+    const existing = before === 'absent' ? null : readFileSync(target);
+    const next = withMarkedBlock(existing, markers, body);
+    if (existing && existing.equals(next)) return { path: target, changed: false, created: false };
+    try {
+      writeFileAtomically(target, next, before);
+      return { path: target, changed: true, created: existing === null };
+    } catch (error) {
+      // Someone saved the file meanwhile: read their version and apply the block to it.
+      if (!(error instanceof FileRefusedError) || attempt >= 3) throw error;
+    }
+  }
+}
+
+/** Writes a whole file (`--out`): resolved like a block's file, atomically, and not at all when it already holds these bytes. */
+export function writeProjectFile(repoRoot: string, path: string, bytes: Buffer): BlockUpdate {
+  const target = resolveWriteTarget(repoRoot, path);
+  const before = identityOf(target);
+  if (before !== 'absent' && readFileSync(target).equals(bytes)) return { path: target, changed: false, created: false };
+  writeFileAtomically(target, bytes, before);
+  return { path: target, changed: true, created: before === 'absent' };
+}
