@@ -28,19 +28,21 @@ export function noticeLine(change: MemoryChange, commands: CommandStyle): string
   const kind = KIND_LABEL[change.kind] ?? change.kind;
   const from = change.quote.length > 0 ? ` — from ${quotedData(change.quote, QUOTE_CHARS)}` : '';
   const id = safeLabel(change.id);
+  const title = quotedData(change.title, TITLE_CHARS);
+  const forget = memoryCommand(commands, 'forget', change.id);
   switch (change.action) {
     case 'created':
-      return `remembered ${kind} ${id} ${quotedData(change.title, TITLE_CHARS)}${from} · ${memoryCommand(commands, 'forget', change.id)}`;
+      return `remembered ${kind} ${id} ${title}${from} · ${forget}`;
     case 'revised':
-      return `updated ${kind} ${id} ${quotedData(change.title, TITLE_CHARS)}${from} · ${memoryCommand(commands, 'forget', change.id)}`;
+      return `updated ${kind} ${id} ${title}${from} · ${forget}`;
     case 'superseded': {
       const old = change.replaced;
       const before = old ? `${safeLabel(old.id)} ${quotedData(old.title, TITLE_CHARS)} by ` : '';
-      return `replaced ${kind} ${before}${id} ${quotedData(change.title, TITLE_CHARS)}${from} · ${memoryCommand(commands, 'forget', change.id)}`;
+      return `replaced ${kind} ${before}${id} ${title}${from} · ${forget}`;
     }
     case 'suggested':
       return (
-        `suggestion ${id} ${quotedData(change.title, TITLE_CHARS)}${from} · ` +
+        `suggestion ${id} ${title}${from} · ` +
         `${memoryCommand(commands, 'keep', change.id)} · ${memoryCommand(commands, 'dismiss', change.id)}`
       );
   }
