@@ -12,6 +12,8 @@ export type {
   JobCounts,
   JobOutcome,
   MatchClass,
+  MemoriesUsed,
+  MemoryChange,
   MemoryDetail,
   MemoryHealth,
   MemoryItemSummary,
@@ -26,6 +28,7 @@ export type {
   RetryResult,
   ProvenanceSource,
   RefusedCandidate,
+  RememberResult,
   RoutedItem,
   SearchHit,
   TurnHandle,
@@ -42,9 +45,11 @@ export {
   MemoryIntentError,
   MemoryLeaseError,
   MemoryNotFoundError,
+  MemoryProvenanceError,
   MemorySchemaError,
   MemoryStorageError,
   MemoryTimeoutError,
+  MemoryUsageError,
   ModelAnswerError,
 } from './shared/errors.js';
 export type { ChatRequest, ChatResponse, LlmClient, LlmPurpose, TokenUsage, ToolCall, ToolSchema } from './llm/types.js';

@@ -1,7 +1,7 @@
 import type { RetryNotice } from '../llm/guarded-client.js';
 import type { ChatMessage, LlmClient, LlmPurpose } from '../llm/types.js';
 import type { MemoryManager } from '../memory/manager.js';
-import { type Intent, type OrdinaryIntent, type TurnRecord, isOrdinaryIntent } from '../memory/types.js';
+import { type Intent, type MemoriesUsed, type OrdinaryIntent, type TurnRecord, isOrdinaryIntent } from '../memory/types.js';
 import { loadProjectInstructions } from '../workspace/project-instructions.js';
 import { type ReviewWorkspace, describePatch } from '../workspace/review-workspace.js';
 import { type RouteDecision, classifyIntent } from './intent-router.js';
@@ -42,6 +42,8 @@ export interface AgentResult {
   turn: TurnRecord | null;
   steps: number;
   toolCalls: number;
+  /** The memories the answer was given, searched and read (`/why`); null for repair flows, which never read Memory. */
+  memoriesUsed: MemoriesUsed | null;
 }
 
 const DEFAULT_MAX_STEPS = 12;
@@ -88,6 +90,7 @@ export class Agent {
     try {
       const profile = ordinaryProfile(intent);
       const routing = memory.routingContext(handle);
+      const used: MemoriesUsed = { routing: routing.length > 0 ? memory.routingItems(handle) : [], searched: [], read: [] };
       const messages: ChatMessage[] = [
         { role: 'system', content: joinParts(profile.system, this.instructions(), routing) },
         ...memory.history(handle),
@@ -96,11 +99,11 @@ export class Agent {
       const context: ToolContext = {
         repoRoot: this.options.repoRoot,
         workspace: this.options.workspace,
-        memory: { manager: memory, handle },
+        memory: { manager: memory, handle, used },
       };
       const loop = await this.loop('react', profile, messages, context, run);
       const turn = memory.completeTurn(handle, loop.text);
-      return { intent, route, text: loop.text, turn, steps: loop.steps, toolCalls: loop.toolCalls };
+      return { intent, route, text: loop.text, turn, steps: loop.steps, toolCalls: loop.toolCalls, memoriesUsed: used };
     } catch (error) {
       try {
         memory.failTurn(handle, error);
@@ -125,7 +128,7 @@ export class Agent {
     ];
     const context: ToolContext = { repoRoot: this.options.repoRoot, workspace: this.options.workspace };
     const loop = await this.loop('repair', profile, messages, context, run);
-    return { intent, route, text: loop.text, turn: null, steps: loop.steps, toolCalls: loop.toolCalls };
+    return { intent, route, text: loop.text, turn: null, steps: loop.steps, toolCalls: loop.toolCalls, memoriesUsed: null };
   }
 
   /** The project's instruction files, read live for each request like any source file. */

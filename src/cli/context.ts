@@ -13,6 +13,7 @@ import { ReviewWorkspace } from '../workspace/review-workspace.js';
 import { EXIT } from './commands/command-output.js';
 import { recoveryLines } from './commands/patch-recovery.js';
 import type { Output } from './output.js';
+import type { SessionState } from './session-state.js';
 
 /** Everything a command needs: the project, its Memory, the model (when one is configured). */
 export interface CliContext {
@@ -29,6 +30,8 @@ export interface CliContext {
   /** The tokens the agent's calls reported (Memory's background calls are not counted); null without a provider. */
   usage: UsageMeter | null;
   output: Output;
+  /** Set while an interactive or piped session runs: its notices and last answer. */
+  session?: SessionState;
 }
 
 /** The CLI cannot start: a usage problem (exit 2) or storage that cannot be reached (exit 1). */

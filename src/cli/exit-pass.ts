@@ -25,9 +25,9 @@ export interface ExitPassSummary {
  * waited for, and the wait is shown at once; a provider that already timed out, was unreachable or refused the
  * key in this process is not waited on at all; Ctrl-C skips the pass and the wait.
  */
-export async function exitPass(ctx: CliContext): Promise<ExitPassSummary> {
+export async function exitPass(ctx: CliContext, options: { onDrained?: () => void } = {}): Promise<ExitPassSummary> {
   try {
-    return await drainAndClose(ctx);
+    return await drainAndClose(ctx, options.onDrained);
   } catch (error) {
     // Never thrown to main: a locked or full database must not turn leaving into a crash (jobs stay queued).
     ctx.output.err(`Memory exit pass stopped: ${describeError(error)}\n`);
@@ -40,7 +40,7 @@ export async function exitPass(ctx: CliContext): Promise<ExitPassSummary> {
   }
 }
 
-async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
+async function drainAndClose(ctx: CliContext, onDrained: (() => void) | undefined): Promise<ExitPassSummary> {
   const style = styleFor(ctx.output, 'err');
   // Index-only reads: the exit pass of a session over a large Memory does not count every table.
   const health = ctx.memory.health().health;
@@ -77,7 +77,7 @@ async function drainAndClose(ctx: CliContext): Promise<ExitPassSummary> {
   }
   let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
   try {
-    result = await ctx.memory.close({ drain });
+    result = await ctx.memory.close({ drain, ...(onDrained ? { onDrained } : {}) });
   } finally {
     process.off('SIGINT', onInterrupt);
     if (shown) ctx.output.control('\r\u001b[2K');

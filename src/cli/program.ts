@@ -162,7 +162,12 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
   return withContext(
     { repo: opts.repo, ...(opts.model ? { model: opts.model } : {}) },
     async (ctx) => {
-      const [{ runRequest }, { exitPass }] = await Promise.all([import('./request.js'), import('./exit-pass.js')]);
+      const [{ runRequest }, { exitPass }, { MemoryNotices, printNotices }] = await Promise.all([
+        import('./request.js'),
+        import('./exit-pass.js'),
+        import('./notices.js'),
+      ]);
+      const notices = new MemoryNotices(ctx.memory);
       if (ctx.memory.health().health === 'healthy') ctx.memory.start();
       const controller = new AbortController();
       // `| head`: a closed stdout ends the request quietly; the turn is failed, the exit code stays 0.
@@ -175,8 +180,11 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
       } finally {
         process.off('SIGINT', onInterrupt);
       }
-      const pass = await exitPass(ctx);
+      // M-11.2: what Memory did during the request and its exit pass, read before Memory closes.
+      let changes: ReturnType<typeof notices.take> = [];
+      const pass = await exitPass(ctx, { onDrained: () => (changes = notices.take()) });
       if (!pass.ok && outcome.exitCode === EXIT.ok) outcome = { ...outcome, exitCode: EXIT.failure };
+      printNotices(output, changes, { enabled: ctx.config.memoryNotices && opts.json !== true, commands: 'ask' });
       if (opts.json) {
         const { jsonText } = await import('./json.js');
         const r = outcome.result;
@@ -193,6 +201,8 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
             findings: ctx.workspace.findings,
             usage: outcome.usage,
             memoryJobs: { processed: pass.processed, queued: pass.queued, failed: pass.failed, skipped: pass.skipped },
+            memoryChanges: changes.map((c) => ({ ...c, at: new Date(c.at).toISOString() })),
+            memoriesUsed: r?.memoriesUsed ?? { routing: [], searched: [], read: [] },
           }),
         );
       }
@@ -347,6 +357,7 @@ function program(): Command {
     if (argument) cmd.argument(argument);
     if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
     if (name === 'retry') cmd.option('--all', 'every failed job');
+    if (name === 'remember') cmd.option('--decision', 'a project decision instead of a preference');
     if (name === 'export') {
       cmd
         .option('--markdown', 'the active preferences and decisions with their quotes as Markdown (stdout, or --out)')
@@ -361,15 +372,17 @@ function program(): Command {
         markdown?: boolean;
         out?: string;
         agentsMd?: boolean;
+        decision?: boolean;
       };
-      const arg = argument ? (args[0] as string) : undefined;
+      const arg = argument ? (Array.isArray(args[0]) ? (args[0] as string[]).join(' ') : (args[0] as string)) : undefined;
       const { NoMemoryYet } = await import('./context.js');
       try {
         process.exitCode = await withContext(
           { repo: opts.repo, readOnly: READ_ONLY.has(name) },
           async (ctx) => {
             const commands = await import('./commands/memory-commands.js');
-            const run: Record<string, () => CommandOutput> = {
+            const { rememberCommand } = await import('./commands/remember-command.js');
+            const run: Record<string, () => CommandOutput | Promise<CommandOutput>> = {
               status: () => commands.memoryStatus(ctx),
               list: () => commands.memoryList(ctx),
               show: () => commands.memoryShow(ctx, arg),
@@ -383,8 +396,9 @@ function program(): Command {
                 }),
               retry: () => commands.memoryRetry(ctx, arg, opts.all === true, 'shell'),
               refused: () => commands.memoryRefused(ctx),
+              remember: () => rememberCommand(ctx, { text: arg ?? '', decision: opts.decision === true, commands: 'ask' }),
             };
-            return print(run[name]!(), opts.json === true);
+            return print(await run[name]!(), opts.json === true);
           },
           { exitPass: false },
         );
@@ -404,6 +418,7 @@ function program(): Command {
   memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/ (or --markdown, --agents-md: the reviewable decisions)');
   memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', '[id]');
   memoryCommand('refused', 'recent candidates that were not remembered, with quote and reason');
+  memoryCommand('remember', 'remember your words as a preference (--decision: a project decision)', '<text...>');
   memory
     .command('import')
     .description('restore a RAW export (memory export) into this project when its Memory is absent or empty')

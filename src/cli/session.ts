@@ -6,6 +6,7 @@ import type { CliContext } from './context.js';
 import { exitPass } from './exit-pass.js';
 import { historyProblem, loadHistory, saveHistory } from './history.js';
 import { KeyGate } from './key-gate.js';
+import { MemoryNotices, printNotices } from './notices.js';
 import { literal } from './output.js';
 import { completePath } from './path-completion.js';
 import { redactUrl } from '../shared/redact.js';
@@ -23,6 +24,8 @@ const CONTINUATION = '… ';
 const DOUBLE_CTRL_C_MS = 2000;
 /** Background jobs waiting to retry before the session says once that they keep failing (one failed job is enough). */
 const FAILING_JOBS_NOTICE = 2;
+/** While the prompt waits, how often the session looks for what the background Memory did (M-11.2). */
+const NOTICE_POLL_MS = 1000;
 
 export interface SessionOptions {
   /** From a pipe: one request per line instead of the whole input as one request. */
@@ -59,9 +62,14 @@ export async function runSession(ctx: CliContext, options: SessionOptions = {}):
   }
   if (status.health === 'degraded') ctx.output.err(`${degradedHelp(status.degradedReason ?? 'unknown')}\n`);
   else ctx.memory.start();
+  const notices = new MemoryNotices(ctx.memory);
+  ctx.session = { notices, lastAnswer: null };
 
   const exitCode = tty ? await terminalSession(ctx, input) : await pipedSession(ctx, input, options.lines === true);
-  await exitPass(ctx);
+  let last: ReturnType<MemoryNotices['take']> = [];
+  await exitPass(ctx, { onDrained: () => (last = notices.take()) });
+  // After the session: the commands are named as the shell runs them.
+  printNotices(ctx.output, last, { enabled: ctx.config.memoryNotices, commands: 'ask' });
   return exitCode;
 }
 
@@ -75,6 +83,8 @@ async function serve(ctx: CliContext, text: string, signal: AbortSignal): Promis
     return 0;
   }
   const outcome = await runRequest(ctx, text, { signal, commands: 'session' });
+  if (outcome.result && ctx.session)
+    ctx.session.lastAnswer = { turnId: outcome.result.turn?.id ?? null, memoriesUsed: outcome.result.memoriesUsed };
   return outcome.exitCode;
 }
 
@@ -142,6 +152,19 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
     rl.setPrompt(pending.length > 0 ? CONTINUATION : PROMPT);
     rl.prompt();
   };
+  const notice = (changes: ReturnType<MemoryNotices['take']>): void =>
+    printNotices(ctx.output, changes, { enabled: ctx.config.memoryNotices, commands: 'session' });
+  // M-11.2: what the background Memory did while the prompt waits is printed above an empty prompt, which
+  // is then drawn again; while a line is being typed it waits for the next prompt.
+  const poll = setInterval(() => {
+    if (draining || closed || pending.length > 0 || editor.line.length > 0) return;
+    const changes = ctx.session!.notices.take();
+    if (changes.length === 0 || !ctx.config.memoryNotices) return;
+    ctx.output.control('\r\u001b[2K');
+    notice(changes);
+    rl.prompt(true);
+  }, NOTICE_POLL_MS);
+  poll.unref();
 
   gate.on('interrupt', () => {
     if (inflight) {
@@ -214,6 +237,7 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
       gate.busy = false;
     }
     if (closed) return;
+    notice(ctx.session!.notices.take());
     prompt();
     gate.release();
   };
@@ -236,6 +260,7 @@ async function terminalSession(ctx: CliContext, input: NodeJS.ReadStream): Promi
   // The prompt is up: load the agent and the model SDK now, so the first request does not wait for them.
   setTimeout(() => void ctx.agent(), 50).unref();
   await closedPromise;
+  clearInterval(poll);
   process.off('SIGINT', onSignal);
   gate.stop();
   ctx.output.out('\n');

@@ -24,6 +24,8 @@ export interface AppConfig {
   debug: boolean;
   /** NO_COLOR is set (https://no-color.org): no colour anywhere. */
   noColor: boolean;
+  /** M-11.2: the lines saying what the background Memory did; `AUTOPATCH_MEMORY_NOTICES=off` silences them. */
+  memoryNotices: boolean;
 }
 
 /** One setting that cannot be used: the variable, what is wrong, and what to set instead. */
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     }
   };
   const debug = checked(() => parseBoolean('AUTOPATCH_DEBUG', value('AUTOPATCH_DEBUG')), false);
+  const memoryNotices = checked(() => parseBoolean('AUTOPATCH_MEMORY_NOTICES', value('AUTOPATCH_MEMORY_NOTICES') ?? 'on'), true);
   const apiKey = value('AUTOPATCH_LLM_API_KEY') ?? null;
   const baseUrlSetting = value('AUTOPATCH_LLM_BASE_URL');
   const extraBody = checked(
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     debug,
     noColor: env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '',
+    memoryNotices,
     llm: configured
       ? {
           baseUrl,

@@ -8,6 +8,7 @@ import {
   MemoryNotFoundError,
   MemorySchemaError,
   MemoryStorageError,
+  MemoryUsageError,
   describeError,
 } from '../shared/errors.js';
 import { type IdGenerator, randomIds } from '../shared/ids.js';
@@ -23,6 +24,7 @@ import { isDamage, typedStorageError } from './db/storage-fault.js';
 import { streamSnapshot, streamUnreadable, writeExportFile } from './lifecycle/export.js';
 import { type CheckedExport, checkExport, refuseNonEmpty, restoreInto } from './lifecycle/import.js';
 import type { MemoryWorker } from './pipeline/worker.js';
+import { REMEMBER_TEXT_LIMIT, type RememberKind, readRememberAct, rememberAnswer, rememberCommandText } from './remember-command.js';
 import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext, routingItems } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
@@ -41,6 +43,8 @@ import { reindexTerms } from './store/reindex.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
 import { readStatus } from './retrieval/status.js';
+import { byTime, itemChangesSince } from './store/changes.js';
+import { turnOutcome } from './store/turn-outcome.js';
 import type {
   ChatMessage,
   ClearResult,
@@ -50,6 +54,7 @@ import type {
   ImportResult,
   MemoryDetail,
   MemoryHealth,
+  MemoryChange,
   MemoryItemSummary,
   MemoryStatus,
   NewThreadResult,
@@ -57,6 +62,7 @@ import type {
   OrdinaryIntent,
   ProcessResult,
   RefusedCandidate,
+  RememberResult,
   RetryResult,
   RoutedItem,
   SearchHit,
@@ -622,6 +628,64 @@ export class MemoryManager {
   }
 
   /**
+   * M-11.2: what the background Memory did since `since` (epoch ms, inclusive), oldest first: items created,
+   * revised or made by a supersede (repo preferences and decisions, the active thread's discussions).
+   */
+  changes(options: { since: number }): MemoryChange[] {
+    return this.guard('cannot read Memory changes', () => {
+      const conn = this.healthyConn();
+      return conn.read(() => itemChangesSince(conn, options.since, requireActiveThread(conn).id)).sort(byTime);
+    });
+  }
+
+  /**
+   * M-5.7 `/remember`: the user's words are admitted as an ordinary turn whose RAW text is the command as
+   * typed (`typed`, else `/remember [--decision] TEXT`), answered by the program's own line (no main model
+   * call), and the turn's extraction runs at once — with its consolidation, so the memory exists when this
+   * resolves. For the gate the command is a standing act of the user; who speaks is still checked. Without
+   * a model the turn waits in the queue like any other (`outcome: 'queued'`).
+   */
+  async remember(input: { text: string; kind?: RememberKind; typed?: string }): Promise<RememberResult> {
+    const kind = input.kind ?? 'user_preference';
+    if (kind !== 'user_preference' && kind !== 'project_decision') {
+      throw new MemoryUsageError(`remember keeps a user_preference or a project_decision, not '${String(kind)}'`);
+    }
+    const text = typeof input.text === 'string' ? input.text.trim() : '';
+    if (text.length === 0) throw new MemoryUsageError('Nothing to remember: the text is empty');
+    const length = Array.from(text).length;
+    if (length > REMEMBER_TEXT_LIMIT) {
+      throw new MemoryUsageError(`The text to remember has ${length} characters; at most ${REMEMBER_TEXT_LIMIT} fit one quote`);
+    }
+    const typed = input.typed ?? rememberCommandText(text, kind);
+    const act = readRememberAct(typed);
+    if (!act || act.kind !== kind || act.text.trim() !== text) {
+      throw new MemoryUsageError('`typed` must be the remember command with the same text and kind');
+    }
+    return this.guardAsync('cannot remember', async () => {
+      const handle = this.beginTurn({ intent: 'general_chat', userText: typed });
+      this.completeTurn(handle, rememberAnswer(kind));
+      if (this.options.llm) {
+        const worker = await this.loadWorker();
+        // A background batch that already holds the turn finishes first; then the thread's jobs get their chance.
+        await worker.idle();
+        await worker.drain({ threadId: handle.threadId });
+        await worker.idle();
+      }
+      const conn = this.healthyConn();
+      const outcome = conn.read(() => turnOutcome(conn, handle.turnId, kind));
+      const base = { turnId: handle.turnId, kind };
+      if (outcome.state === 'remembered') return { ...base, outcome: 'remembered', memory: outcome.memory, reason: null };
+      if (outcome.state === 'refused') return { ...base, outcome: 'refused', memory: null, reason: outcome.reason };
+      const reason = !this.options.llm
+        ? 'no model is configured'
+        : outcome.lastError !== null
+          ? clip(outcome.lastError.split('\n')[0]!, 200)
+          : `the ${outcome.stage} waits for earlier jobs`;
+      return { ...base, outcome: 'queued', memory: null, reason };
+    });
+  }
+
+  /**
    * Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait; `maxBatches` stops after
    * that many claimed batches (benchmarks of a large backlog).
    */
@@ -674,8 +738,10 @@ export class MemoryManager {
   /**
    * Stops background work; with `drain`, runs the exit pass first (M-10.2): this manager's own turns' jobs first,
    * new work claimed for at most `budgetMs` (default EXIT_PASS_BUDGET_MS, 10 s), the rest left queued.
+   * `onDrained` runs after the pass while Memory is still open (to read what the pass changed); what it throws
+   * is ignored.
    */
-  async close(options: { drain?: boolean; budgetMs?: number } = {}): Promise<DrainResult> {
+  async close(options: { drain?: boolean; budgetMs?: number; onDrained?: () => void } = {}): Promise<DrainResult> {
     let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
     if (this.state.health === 'closed') return result;
     this.workerWanted = false;
@@ -698,6 +764,13 @@ export class MemoryManager {
           first,
           ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
         });
+      }
+      if (options.onDrained && this.state.health === 'healthy') {
+        try {
+          options.onDrained();
+        } catch {
+          // A reader's failure never stops the close.
+        }
       }
     } catch (error) {
       throw typedStorageError(error, 'the exit pass could not finish (pending jobs stay queued)', dirname(this.dbPath));

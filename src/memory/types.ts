@@ -213,6 +213,49 @@ export interface RefusedCandidate {
   at: number;
 }
 
+/**
+ * Something the background Memory did (M-11.2), for the notices shown before the next prompt: an item
+ * created, revised or made by a supersede (`replaced` names the item it replaced), or a candidate held
+ * as a suggestion (its `id` is the candidate id `keep` and `dismiss` take).
+ */
+export interface MemoryChange {
+  /** Epoch milliseconds of the commit. */
+  at: number;
+  action: 'created' | 'revised' | 'superseded' | 'suggested';
+  id: string;
+  kind: MemoryKind;
+  title: string;
+  /** The user's words it rests on (else its first quote), clipped; '' when none is stored. */
+  quote: string;
+  /** For `superseded`: the item it replaced. */
+  replaced?: { id: string; title: string };
+}
+
+/** What `remember` did with the user's words (M-5.7). */
+export interface RememberResult {
+  /** The ordinary turn that records the act: its RAW text is what the user typed. */
+  turnId: string;
+  kind: 'user_preference' | 'project_decision';
+  /**
+   * `remembered`: an item holds the words (a new one, or an existing one they repeat); `queued`: the
+   * turn's extraction or consolidation waits in the queue (no model, or it failed and will be retried);
+   * `refused`: the checks refused it (`reason` says why).
+   */
+  outcome: 'remembered' | 'queued' | 'refused';
+  memory: RoutedItem | null;
+  reason: string | null;
+}
+
+/** What the memories of an answer were (`/why`, `ask --json` `memoriesUsed`). */
+export interface MemoriesUsed {
+  /** What the routing context gave the model. */
+  routing: RoutedItem[];
+  /** Each `memory_search` the model made, with its hits. */
+  searched: { query: string; hits: { id: string; kind: MemoryKind; title: string; match: MatchClass }[] }[];
+  /** Each memory the model read with `memory_read`. */
+  read: RoutedItem[];
+}
+
 export interface MemoryStatus {
   health: 'healthy' | 'degraded';
   degradedReason: string | null;

@@ -196,3 +196,29 @@ export function describeError(error: unknown): string {
   }
   return redactSecrets(text);
 }
+
+/** A call whose arguments cannot be used as given (an empty or oversized text): nothing was written. */
+export class MemoryUsageError extends MemoryError {
+  override readonly name = 'MemoryUsageError';
+  override readonly code = 'usage';
+}
+
+/**
+ * M-5.7: a candidate whose provenance failed (quote not in the RAW text, wrong role or thread, assistant
+ * only, stitched across turns) can never be kept; `reason` names the failure. Nothing was written.
+ */
+export class MemoryProvenanceError extends MemoryError {
+  override readonly name = 'MemoryProvenanceError';
+  override readonly code = 'provenance';
+  constructor(
+    readonly candidateId: string,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  protected override details(): Record<string, unknown> {
+    return { candidateId: this.candidateId, reason: this.reason };
+  }
+}

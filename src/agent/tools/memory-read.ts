@@ -21,6 +21,9 @@ export const memoryRead = defineTool({
   schema: z.strictObject({ memory_id: z.string().min(4).max(64) }),
   run({ memory_id }, { memory }) {
     if (!memory) return 'Error: memory is not available in this flow.';
-    return JSON.stringify(memoryReadView(memory.manager.read(memory.handle, memory_id)), null, 1);
+    const detail = memory.manager.read(memory.handle, memory_id);
+    if (memory.used && !memory.used.read.some((r) => r.id === detail.id))
+      memory.used.read.push({ id: detail.id, kind: detail.kind, title: detail.title });
+    return JSON.stringify(memoryReadView(detail), null, 1);
   },
 });

@@ -10,6 +10,7 @@ export const memorySearch = defineTool({
   run({ query }, { memory }) {
     if (!memory) return 'Error: memory is not available in this flow.';
     const hits = memory.manager.search(memory.handle, query);
+    memory.used?.searched.push({ query, hits: hits.map(({ id, kind, title, match }) => ({ id, kind, title, match })) });
     return hits.length === 0 ? '[]' : JSON.stringify(hits, null, 1);
   },
 });

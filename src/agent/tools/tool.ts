@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { ToolCall, ToolSchema } from '../../llm/types.js';
 import type { MemoryManager } from '../../memory/manager.js';
-import type { TurnHandle } from '../../memory/types.js';
+import type { MemoriesUsed, TurnHandle } from '../../memory/types.js';
 import type { ReviewWorkspace } from '../../workspace/review-workspace.js';
 
 /** What a tool may touch. Memory is present only for ordinary requests, bound to their turn (M-3.3). */
 export interface ToolContext {
   repoRoot: string;
   workspace: ReviewWorkspace;
-  memory?: { manager: MemoryManager; handle: TurnHandle };
+  /** `used` records what the memory tools searched and read (`/why`). */
+  memory?: { manager: MemoryManager; handle: TurnHandle; used?: MemoriesUsed };
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

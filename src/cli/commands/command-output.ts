@@ -16,6 +16,7 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, degraded: 3 } as const;
 const EXIT_BY_ERROR: Record<string, number> = {
   MemorySchemaError: EXIT.degraded,
   MemoryIntentError: EXIT.usage,
+  MemoryUsageError: EXIT.usage,
 };
 
 /** The exit code for a thrown value. */

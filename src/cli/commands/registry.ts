@@ -6,6 +6,9 @@ import { renderColumns, wrapText } from '../render/wrap.js';
 import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
 import { applyPatch, discardPatch, showPatch, undoPatch } from './patch-commands.js';
 import { closest } from './suggest.js';
+import { readRememberAct } from '../../memory/remember-command.js';
+import { rememberCommand } from './remember-command.js';
+import { whyCommand } from './why.js';
 import {
   memoryClear,
   memoryExport,
@@ -23,7 +26,8 @@ export interface SlashCommand {
   usage: string;
   description: string;
   subcommands?: string[];
-  run(args: string[], ctx: CliContext): Promise<CommandOutput | 'exit'>;
+  /** `line`: the whole line as typed (a command whose argument is free text reads it from there). */
+  run(args: string[], ctx: CliContext, line: string): Promise<CommandOutput | 'exit'>;
 }
 
 const MEMORY_SUBCOMMANDS = ['status', 'list', 'show', 'forget', 'clear', 'export', 'refused', 'retry'];
@@ -106,6 +110,24 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         }
       }
     },
+  },
+  {
+    name: 'remember',
+    usage: '/remember [--decision] <text>',
+    description: 'remember your words as a preference (or, with --decision, a project decision)',
+    run: async (_args, ctx, line) => {
+      const typed = line.trim();
+      const act = readRememberAct(typed);
+      const decision = /^\/\S+\s+--decision(\s|$)/iu.test(typed);
+      const text = act ? act.text : typed.replace(/^\/\S+(\s+--decision)?/iu, '');
+      return rememberCommand(ctx, { text, decision, ...(act ? { typed } : {}), commands: 'session' });
+    },
+  },
+  {
+    name: 'why',
+    usage: '/why',
+    description: 'the memories the last answer was given, searched and read',
+    run: async (_args, ctx) => whyCommand(ctx),
   },
   {
     name: 'apply',
@@ -206,7 +228,6 @@ const SLASH_HINTS: Record<string, string> = {
   forget: '/memory forget <id>',
   status: '/memory status',
   export: '/memory export',
-  remember: '(nothing to type: state a preference in ordinary chat and Memory keeps it; /memory list shows them)',
 };
 
 /** Parses and runs a slash line. Unknown commands are answered with the closest match. */
@@ -221,7 +242,7 @@ export async function runSlash(line: string, ctx: CliContext): Promise<CommandOu
     const hint = guess === null ? null : (SLASH_HINTS[guess] ?? `/${guess}`);
     return failure(`Unknown command /${literal(name)}.${hint ? ` Did you mean ${hint}?` : ''} /help lists the commands.`, EXIT.usage);
   }
-  return command.run(args, ctx);
+  return command.run(args, ctx, line);
 }
 
 export { closest };

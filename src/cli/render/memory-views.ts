@@ -116,7 +116,15 @@ const REASON_TEXT: Record<string, string> = {
   confirmation_without_proposal: 'a confirmation without the proposal right before it',
   no_content_anchor: 'the summary does not say what you said',
   quote_not_found: 'the quote is not in the conversation',
+  no_candidate: 'the model proposed no memory from it',
+  rejected_by_consolidation: 'consolidation found nothing to add',
+  suppressed_evidence: 'it rests on the words of a forgotten memory',
 };
+
+/** A refusal reason with its plain words, when it has some: `third_party (someone else's decision or words)`. */
+export function reasonText(reason: string): string {
+  return REASON_TEXT[reason] ? `${reason} (${REASON_TEXT[reason]})` : reason;
+}
 
 export function renderRefused(refused: RefusedCandidate[]): string {
   if (refused.length === 0) return 'Nothing was refused. Refused candidates appear here with the reason they were not remembered.';
@@ -124,7 +132,7 @@ export function renderRefused(refused: RefusedCandidate[]): string {
   for (const r of refused) {
     lines.push(`  ${formatTime(r.at)}  ${KIND_LABEL[r.kind] ?? r.kind}  ${literal(r.title)}`);
     if (r.quote) lines.push(`    “${literal(r.quote)}”`);
-    lines.push(`    reason: ${r.reason}${REASON_TEXT[r.reason] ? ` (${REASON_TEXT[r.reason]})` : ''}`);
+    lines.push(`    reason: ${reasonText(r.reason)}`);
   }
   lines.push('A new explicit statement ("from now on …", "以后…", "we decided …") can form the memory.');
   return lines.join('\n');

@@ -30,6 +30,8 @@ candidates (zero or more; none is a normal answer):
   with that") counts only together with the assistant proposal of the turn right before it: cite both.
 - discussion_context: non-factual context needed to continue the current discussion ("we are comparing
   plan A and plan B").
+A user turn that starts with /remember is the user's explicit request to remember the rest of it: propose
+it as a user_preference (a project_decision after /remember --decision), quoting the remembered words.
 Never record: requests for this answer only ("这次", "just this time"), questions, hypotheticals, examples,
 undecided or negated statements, facts about the current code, tool output, or anything only the
 assistant said.

@@ -2,6 +2,7 @@ import { contentTerms, foldCase, isCjk } from '../../shared/text.js';
 import type { SourceRole, TurnRecord, ValidCandidate, VerifiedSource } from '../types.js';
 import type { CandidateAnswer } from './contracts.js';
 import { locateQuote } from './quote-location.js';
+import { overruledByRemember } from './remember-act.js';
 import {
   type GateReason,
   inCodeOrOutput,
@@ -214,7 +215,8 @@ function assessStatement(
   context: ValidationContext,
 ): { reason: RejectReason; detail: string } | null {
   const problem = judgeStatement(source.text, source.begin, source.end, kind, nextUserText(source.turn, context));
-  if (problem) return problem;
+  // M-5.7: an explicit `/remember` is the user's standing act; only who speaks still counts.
+  if (problem && !overruledByRemember(source.turn.userText, source.end, kind, problem.reason)) return problem;
   const quoteTerms = contentTerms(stripMarkers(prepare(source.quote)), 512);
   if (quoteTerms.length === 0) return { reason: 'no_content_anchor', detail: 'the quote holds a speech act but no content' };
   if (!anchored(quoteTerms, anchorTerms)) {

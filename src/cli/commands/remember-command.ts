@@ -1,0 +1,70 @@
+import { rememberAnswer } from '../../memory/remember-command.js';
+import type { MemoryChange, RememberResult } from '../../memory/types.js';
+import { MemorySchemaError, MemoryUsageError, describeError } from '../../shared/errors.js';
+import type { CliContext } from '../context.js';
+import { MemoryNotices } from '../notices.js';
+import { literal } from '../output.js';
+import { KIND_LABEL, degradedHelp, reasonText } from '../render/memory-views.js';
+import { type CommandStyle, noticeLines } from '../render/notices.js';
+import { styleFor } from '../render/style.js';
+import { type CommandOutput, EXIT, exitCodeOf, failure } from './command-output.js';
+
+export const REMEMBER_USAGE = 'usage: /remember [--decision] <text>   (a preference; --decision: a project decision)';
+
+/** Changes as `--json` prints them: ISO-8601 times. */
+export function changesJson(changes: readonly MemoryChange[]): unknown[] {
+  return changes.map((c) => ({ ...c, at: new Date(c.at).toISOString() }));
+}
+
+/**
+ * `/remember [--decision] TEXT` and `autopatch-j memory remember` (M-5.7): the words are admitted as the
+ * user's own turn (`typed`: the line as typed), answered by the program's own line, and extracted at once.
+ * The answer is that line, then what Memory made of it: the memory (its notice), a refusal with its
+ * reason, or that it waits in the queue.
+ */
+export async function rememberCommand(
+  ctx: CliContext,
+  input: { text: string; decision: boolean; typed?: string; commands: CommandStyle },
+): Promise<CommandOutput> {
+  const text = input.text.trim();
+  if (text.length === 0) return failure(REMEMBER_USAGE, EXIT.usage, { error: 'usage' });
+  const kind = input.decision ? 'project_decision' : 'user_preference';
+  const board = ctx.session?.notices ?? new MemoryNotices(ctx.memory);
+  // A provider that already timed out or was unreachable in this run is not waited on again (as for /new).
+  const held = ctx.llm?.trouble != null;
+  if (ctx.llm) ctx.llm.holdMemoryCalls = held;
+  let result: RememberResult;
+  try {
+    result = await ctx.memory.remember({ text, kind, ...(input.typed !== undefined ? { typed: input.typed } : {}) });
+  } catch (error) {
+    if (error instanceof MemoryUsageError) return failure(`${literal(error.message)}\n${REMEMBER_USAGE}`, EXIT.usage, { error: 'usage' });
+    if (error instanceof MemorySchemaError) return failure(degradedHelp(error.reason), exitCodeOf(error), { error: 'degraded' });
+    return failure(`remember failed: ${literal(describeError(error))}`, exitCodeOf(error));
+  } finally {
+    if (ctx.llm) ctx.llm.holdMemoryCalls = false;
+  }
+  const changes = board.take();
+  const style = styleFor(ctx.output, 'out');
+  const memory = input.commands === 'session' ? '/memory' : 'autopatch-j memory';
+  const outcome: string[] = [];
+  if (result.outcome === 'remembered') {
+    outcome.push(...noticeLines(changes, input.commands));
+    const m = result.memory!;
+    if (!changes.some((c) => c.id === m.id)) {
+      outcome.push(
+        `already remembered: ${KIND_LABEL[m.kind]} ${m.id} "${literal(m.title)}" — ` +
+          `your words were added to its sources · ${memory} show ${m.id}`,
+      );
+    }
+  } else if (result.outcome === 'refused') {
+    outcome.push(`not remembered: ${literal(reasonText(result.reason ?? 'refused'))} — ${memory} refused lists it`);
+  } else {
+    outcome.push(`it waits in the queue (${literal(result.reason ?? 'queued')}) and is remembered once a model answers — ${memory} status`);
+  }
+  return {
+    text: [rememberAnswer(kind), ...outcome.map((l) => style.dim(l))].join('\n'),
+    rich: true,
+    json: { ...result, changes: changesJson(changes) },
+    exitCode: result.outcome === 'refused' ? EXIT.failure : EXIT.ok,
+  };
+}

@@ -1,0 +1,66 @@
+import { clip } from '../../shared/text.js';
+import type { Connection } from '../db/connection.js';
+import type { MemoryChange, MemoryKind } from '../types.js';
+
+/** Changes read at most, per kind: a notice shows a few and counts the rest. */
+export const CHANGES_LIMIT = 200;
+/** Characters of the quote a change carries. */
+const QUOTE_CHARS = 200;
+
+interface ChangedRow {
+  id: string;
+  revision: number;
+  kind: MemoryKind;
+  title: string;
+  supersedes_id: string | null;
+  at: number;
+  quote: string | null;
+  replaced_title: string | null;
+}
+
+/**
+ * M-11.2: the items the background Memory created, revised or made by a supersede since `since` (epoch
+ * ms, inclusive), oldest first. An active revision's `updated_at` is its creation time (a revision is never
+ * edited, only retired), so three range reads of `memory_items_active` find them: repo preferences, repo
+ * decisions and the given thread's discussions. An item retired or forgotten since is not a change to tell.
+ */
+export function itemChangesSince(conn: Connection, since: number, threadId: string | null): MemoryChange[] {
+  const rows = conn
+    .stmt<ChangedRow>(
+      `SELECT c.id, c.revision, c.kind, c.title, c.supersedes_id, c.at,
+              (SELECT cs.quote FROM memory_item_candidates mic JOIN candidate_sources cs ON cs.candidate_id = mic.candidate_id
+                WHERE mic.item_id = c.id AND mic.revision = c.revision
+                ORDER BY cs.role <> 'user', cs.ordinal LIMIT 1) AS quote,
+              (SELECT o.title FROM memory_items o WHERE o.id = c.supersedes_id AND o.is_current = 1) AS replaced_title
+         FROM (SELECT * FROM (SELECT id, revision, kind, title, supersedes_id, updated_at AS at FROM memory_items
+                               WHERE status = 'active' AND kind = 'user_preference' AND thread_id IS NULL AND updated_at >= :since
+                               ORDER BY updated_at LIMIT ${CHANGES_LIMIT})
+               UNION ALL
+               SELECT * FROM (SELECT id, revision, kind, title, supersedes_id, updated_at AS at FROM memory_items
+                               WHERE status = 'active' AND kind = 'project_decision' AND thread_id IS NULL AND updated_at >= :since
+                               ORDER BY updated_at LIMIT ${CHANGES_LIMIT})
+               UNION ALL
+               SELECT * FROM (SELECT id, revision, kind, title, supersedes_id, updated_at AS at FROM memory_items
+                               WHERE status = 'active' AND kind = 'discussion_context' AND thread_id = :thread
+                                 AND updated_at >= :since
+                               ORDER BY updated_at LIMIT ${CHANGES_LIMIT})) c`,
+    )
+    .all({ since, thread: threadId });
+  return rows.map((row): MemoryChange => {
+    const action = row.revision > 1 ? 'revised' : row.supersedes_id !== null ? 'superseded' : 'created';
+    return {
+      at: row.at,
+      action,
+      id: row.id,
+      kind: row.kind,
+      title: row.title,
+      quote: clip(row.quote ?? '', QUOTE_CHARS),
+      ...(action === 'superseded' ? { replaced: { id: row.supersedes_id!, title: row.replaced_title ?? '' } } : {}),
+    };
+  });
+}
+
+/** Oldest first; ties in a stable order (a revision before what replaced it in the same commit). */
+export function byTime(a: MemoryChange, b: MemoryChange): number {
+  return a.at - b.at || a.id.localeCompare(b.id);
+}

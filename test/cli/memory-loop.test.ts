@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { readRememberAct } from '../../src/memory/remember-command.js';
+import type { ExtractionPayload } from '../../src/memory/pipeline/contracts.js';
+import { type RecordedRequest, type Reply, fakeServerEachTest } from '../helpers/fake-openai.js';
+import { byRole, createAll, payloadOf, runCli } from '../helpers/cli.js';
+import { type Driven, type Step, drive, plain } from '../helpers/pty.js';
+import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+
+const fake = fakeServerEachTest();
+
+function candidate(kind: string, title: string, turnId: string, quote: string): object {
+  return { kind, title, content: title, aliases: [], sources: [{ turn_id: turnId, role: 'user', quote }] };
+}
+
+/** A model's extraction: a remember gives its words; a "以后 / from now on" sentence gives a preference. */
+function extraction(r: RecordedRequest): Reply {
+  const payload = payloadOf<ExtractionPayload>(r);
+  const candidates = payload.turns.flatMap((t) => {
+    const act = readRememberAct(t.user);
+    if (act) return [candidate(act.kind, act.text, t.turn_id, act.text)];
+    const m = /^(以后|from now on,?)\s*(.+?)吧?$/iu.exec(t.user);
+    return m ? [candidate('user_preference', m[2]!, t.turn_id, t.user)] : [];
+  });
+  return { text: JSON.stringify({ thread_compaction: `summary of ${payload.turns.length} turn(s)`, candidates }) };
+}
+
+/** The main model: a question about reviews searches Memory, reads the first hit, then answers. */
+function main(r: RecordedRequest): Reply {
+  const messages = r.body.messages!;
+  const question = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+  if (!question.startsWith('which review')) return { text: 'OK.' };
+  const tools = messages.filter((m) => m.role === 'tool');
+  if (tools.length === 0) return { text: '', toolCalls: [{ name: 'memory_search', arguments: JSON.stringify({ query: 'review' }) }] };
+  if (tools.length === 1) {
+    const hits = JSON.parse(String(tools[0]!.content)) as { id: string }[];
+    return { text: '', toolCalls: [{ name: 'memory_read', arguments: JSON.stringify({ memory_id: hits[0]!.id }) }] };
+  }
+  return { text: 'Review comments are written in Chinese.' };
+}
+
+function serve(): void {
+  fake.server.always(byRole({ extraction, consolidation: createAll, main }));
+}
+
+const PROMPT = 'autopatch-j> ';
+
+function session(steps: Step[], repo: string, env: Record<string, string> = {}): Promise<Driven> {
+  return drive(steps, ['--repo', repo], { AUTOPATCH_LLM_BASE_URL: fake.server.url, AUTOPATCH_LLM_API_KEY: 'k', NO_COLOR: '1', ...env });
+}
+
+describe('M-11.2 notices, M-5.7 /remember and /why in a session on a terminal', () => {
+  it('a stated preference shows its remembered line before the next prompt; /remember and /why work', async () => {
+    serve();
+    const repo = tempRepo();
+    const result = await session(
+      [
+        { wait: PROMPT },
+        { send: '以后 review 意见都用中文写吧\r' },
+        { wait: 'OK.' },
+        { wait: PROMPT },
+        // A second turn: two pending turns make the background extraction run at once (M-5.1).
+        { send: 'thanks, one more thing\r' },
+        { wait: 'OK.' },
+        { wait: 'remembered preference' },
+        { wait: PROMPT },
+        { send: '/remember 提交信息用英文写\r' },
+        { wait: 'Asked Memory to remember this as a preference.' },
+        { wait: 'remembered preference' },
+        { wait: PROMPT },
+        { send: 'which review language?\r' },
+        { wait: 'Review comments are written in Chinese.' },
+        { wait: PROMPT },
+        { send: '/why\r' },
+        { wait: 'It read 1 memory' },
+        { wait: PROMPT },
+        { send: '\u0004' },
+      ],
+      repo,
+    );
+    expect(result.failed_wait, result.transcript).toBeNull();
+    expect(result.code).toBe(0);
+    const screen = plain(result.transcript);
+    const items = withRawDb(dbPathOf(repo), (db) =>
+      db.prepare("SELECT id, title FROM memory_items WHERE status = 'active' ORDER BY created_at").all(),
+    ) as { id: string; title: string }[];
+    expect(items.map((i) => i.title)).toEqual(['review 意见都用中文写', '提交信息用英文写']);
+    const [review, commit] = items;
+    const stated =
+      `remembered preference ${review!.id} "review 意见都用中文写" — from "以后 review 意见都用中文写吧" · ` +
+      `/memory forget ${review!.id}`;
+    // The notice comes after the answer to the second turn and before a prompt.
+    const at = screen.indexOf(stated);
+    expect(at, screen).toBeGreaterThan(screen.indexOf('thanks, one more thing'));
+    expect(screen.indexOf(PROMPT, at)).toBeGreaterThan(at);
+    expect(screen.split(stated).length - 1, 'each change is told once').toBe(1);
+    expect(screen).toContain(`remembered preference ${commit!.id} "提交信息用英文写" — from "提交信息用英文写"`);
+    const turns = withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT user_text, assistant_text FROM turns ORDER BY sequence').all());
+    expect(turns).toContainEqual({
+      user_text: '/remember 提交信息用英文写',
+      assistant_text: 'Asked Memory to remember this as a preference.',
+    });
+    // /why: the memories the last answer was given, its search with the hit, and the memory it read, with quotes.
+    const why = screen.slice(screen.lastIndexOf('/why'));
+    expect(why).toContain('The last answer was given 2 memories in its context:');
+    expect(why).toContain(`${review!.id}  preference  "review 意见都用中文写" — from "以后 review 意见都用中文写吧"`);
+    expect(why).toContain(`${commit!.id}  preference  "提交信息用英文写"`);
+    expect(why).toContain('"review" → 1 hit');
+    expect(why.slice(why.indexOf('It read 1 memory'))).toContain(review!.id);
+  });
+
+  it('AUTOPATCH_MEMORY_NOTICES=off silences them; the memory is still made', async () => {
+    serve();
+    const repo = tempRepo();
+    const result = await session(
+      [
+        { wait: PROMPT },
+        { send: '以后 review 意见都用中文写吧\r' },
+        { wait: PROMPT },
+        { send: 'thanks, one more thing\r' },
+        { wait: PROMPT },
+        { sleep: 2.5 },
+        { send: '/memory list\r' },
+        { wait: '1 memory.' },
+        { wait: PROMPT },
+        { send: '\u0004' },
+      ],
+      repo,
+      { AUTOPATCH_MEMORY_NOTICES: 'off' },
+    );
+    expect(result.failed_wait, result.transcript).toBeNull();
+    expect(plain(result.transcript)).toContain('review 意见都用中文写');
+    expect(plain(result.transcript)).not.toContain('remembered preference');
+  });
+});
+
+describe('ask: notices on stderr, memoryChanges and memoriesUsed in --json', () => {
+  const env = (): Record<string, string> => ({ AUTOPATCH_LLM_BASE_URL: fake.server.url, AUTOPATCH_LLM_API_KEY: 'k' });
+
+  it('prints what the exit pass remembered on stderr, after the pass line; off silences it', async () => {
+    serve();
+    const repo = tempRepo();
+    const run = await runCli(['ask', '--repo', repo, '以后 review 意见都用中文写吧'], { env: env() });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines.at(-2)).toMatch(/^memory: 2 jobs processed/u);
+    expect(lines.at(-1)).toMatch(
+      /^remembered preference m[0-9a-z]{8} "review 意见都用中文写" — from "以后 review 意见都用中文写吧" · autopatch-j memory forget m[0-9a-z]{8}$/u,
+    );
+    const quiet = await runCli(['ask', '--repo', tempRepo(), 'From now on, answers are short'], {
+      env: { ...env(), AUTOPATCH_MEMORY_NOTICES: 'off' },
+    });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('remembered');
+  });
+
+  it('--json carries memoryChanges and memoriesUsed { routing, searched, read }', async () => {
+    serve();
+    const repo = tempRepo();
+    const first = await runCli(['ask', '--repo', repo, '--json', '以后 review 意见都用中文写吧'], { env: env() });
+    expect(first.code, first.stderr).toBe(0);
+    const created = JSON.parse(first.stdout) as { memoryChanges: { action: string; id: string; at: string; quote: string }[] };
+    expect(created.memoryChanges).toHaveLength(1);
+    expect(created.memoryChanges[0]).toMatchObject({ action: 'created', kind: 'user_preference', quote: '以后 review 意见都用中文写吧' });
+    expect(created.memoryChanges[0]!.at).toMatch(/^\d{4}-\d{2}-\d{2}T/u);
+    const id = created.memoryChanges[0]!.id;
+    expect(first.stderr).not.toContain('remembered');
+
+    const second = await runCli(['ask', '--repo', repo, '--json', 'which review language?'], { env: env() });
+    expect(second.code, second.stderr).toBe(0);
+    const answer = JSON.parse(second.stdout) as { answer: string; memoryChanges: unknown[]; memoriesUsed: unknown };
+    expect(answer.answer).toBe('Review comments are written in Chinese.');
+    expect(answer.memoryChanges).toEqual([]);
+    expect(answer.memoriesUsed).toEqual({
+      routing: [{ id, kind: 'user_preference', title: 'review 意见都用中文写' }],
+      searched: [{ query: 'review', hits: [{ id, kind: 'user_preference', title: 'review 意见都用中文写', match: 'prefix' }] }],
+      read: [{ id, kind: 'user_preference', title: 'review 意见都用中文写' }],
+    });
+  });
+
+  it('memory remember: a usage error for an empty text, a preference otherwise, queued without a model', async () => {
+    serve();
+    const repo = tempRepo();
+    const empty = await runCli(['memory', 'remember', '--repo', repo, '   '], { env: env() });
+    expect(empty.code).toBe(2);
+    const done = await runCli(['memory', 'remember', '--repo', repo, '--json', 'review', '意见用中文写'], { env: env() });
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({
+      outcome: 'remembered',
+      memory: { kind: 'user_preference', title: 'review 意见用中文写' },
+    });
+    const offline = await runCli(['memory', 'remember', '--repo', tempRepo(), '--decision', 'CI 用 pnpm'], { env: {} });
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stdout).toContain('Asked Memory to remember this as a project decision.');
+    expect(offline.stdout).toContain('it waits in the queue (no model is configured)');
+  });
+});
