@@ -38,14 +38,30 @@ function insideProject(root: string, path: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
+/** Folders the program never writes a user-named file into: its own data (the Memory, its backups) and git's. */
+const PROTECTED_FOLDERS: readonly string[] = [DATA_DIR_NAME, '.git'];
+
 /**
- * Where a write to `path` really lands. A link is followed only when it stays inside the project (and out
- * of `.autopatch-j/`): AGENTS.md → docs/AGENTS.md is written where it points, a link to a file elsewhere
- * or to nothing is refused. A path outside the project that the user named without a link is theirs.
+ * The protected folder `path` lies in, if any: a `.autopatch-j` or `.git` segment below the project root
+ * (a nested project's or a submodule's counts too), or anywhere in a path outside the project.
+ */
+function protectedFolderOf(root: string, path: string): string | undefined {
+  const segments = (insideProject(root, path) ? relative(root, path) : path).split(/[\\/]/);
+  return segments.find((segment) => PROTECTED_FOLDERS.includes(segment));
+}
+
+/**
+ * Where a write to `path` really lands. A link is followed only when it stays inside the project: AGENTS.md
+ * → docs/AGENTS.md is written where it points, a link to a file elsewhere or to nothing is refused. A path
+ * outside the project that the user named without a link is theirs. Nothing is ever written into
+ * `.autopatch-j/` (the Memory database and its exports) or `.git/`, whether the path names them or a link
+ * or a linked folder leads there: a Markdown file over memory.db would destroy every RAW turn.
  */
 export function resolveWriteTarget(repoRoot: string, path: string): string {
   const root = realpathSync(repoRoot);
   const lexical = resolve(root, path);
+  const named = protectedFolderOf(root, lexical);
+  if (named) throw new FileRefusedError(`${path} is inside ${named}/, which the program does not write into; ${NOTHING_WRITTEN}`);
   let folder: string;
   try {
     folder = realpathSync(dirname(lexical));
@@ -60,20 +76,17 @@ export function resolveWriteTarget(repoRoot: string, path: string): string {
       throw new FileRefusedError(`${path} is a link to nothing; remove it or point it at a file inside the project`);
     }
   }
-  if (insideProject(root, lexical)) {
-    if (!insideProject(root, target)) throw new FileRefusedError(`${path} leads outside the project (to ${target}); it is not followed`);
-    if (topFolder(root, target) === DATA_DIR_NAME && topFolder(root, lexical) !== DATA_DIR_NAME) {
-      throw new FileRefusedError(`${path} leads into ${DATA_DIR_NAME}/; it is not followed`);
-    }
+  if (insideProject(root, lexical) && !insideProject(root, target)) {
+    throw new FileRefusedError(`${path} leads outside the project (to ${target}); it is not followed`);
   }
+  const reached = protectedFolderOf(root, target);
+  if (reached) throw new FileRefusedError(`${path} leads into ${reached}/ (to ${target}); it is not followed: ${NOTHING_WRITTEN}`);
   const kind = lstatOrNull(target);
   if (kind && !kind.isFile()) throw new FileRefusedError(`${path} is not a regular file`);
   return target;
 }
 
-function topFolder(root: string, path: string): string {
-  return relative(root, path).split(/[\\/]/)[0]!;
-}
+const NOTHING_WRITTEN = 'nothing was written, choose a file elsewhere in the project';
 
 function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
   try {

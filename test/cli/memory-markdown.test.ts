@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CliRun, runCli } from '../helpers/cli.js';
 import { buildRichMemory } from '../helpers/rich-memory.js';
@@ -89,6 +89,43 @@ describe('memory export --markdown (decisions as a reviewable file)', () => {
     expect(statSync(out)).toMatchObject({ mtimeMs, ino });
     const usage = await runCli(['memory', 'export', '--out', out, '--repo', repo]);
     expect(usage.code).toBe(2);
+  });
+  it('--out never writes into .autopatch-j/ or .git/, typed or through a link: the Memory and its backups stay intact', async () => {
+    const repo = await richRepo();
+    mkdirSync(join(repo, '.git'));
+    writeFileSync(join(repo, '.git', 'config'), '[core]\n');
+    const backup = ok(await runCli(['memory', 'export', '--json', '--repo', repo]));
+    const backupPath = (JSON.parse(backup.stdout) as { path: string }).path;
+    const listBefore = ok(await runCli(['memory', 'list', '--json', '--repo', repo])).stdout;
+    symlinkSync('.autopatch-j/memory.db', join(repo, 'notes.md'));
+    mkdirSync(join(repo, 'docs'));
+    symlinkSync('../.git', join(repo, 'docs', 'git'));
+    const protectedFiles = [join(repo, '.autopatch-j', 'memory.db'), backupPath, join(repo, '.git', 'config')];
+    const bytesBefore = protectedFiles.map((f) => readFileSync(f));
+    const targets = [
+      '.autopatch-j/memory.db',
+      relative(repo, backupPath),
+      '.autopatch-j/new-file.md',
+      './src/../.autopatch-j/exports/other.md',
+      join(repo, '.autopatch-j', 'memory.db'),
+      'notes.md',
+      '.git/config',
+      '.git/NEW.md',
+      'docs/git/config',
+    ];
+    for (const out of targets) {
+      const run = await runCli(['memory', 'export', '--markdown', '--out', out, '--repo', repo], { cwd: repo });
+      expect(run.code, `--out ${out}: ${run.stdout}`).toBe(1);
+      expect(run.stderr).toMatch(/export failed: .* (inside|leads into) (\.autopatch-j|\.git)\/.*nothing was written/);
+      protectedFiles.forEach((f, i) => expect(readFileSync(f).equals(bytesBefore[i]!), `${f} after --out ${out}`).toBe(true));
+    }
+    expect(existsSync(join(repo, '.autopatch-j', 'new-file.md'))).toBe(false);
+    expect(existsSync(join(repo, '.git', 'NEW.md'))).toBe(false);
+    expect(ok(await runCli(['memory', 'list', '--json', '--repo', repo])).stdout).toBe(listBefore);
+    expect(ok(await runCli(['memory', 'status', '--json', '--repo', repo])).stdout).not.toContain('malformed');
+    // A file of the project next to them is still written.
+    ok(await runCli(['memory', 'export', '--markdown', '--out', 'docs/decisions.md', '--repo', repo], { cwd: repo }));
+    expect(readFileSync(join(repo, 'docs', 'decisions.md'), 'utf8')).toContain('# Project memory (autopatch-j)');
   });
 });
 
