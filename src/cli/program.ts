@@ -443,7 +443,7 @@ function program(): Command {
         return;
       }
       const restore = (source: Parameters<typeof commands.memoryImport>[1]): Promise<number> =>
-        withContext({ repo: opts.repo }, async (ctx) => print(commands.memoryImport(ctx, source), json), { exitPass: false });
+        withContext({ repo: opts.repo }, async (ctx) => print(await commands.memoryImport(ctx, source), json), { exitPass: false });
       // An existing Memory is checked for emptiness first; an absent one is created only for a valid export.
       if (existsSync(memoryDbPath(root))) {
         process.exitCode = await restore(file);

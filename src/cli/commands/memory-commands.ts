@@ -155,16 +155,16 @@ function memoryExportMarkdown(ctx: CliContext, options: ExportOptions): CommandO
 export async function checkImportFile(repoRoot: string, file: string): Promise<CheckedExport | CommandOutput> {
   const { MemoryManager } = await import('../../memory/manager.js');
   try {
-    return MemoryManager.checkExportFile({ repoRoot, file });
+    return await MemoryManager.checkExportFile({ repoRoot, file });
   } catch (error) {
     return importFailure(error);
   }
 }
 
 /** `memory import FILE`: the export (a path, or checked already) restored into this project's empty Memory. */
-export function memoryImport(ctx: CliContext, source: string | CheckedExport): CommandOutput {
+export async function memoryImport(ctx: CliContext, source: string | CheckedExport): Promise<CommandOutput> {
   try {
-    const r = ctx.memory.restore(source);
+    const r = await ctx.memory.restore(source);
     return ok(
       [
         `Restored ${r.turns} turn(s), ${r.items} memory revision(s), ${r.candidates} candidate(s) with ${r.sources} quote(s), ` +
