@@ -365,9 +365,9 @@ function exists(path: string): boolean {
 /**
  * Checks an export file against the contract and rebuilds it as a database in a private folder of the data
  * folder (`.import-<pid>-…`, 0700): the schema's constraints take every row (ids unique, kinds, states and
- * lengths as the contract says), then `checkRows`, then `unbacked` on every active memory (M-6.4), then `index` writes the search terms the way the store
- * writes them for its own items. Throws MemoryImportError with the reason; nothing of the project changes
- * (a data folder made for the check is removed again).
+ * lengths as the contract says), then `checkRows`, then `unbacked` on every active memory (M-6.4), then
+ * `index` writes the search terms the way the store writes them for its own items. Throws MemoryImportError
+ * with the reason; nothing of the project changes (a data folder made for the check is removed again).
  */
 export function checkExport(
   file: string,
