@@ -171,20 +171,40 @@ function indexesOf(haystack: Buffer, needle: Buffer): number[] {
 }
 
 /**
+ * What goes between the markers: the text itself, or made from the block's current text (its lines joined
+ * with `\n`; null when the file has no block yet), for a block that merges what it already holds.
+ */
+export type BlockBody = string | ((current: string | null) => string);
+
+/** The text between the markers, line ends as `\n`; a block that is not UTF-8 text is refused. */
+function blockText(inner: Buffer): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(inner);
+  } catch {
+    throw new FileRefusedError('the marked block is not UTF-8 text; fix it by hand, or delete it to have it written again');
+  }
+  return text.replace(/\r\n/g, '\n').replace(/^\n/, '').replace(/\n$/, '');
+}
+
+/**
  * The file's bytes with the marked block set to `body`. Bytes outside the block stay exactly as they were;
  * without a block, one is appended after a blank line. The block's lines end like the file's (CRLF or LF).
  */
-export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, body: string): Buffer {
+export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, body: BlockBody): Buffer {
   const text = existing ?? Buffer.alloc(0);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const block = Buffer.from([markers.start, ...body.split('\n'), markers.end].join(eol), 'utf8');
+  const blockOf = (current: string | null): Buffer => {
+    const lines = typeof body === 'string' ? body : body(current);
+    return Buffer.from([markers.start, ...lines.split('\n'), markers.end].join(eol), 'utf8');
+  };
   const starts = indexesOf(text, Buffer.from(markers.start, 'utf8'));
   const ends = indexesOf(text, Buffer.from(markers.end, 'utf8'));
   if (starts.length === 0 && ends.length === 0) {
     // Appended after a blank line; an empty file gets the block alone.
     const tail = text.subarray(Math.max(0, text.length - 2 * eol.length)).toString('latin1');
     const gap = text.length === 0 || tail === eol + eol ? '' : tail.endsWith(eol) ? eol : eol + eol;
-    return Buffer.concat([text, Buffer.from(gap), block, Buffer.from(eol)]);
+    return Buffer.concat([text, Buffer.from(gap), blockOf(null), Buffer.from(eol)]);
   }
   if (starts.length !== 1 || ends.length !== 1 || ends[0]! < starts[0]!) {
     throw new FileRefusedError(
@@ -192,15 +212,17 @@ export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, 
         '(expected one of each, start first); fix the block by hand, or delete it to have it written again',
     );
   }
+  const inner = text.subarray(starts[0]! + Buffer.byteLength(markers.start), ends[0]!);
   const end = ends[0]! + Buffer.byteLength(markers.end);
-  return Buffer.concat([text.subarray(0, starts[0]!), block, text.subarray(end)]);
+  return Buffer.concat([text.subarray(0, starts[0]!), blockOf(blockText(inner)), text.subarray(end)]);
 }
 
 /**
  * Sets the marked block of the project file `path` (created when missing). Idempotent: when the file
- * already holds this block, nothing is written and its modification time stays.
+ * already holds this block, nothing is written and its modification time stays. A `body` function is
+ * called again with the newer block when someone saved the file meanwhile.
  */
-export function updateMarkedBlock(repoRoot: string, path: string, markers: BlockMarkers, body: string): BlockUpdate {
+export function updateMarkedBlock(repoRoot: string, path: string, markers: BlockMarkers, body: BlockBody): BlockUpdate {
   const target = resolveWriteTarget(repoRoot, path);
   for (let attempt = 1; ; attempt += 1) {
     const before = identityOf(target);

@@ -167,6 +167,75 @@ describe('memory export --agents-md (a marked block the team reviews)', () => {
     expect(after.toString('utf8')).not.toContain('pnpm');
   });
 
+  it("merges by memory id: teammates' entries stay byte for byte, this Memory's are rewritten, retired ones leave", async () => {
+    // A teammate exported their Memory; the block was reviewed (one of their entries reworded) and merged.
+    const teammate = await richRepo();
+    ok(await runCli(['memory', 'export', '--agents-md', '--repo', teammate]));
+    const theirIds = json<{ entries: Entry[] }>(await runCli(['memory', 'export', '--markdown', '--json', '--repo', teammate])).entries.map(
+      (e) => e.id,
+    );
+    const merged = readFileSync(join(teammate, 'AGENTS.md'), 'utf8').replace(
+      /(- \*\*我们决定采用 PostgreSQL 作为主数据库\*\*\n[^\n]*\n\n)  我们决定采用 PostgreSQL 作为主数据库/,
+      '$1  PostgreSQL 16 is the main database (reworded in review).',
+    );
+    expect(merged).toContain('reworded in review');
+    const repo = await richRepo();
+    const file = join(repo, 'AGENTS.md');
+    writeFileSync(file, `# Team rules\n\n${merged}`);
+    const chunks = (text: string): Map<string, string> =>
+      new Map(
+        text
+          .split(/\n(?=- \*\*)|\n(?=#)|\n(?=<!-- autopatch-j:memory:end)/)
+          .map((chunk) => [/^  `(\w+)` ·/m.exec(chunk)?.[1] ?? '', chunk.trimEnd()] as [string, string])
+          .filter(([id]) => id !== ''),
+      );
+    const theirs = chunks(merged);
+    expect([...theirs.keys()].sort()).toEqual([...theirIds].sort());
+
+    const first = ok(await runCli(['memory', 'export', '--agents-md', '--json', '--repo', repo]));
+    const mine = (JSON.parse(first.stdout) as { entries: Entry[] }).entries;
+    expect(mine).toHaveLength(4);
+    const once = readFileSync(file, 'utf8');
+    expect(once.startsWith('# Team rules\n\n<!-- autopatch-j:memory:start -->\n')).toBe(true);
+    const after = chunks(once);
+    // Every teammate entry is still there, byte for byte, the reviewed wording included.
+    for (const [id, chunk] of theirs) expect(after.get(id), id).toBe(chunk);
+    expect(once).toContain('PostgreSQL 16 is the main database (reworded in review).');
+    // This Memory's entries are added, each once, in the section of its kind.
+    for (const entry of mine) {
+      expect(once.split(`\`${entry.id}\` · ${entry.kind}`).length, entry.id).toBe(2);
+      const section = entry.kind === 'project_decision' ? /### Project decisions\n([^]*?)(?=\n### |$)/ : /### User preferences\n([^]*)/;
+      expect(section.exec(once)?.[1], entry.id).toContain(`\`${entry.id}\``);
+    }
+    expect(once.match(/^### Project decisions$/gm)).toHaveLength(1);
+    expect(once.match(/^### User preferences$/gm)).toHaveLength(1);
+    // Idempotent.
+    const second = ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo]));
+    expect(second.stdout).toContain('nothing changed');
+    expect(readFileSync(file, 'utf8')).toBe(once);
+
+    // A reviewer's edit of an entry of this Memory is rewritten from it; a forgotten memory leaves the
+    // block, the teammate's entry on the same subject stays.
+    const pnpm = mine.find((e) => e.title.includes('pnpm'))!;
+    const pg = mine.find((e) => e.title.includes('PostgreSQL'))!;
+    writeFileSync(
+      file,
+      once.replace(
+        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  我们决定采用`,
+        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  EDITED`,
+      ),
+    );
+    expect(readFileSync(file, 'utf8')).toContain('EDITED');
+    ok(await runCli(['memory', 'forget', pnpm.id, '--repo', repo]));
+    ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo]));
+    const third = readFileSync(file, 'utf8');
+    expect(third).not.toContain('EDITED');
+    expect(chunks(third).get(pg.id)).toBe(chunks(once).get(pg.id));
+    expect(third).not.toContain(`\`${pnpm.id}\``);
+    for (const [id, chunk] of theirs) expect(chunks(third).get(id), id).toBe(chunk);
+    expect(third).not.toMatch(/\n\n\n/);
+  });
+
   it('creates AGENTS.md when missing; refuses a link out of the project and a file with two blocks, changing nothing', async () => {
     const repo = await richRepo();
     expect(ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo])).stdout).toContain('Created the autopatch-j block');
