@@ -51,7 +51,8 @@ function entryOf(detail: MemoryDetail): DecisionEntry {
 
 /**
  * The active preferences and decisions with their quotes, oldest first (the sections of each kind keep
- * that order, so a new memory is added at the end of its section and the reviewed diff stays small). Read through the manager: list, then show for the sources.
+ * that order, so a new memory is added at the end of its section and the reviewed diff stays small). Read
+ * through the manager: list, then show for the sources.
  */
 export function decisionEntries(memory: MemoryManager): DecisionEntry[] {
   const details = memory
