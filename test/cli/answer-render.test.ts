@@ -85,6 +85,32 @@ describe('answers rendered while they stream (24 rows, 70 columns)', () => {
   });
 });
 
+describe('Chinese and mixed prose wraps by display width (24 rows, 70 columns)', () => {
+  it('no line starts with "。" or holds one stray character; list items continue under their text', async () => {
+    const paragraph = '这是一段很长的中文说明，包含 `inline code` 和 *强调*。'.repeat(4);
+    const item = '列表项的文字很长很长，需要换行才能显示完整，包含 `code` 和 **粗体**。'.repeat(2);
+    const { run, screen } = await answered(`${paragraph}\n\n1. ${item}\n2. short\n\nTHE END\n`);
+    expect(run.failed_wait, run.transcript).toBeNull();
+    const lines = screen.split('\n');
+    const first = lines.findIndex((l) => l.startsWith('这是一段'));
+    const answer = lines.slice(
+      first,
+      lines.findIndex((l) => l === 'THE END'),
+    );
+    expect(answer.length).toBeGreaterThan(6);
+    for (const line of answer) {
+      expect(line, screen).not.toMatch(/^\s*[。，、）]/);
+      if (line.trim().length > 0) expect(stringWidth(line.trim()), `${line}\n${screen}`).toBeGreaterThan(4);
+    }
+    const itemLines = answer.slice(
+      answer.findIndex((l) => /^\s*1\. /.test(l)),
+      answer.findIndex((l) => /^\s*2\. short$/.test(l)),
+    );
+    expect(itemLines.length).toBeGreaterThan(1);
+    for (const line of itemLines.slice(1)) expect(line, screen).toMatch(/^ {5}\S/);
+  });
+});
+
 describe('streamed Chinese text on a wide terminal (40 rows, 120 columns)', () => {
   // A row of Chinese text wraps one column early when a double-width character does not fit in the last
   // column: the raw text shown while the block streams takes more rows than its width divided by the columns.
