@@ -236,6 +236,20 @@ describe('memory export --agents-md (a marked block the team reviews)', () => {
     expect(third).not.toMatch(/\n\n\n/);
   });
 
+  it('a sentence that quotes the markers is text: the block is appended after it, the sentence stays whole', async () => {
+    const repo = await richRepo();
+    const file = join(repo, 'AGENTS.md');
+    const sentence =
+      'The memory block sits between `<!-- autopatch-j:memory:start -->` and `<!-- autopatch-j:memory:end -->`; do not edit it.\n';
+    writeFileSync(file, sentence);
+    ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo]));
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith(`${sentence}\n<!-- autopatch-j:memory:start -->\n`)).toBe(true);
+    expect(text).toContain('> 我们决定采用 PostgreSQL 作为主数据库。');
+    ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo]));
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
   it('creates AGENTS.md when missing; refuses a link out of the project and a file with two blocks, changing nothing', async () => {
     const repo = await richRepo();
     expect(ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo])).stdout).toContain('Created the autopatch-j block');
