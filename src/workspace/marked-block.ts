@@ -199,12 +199,17 @@ function blockText(inner: Buffer): string {
   } catch {
     throw new FileRefusedError('the marked block is not UTF-8 text; fix it by hand, or delete it to have it written again');
   }
-  return text.replace(/\r\n/g, '\n').replace(/^\n/, '').replace(/\n$/, '');
+  // The rest of the start marker's line and the start of the end marker's line are the markers'.
+  return text
+    .replace(/\r\n/g, '\n')
+    .replace(/^[ \t\r]*\n/, '')
+    .replace(/\n[ \t]*$/, '');
 }
 
 /**
  * The file's bytes with the marked block set to `body`. Bytes outside the block stay exactly as they were;
- * without a block, one is appended after a blank line. Only markers that stand alone on a line count. The block's lines end like the file's (CRLF or LF).
+ * without a block, one is appended after a blank line. Only markers that stand alone on a line count. The
+ * block's lines end like the file's (CRLF or LF).
  */
 export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, body: BlockBody): Buffer {
   const text = existing ?? Buffer.alloc(0);
