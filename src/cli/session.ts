@@ -9,6 +9,7 @@ import { KeyGate } from './key-gate.js';
 import { MemoryNotices, printNotices } from './notices.js';
 import { literal } from './output.js';
 import { completePath } from './path-completion.js';
+import { REFERENCE_START } from '../shared/at-reference.js';
 import { redactUrl } from '../shared/redact.js';
 import { loadProjectInstructions } from '../workspace/project-instructions.js';
 import { instructionFilesText, skippedInstructionsText } from './render/instruction-files.js';
@@ -283,8 +284,11 @@ function historyPathOf(ctx: CliContext): string {
 }
 
 /** Completes slash commands, memory subcommands, memory ids and `@path` words; a complete word gets its trailing space. */
+/** The `@path` being typed at the end of the line (an `@` where a reference may start, see REFERENCE_START). */
+const AT_PATH = new RegExp(`(${REFERENCE_START}[^\\s]*)$`, 'u');
+
 export function complete(line: string, ctx: CliContext): [string[], string] {
-  const path = /(?:^|\s)(@\S*)$/.exec(line)?.[1];
+  const path = AT_PATH.exec(line)?.[1];
   if (path !== undefined) return [completePath(path, ctx.repoRoot, ctx.workingFolder), path];
   const [hits, word] = completions(line, ctx);
   return [hits.map((h) => `${h} `), word];

@@ -144,6 +144,33 @@ describe('@path references', () => {
     expect(turns(repo)).toEqual([{ user_text: 'explain @Calculator.java, and @README.md. Not @Override.' }]);
   });
 
+  it('an @path right after Chinese text, or followed by full-width punctuation or more Chinese, is attached', async () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, 'src'));
+    writeFileSync(join(repo, 'src', 'calc.js'), 'export const add = (a, b) => a - b;\n');
+    mkdirSync(join(repo, '文档'));
+    writeFileSync(join(repo, '文档', '说明.md'), '# 说明\n');
+    writeFileSync(join(repo, 'example.com'), 'not a reference\n');
+    fake.server.always(byRole({ main: () => ({ text: 'ok' }) }));
+    const cases: [string, string[]][] = [
+      ['解释一下@src/calc.js', ['src/calc.js']],
+      ['看看 @src/calc.js，有什么问题', ['src/calc.js']],
+      ['@src/calc.js的问题是什么？', ['src/calc.js']],
+      ['（@src/calc.js）和「@文档/说明.md」', ['src/calc.js', '文档/说明.md']],
+      ['write to dev@example.com about it', []],
+    ];
+    for (const [request, attached] of cases) {
+      const before = of('main').length;
+      const run = ok(await runCli(['ask', '--repo', repo, request], { env: env() }));
+      const sent = lastUser(of('main')[before]!);
+      for (const path of attached) {
+        expect(run.stderr, request).toContain(`read_file ${path}`);
+        expect(sent, request).toContain(`(file ${path}) ---`);
+      }
+      if (attached.length === 0) expect(sent, request).toBe(request);
+    }
+  });
+
   it('a large file is attached cut at the tool-output limit, with the note to read a narrower range', async () => {
     const repo = tempRepo();
     writeFileSync(join(repo, 'big.txt'), Array.from({ length: 5000 }, (_, i) => `line ${i}`).join('\n'));
@@ -167,6 +194,10 @@ describe('@path references', () => {
     expect(complete('@../', ctx)).toEqual([[], '@../']);
     const inFolder = { repoRoot: repo, workingFolder: 'src/main/java/com/example' } as unknown as Parameters<typeof complete>[1];
     expect(complete('explain @Cal', inFolder)).toEqual([['@Calculator.java '], '@Cal']);
+    // After Chinese text too, but not inside an e-mail address.
+    expect(complete('解释一下@sr', ctx)).toEqual([['@src/'], '@sr']);
+    expect(complete('看看（@RE', ctx)).toEqual([['@README.md '], '@RE']);
+    expect(complete('mail dev@RE', ctx)).toEqual([[], 'mail dev@RE']);
   });
 });
 
