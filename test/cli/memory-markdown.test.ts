@@ -175,7 +175,7 @@ describe('memory export --agents-md (a marked block the team reviews)', () => {
       (e) => e.id,
     );
     const merged = readFileSync(join(teammate, 'AGENTS.md'), 'utf8').replace(
-      /(- \*\*我们决定采用 PostgreSQL 作为主数据库\*\*\n[^\n]*\n\n)  我们决定采用 PostgreSQL 作为主数据库/,
+      /(- \*\*我们决定采用 PostgreSQL 作为主数据库\*\*\n[^\n]*\n\n {2}```text\n)  我们决定采用 PostgreSQL 作为主数据库/,
       '$1  PostgreSQL 16 is the main database (reworded in review).',
     );
     expect(merged).toContain('reworded in review');
@@ -221,8 +221,8 @@ describe('memory export --agents-md (a marked block the team reviews)', () => {
     writeFileSync(
       file,
       once.replace(
-        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  我们决定采用`,
-        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  EDITED`,
+        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  \`\`\`text\n  我们决定采用`,
+        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  \`\`\`text\n  EDITED`,
       ),
     );
     expect(readFileSync(file, 'utf8')).toContain('EDITED');
