@@ -115,7 +115,7 @@ export function runTransaction(
     return { ok: false, problems: [`another autopatch-j process (pid ${lock.heldBy}) is applying a patch in this project; try again`] };
   }
   try {
-    const precheck = checkSpace(repoRoot, replacements);
+    const precheck = checkSpace(replacements);
     if (precheck) return { ok: false, problems: [precheck] };
     let id = transactionId(meta.now);
     for (;;) {
@@ -187,7 +187,7 @@ export function runTransaction(
 }
 
 /** Space for the temp files on each file system (the backups are hard links where possible). */
-function checkSpace(repoRoot: string, replacements: readonly Replacement[]): string | null {
+function checkSpace(replacements: readonly Replacement[]): string | null {
   const perDevice = new Map<number, number>();
   for (const r of replacements) {
     const used = (perDevice.get(r.file.dev) ?? 0) + r.after.length;
@@ -195,7 +195,6 @@ function checkSpace(repoRoot: string, replacements: readonly Replacement[]): str
     const free = freeBytes(r.file.dir.realPath());
     if (free !== null && used + SPACE_MARGIN > free) return spaceProblem(r.file, r.after.length, free);
   }
-  void repoRoot;
   return null;
 }
 
