@@ -82,6 +82,8 @@ const LABEL: Record<MemoryKind, string> = {
 
 // Control and format characters (line breaks, escapes, bidi overrides) and runs of spaces become one space.
 const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu;
+// Whether there is anything for CONTROL to do (most titles and synopses have nothing): a test allocates nothing.
+const NEEDS_FOLDING = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\s\s|^\s|\s$|[^\S ]/u;
 
 /**
  * M-8.3: a stored string as one line of data: control and format characters and line breaks become spaces,
@@ -89,7 +91,7 @@ const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu;
  * can take the shape of the routing text around it.
  */
 export function dataLine(text: string, max: number): string {
-  return JSON.stringify(clip(text.replace(CONTROL, ' ').trim(), max));
+  return JSON.stringify(clip(NEEDS_FOLDING.test(text) ? text.replace(CONTROL, ' ').trim() : text, max));
 }
 
 interface RoutingView {
