@@ -381,7 +381,10 @@ function program(): Command {
           { repo: opts.repo, readOnly: READ_ONLY.has(name) },
           async (ctx) => {
             const commands = await import('./commands/memory-commands.js');
-            const { rememberCommand } = await import('./commands/remember-command.js');
+            const [{ rememberCommand }, held] = await Promise.all([
+              import('./commands/remember-command.js'),
+              import('./commands/held-commands.js'),
+            ]);
             const run: Record<string, () => CommandOutput | Promise<CommandOutput>> = {
               status: () => commands.memoryStatus(ctx),
               list: () => commands.memoryList(ctx),
@@ -397,6 +400,8 @@ function program(): Command {
               retry: () => commands.memoryRetry(ctx, arg, opts.all === true, 'shell'),
               refused: () => commands.memoryRefused(ctx),
               remember: () => rememberCommand(ctx, { text: arg ?? '', decision: opts.decision === true, commands: 'ask' }),
+              keep: () => held.keepCommand(ctx, arg, { commands: 'ask' }),
+              dismiss: () => held.dismissCommand(ctx, arg, 'ask'),
             };
             return print(await run[name]!(), opts.json === true);
           },
@@ -419,6 +424,8 @@ function program(): Command {
   memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', '[id]');
   memoryCommand('refused', 'recent candidates that were not remembered, with quote and reason');
   memoryCommand('remember', 'remember your words as a preference (--decision: a project decision)', '<text...>');
+  memoryCommand('keep', 'make a suggestion (or a refusal of the reading) a memory', '<id>');
+  memoryCommand('dismiss', 'drop a suggestion', '<id>');
   memory
     .command('import')
     .description('restore a RAW export (memory export) into this project when its Memory is absent or empty')

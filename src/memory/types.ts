@@ -246,6 +246,20 @@ export interface RememberResult {
   reason: string | null;
 }
 
+/** What `keep` did with a held candidate (M-5.7). */
+export interface KeepResult {
+  candidateId: string;
+  /** The ordinary turn that records the user's act (`/memory keep ID`, as typed). */
+  turnId: string | null;
+  kind: MemoryKind;
+  /** As for `remember`: an item holds it, it waits for consolidation, or consolidation refused it. */
+  outcome: 'remembered' | 'queued' | 'refused';
+  memory: RoutedItem | null;
+  reason: string | null;
+  /** True when it had been kept before: nothing was written this time. */
+  alreadyKept: boolean;
+}
+
 /** What the memories of an answer were (`/why`, `ask --json` `memoriesUsed`). */
 export interface MemoriesUsed {
   /** What the routing context gave the model. */

@@ -9,6 +9,7 @@ import { closest } from './suggest.js';
 import { readRememberAct } from '../../memory/remember-command.js';
 import { rememberCommand } from './remember-command.js';
 import { whyCommand } from './why.js';
+import { dismissCommand, keepCommand } from './held-commands.js';
 import {
   memoryClear,
   memoryExport,
@@ -30,7 +31,7 @@ export interface SlashCommand {
   run(args: string[], ctx: CliContext, line: string): Promise<CommandOutput | 'exit'>;
 }
 
-const MEMORY_SUBCOMMANDS = ['status', 'list', 'show', 'forget', 'clear', 'export', 'refused', 'retry'];
+const MEMORY_SUBCOMMANDS = ['status', 'list', 'show', 'forget', 'clear', 'export', 'refused', 'retry', 'keep', 'dismiss'];
 
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
@@ -68,12 +69,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'memory',
     usage:
-      '/memory status|list|show <id>|forget <id>|clear [--confirm]|export [--markdown [--out FILE]|--agents-md]|refused|retry [id|--all]',
-    description: 'inspect, export, forget or clear what is remembered',
+      '/memory status|list|show <id>|forget <id>|clear [--confirm]|export [--markdown [--out FILE]|--agents-md]|refused|retry [id|--all]' +
+      '|keep <id>|dismiss <id>',
+    description: 'inspect, export, forget or clear what is remembered; keep or dismiss a suggestion',
     subcommands: MEMORY_SUBCOMMANDS,
-    run: async (args, ctx) => {
+    run: async (args, ctx, line) => {
       const [sub, ...rest] = args;
       switch (sub ?? 'status') {
+        case 'keep':
+          return keepCommand(ctx, rest[0], { typed: line.trim(), commands: 'session' });
+        case 'dismiss':
+          return dismissCommand(ctx, rest[0], 'session');
         case 'status':
           return memoryStatus(ctx);
         case 'list':

@@ -96,12 +96,14 @@ export class MemoryWorker {
    * try each id at most once, allow the consolidation child of a snapshot extraction, 60 s per request;
    * failures go to retry and come back as warnings.
    */
-  async drain(options: { threadId: string | null }): Promise<DrainResult> {
+  async drain(options: { threadId: string | null; only?: readonly string[] }): Promise<DrainResult> {
     const result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
     if (!this.deps.llm) return result;
     const conn = this.deps.conn();
     this.deps.recover();
-    const allow = new Set(snapshotOpenJobs(conn, this.deps.now(), options.threadId));
+    let allow = new Set(snapshotOpenJobs(conn, this.deps.now(), options.threadId));
+    // `only`: just these jobs of the snapshot (a kept candidate's consolidation, M-5.7).
+    if (options.only) allow = new Set(options.only.filter((id) => allow.has(id)));
     if (allow.size === 0) return result;
     const outcomes = await this.runLoop({
       force: true,
