@@ -42,7 +42,7 @@ import { recentRefusals } from './store/refusals.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
 import { readStatus } from './retrieval/status.js';
-import { byTime, itemChangesSince } from './store/changes.js';
+import { byTime, itemChangesSince, suggestionChangesSince } from './store/changes.js';
 import { type TurnOutcome, candidateOutcome, turnOutcome } from './store/turn-outcome.js';
 import { dismissHeldEntry, findHeldEntry, recordKeep, resolveHeldId } from './store/held.js';
 import type {
@@ -599,12 +599,18 @@ export class MemoryManager {
 
   /**
    * M-11.2: what the background Memory did since `since` (epoch ms, inclusive), oldest first: items created,
-   * revised or made by a supersede (repo preferences and decisions, the active thread's discussions).
+   * revised or made by a supersede (repo preferences and decisions, the active thread's discussions), and
+   * candidates held as suggestions (their id is what `keep` and `dismiss` take).
    */
   changes(options: { since: number }): MemoryChange[] {
     return this.guard('cannot read Memory changes', () => {
       const conn = this.healthyConn();
-      return conn.read(() => itemChangesSince(conn, options.since, requireActiveThread(conn).id)).sort(byTime);
+      return conn
+        .read(() => {
+          const thread = requireActiveThread(conn).id;
+          return [...itemChangesSince(conn, options.since, thread), ...suggestionChangesSince(conn, options.since, thread)];
+        })
+        .sort(byTime);
     });
   }
 

@@ -45,6 +45,8 @@ describe('M-5.7 keep(): the user keeps a suggestion', () => {
     const { repo, llm, memory } = setup();
     const turnId = await say(memory, QUESTION);
     const id = plantSuggestion(repo, turnId, QUESTION);
+    // M-11.2: a held suggestion is a change to tell, until the user decides on it.
+    expect(memory.changes({ since: 0 })).toMatchObject([{ action: 'suggested', id, kind: 'user_preference', quote: QUESTION }]);
     const before = llm.requests.length;
     const result = await memory.keep(id);
     expect(result).toMatchObject({ candidateId: id, kind: 'user_preference', outcome: 'remembered', alreadyKept: false, reason: null });

@@ -1,4 +1,5 @@
 import type { MemoryChange } from '../../memory/types.js';
+import { shortCandidateId } from '../../shared/ids.js';
 import { safeLabel } from '../../shared/terminal-text.js';
 import { clip } from '../../shared/text.js';
 import { KIND_LABEL } from './memory-views.js';
@@ -40,11 +41,11 @@ export function noticeLine(change: MemoryChange, commands: CommandStyle): string
       const before = old ? `${safeLabel(old.id)} ${quotedData(old.title, TITLE_CHARS)} by ` : '';
       return `replaced ${kind} ${before}${id} ${title}${from} · ${forget}`;
     }
-    case 'suggested':
-      return (
-        `suggestion ${id} ${title}${from} · ` +
-        `${memoryCommand(commands, 'keep', change.id)} · ${memoryCommand(commands, 'dismiss', change.id)}`
-      );
+    case 'suggested': {
+      // Held candidates are typed back by their short name (the full id works too).
+      const short = shortCandidateId(change.id);
+      return `suggestion ${short} ${title}${from} · ${memoryCommand(commands, 'keep', short)} · ${memoryCommand(commands, 'dismiss', short)}`;
+    }
   }
 }
 
