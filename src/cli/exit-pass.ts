@@ -1,4 +1,4 @@
-import type { DrainResult } from '../memory/types.js';
+import { type DrainResult, EXIT_PASS_BUDGET_MS } from '../memory/types.js';
 import { describeError } from '../shared/errors.js';
 import type { CliContext } from './context.js';
 import { literal } from './output.js';
@@ -19,9 +19,11 @@ export interface ExitPassSummary {
 }
 
 /**
- * M-10.2 on the way out: the Memory jobs pending now get one try, ending with ONE line on stderr (what
- * was processed, what stays queued or failed and why, and where to look). A provider that already timed
- * out, was unreachable or refused the key in this process is not waited on again; Ctrl-C skips the pass.
+ * M-10.2 on the way out: the Memory jobs pending now get one try — this process's own turns' jobs first, new
+ * work claimed for at most 10 s — ending with ONE line on stderr (what was processed, what stays queued or
+ * failed and why, who takes the rest, and where to look). A job the background worker runs at that moment is
+ * waited for, and the wait is shown at once; a provider that already timed out, was unreachable or refused the
+ * key in this process is not waited on at all; Ctrl-C skips the pass and the wait.
  */
 export async function exitPass(ctx: CliContext, options: { onDrained?: () => void } = {}): Promise<ExitPassSummary> {
   try {
@@ -52,27 +54,40 @@ async function drainAndClose(ctx: CliContext, onDrained: (() => void) | undefine
   else if (!ctx.llm) skipped = 'no model is configured';
   else if (trouble) skipped = troubleWords(trouble.kind);
   const drain = skipped === null && pending > 0;
+  // A job the background worker is running now: closing waits for it, so say so at once (Ctrl-C skips it).
+  // After the provider already timed out or was unreachable, it is not waited on at all.
+  const inFlight = ctx.memory.backgroundWork();
+  if (inFlight && trouble) ctx.llm?.cancelAll();
+  const waitsInFlight = inFlight !== null && trouble === null;
   let interrupted = false;
   const onInterrupt = (): void => {
     interrupted = true;
     ctx.llm?.cancelAll();
   };
-  if (drain) {
-    process.once('SIGINT', onInterrupt);
-    if (ctx.output.interactive)
-      ctx.output.errRich(style.dim(`processing ${pending} memory job${pending === 1 ? '' : 's'}… (Ctrl-C skips)`));
+  if (drain || waitsInFlight) process.once('SIGINT', onInterrupt);
+  const shown = ctx.output.interactive && (drain || waitsInFlight);
+  if (shown) {
+    // The worker's request timeout (M-10.2: at most 60 s, never more than AUTOPATCH_LLM_TIMEOUT_MS).
+    const atMost = Math.round(Math.min(60_000, ctx.config.llm?.timeoutMs ?? 60_000) / 1000);
+    const what = waitsInFlight
+      ? `waiting for the memory ${inFlight.kind} job in flight (at most ${atMost} s)` +
+        `${drain ? `, then ${pending} queued memory job${pending === 1 ? '' : 's'}` : ''}`
+      : `processing ${pending} memory job${pending === 1 ? '' : 's'}`;
+    ctx.output.errRich(style.dim(`${what}… (Ctrl-C skips)`));
   }
   let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
   try {
     result = await ctx.memory.close({ drain, ...(onDrained ? { onDrained } : {}) });
   } finally {
     process.off('SIGINT', onInterrupt);
-    if (drain && ctx.output.interactive) ctx.output.control('\r\u001b[2K');
+    if (shown) ctx.output.control('\r\u001b[2K');
   }
   if (interrupted) skipped = 'skipped with Ctrl-C';
   if (ctx.config.debug) for (const line of renderDrainWarnings(result)) ctx.output.err(`${line}\n`);
   const failedNow = result.failed;
-  const queued = drain ? result.retried : pending;
+  // Cut off with Ctrl-C: the job in flight goes back to the queue, as do the ones never reached.
+  const cutOff = inFlight !== null && (trouble !== null || interrupted) ? inFlight.jobs : 0;
+  const queued = drain ? result.retried + (result.notTried ?? 0) : pending + cutOff;
   const summary: ExitPassSummary = {
     ok: true,
     processed: result.succeeded,
@@ -84,8 +99,24 @@ async function drainAndClose(ctx: CliContext, onDrained: (() => void) | undefine
   const parts: string[] = [];
   if (summary.processed > 0) parts.push(`${summary.processed} job${summary.processed === 1 ? '' : 's'} processed`);
   if (summary.queued > 0) {
-    const why = skipped ?? reasonWords(result.warnings[0]?.message ?? '');
-    parts.push(`${summary.queued} still queued (${why})`);
+    const why =
+      skipped ??
+      (result.budgetSpent && (result.notTried ?? 0) > 0
+        ? `the exit pass stops after ${Math.round(EXIT_PASS_BUDGET_MS / 1000)} s`
+        : reasonWords(result.warnings[0]?.message ?? ''));
+    // Who takes them: anyone with a working model — unless nothing can until the person acts.
+    const stuck = !healthy || !ctx.llm || trouble?.kind === 'auth' || trouble?.kind === 'model_not_found';
+    parts.push(`${summary.queued} still queued (${why}${stuck ? '' : '; a running session or the next start takes them'})`);
+  }
+  const gone = ctx.memory.goneProcessLeases();
+  if (gone.reclaimed > 0 || gone.stillLeased > 0) {
+    const n = gone.reclaimed + gone.stillLeased;
+    const pids = gone.pids.length > 0 ? ` (pid ${gone.pids.join(', ')})` : '';
+    parts.push(
+      gone.stillLeased > 0
+        ? `${n} leased by a process that has ended${pids}, taken back at the next start`
+        : `${n} taken back from a process that had ended${pids}`,
+    );
   }
   if (summary.failed > 0) parts.push(`${summary.failed} failed (the model's answers were unusable; memory retry puts them back)`);
   if (parts.length === 0) return summary;

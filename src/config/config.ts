@@ -12,6 +12,10 @@ export interface LlmConfig {
   /** Model of the Memory stages; null means the main model. */
   memoryModel?: string | null;
   timeoutMs: number;
+  /** A streamed main call fails when no chunk arrives for this long (default: `timeoutMs`). */
+  streamIdleMs?: number;
+  /** A streamed main call fails when it has not finished after this long (default: 4 × `timeoutMs`). */
+  streamTotalMs?: number;
 }
 
 export interface AppConfig {
@@ -54,6 +58,13 @@ export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'x
 export const DEFAULT_BASE_URL = 'https://api.deepseek.com';
 export const DEFAULT_MODEL = 'deepseek-chat';
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** A streamed main call may run this many request timeouts in all (a long answer streams for minutes). */
+export const STREAM_TOTAL_TIMEOUTS = 4;
+
+/** The deadlines of a streamed main call, both derived from `AUTOPATCH_LLM_TIMEOUT_MS` (issue "Safe hands", item 3). */
+export function streamDeadlines(llm: Pick<LlmConfig, 'timeoutMs' | 'streamIdleMs' | 'streamTotalMs'>): { idleMs: number; totalMs: number } {
+  return { idleMs: llm.streamIdleMs ?? llm.timeoutMs, totalMs: llm.streamTotalMs ?? STREAM_TOTAL_TIMEOUTS * llm.timeoutMs };
+}
 
 /** What a person must set to use a model; the first request says exactly this when none is configured. */
 export const PROVIDER_SETUP_HINT =
@@ -104,7 +115,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     debug,
     noColor: env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '',
     memoryNotices,
-    llm: configured ? { baseUrl, apiKey, model, reasoningEffort, extraBody, shortExtraBody, memoryModel, timeoutMs } : null,
+    llm: configured
+      ? {
+          baseUrl,
+          apiKey,
+          model,
+          reasoningEffort,
+          extraBody,
+          shortExtraBody,
+          memoryModel,
+          timeoutMs,
+          streamIdleMs: timeoutMs,
+          streamTotalMs: STREAM_TOTAL_TIMEOUTS * timeoutMs,
+        }
+      : null,
   };
 }
 

@@ -34,6 +34,8 @@ export class LlmCallError extends Error {
       code?: string | null;
       errorType?: string | null;
       body?: string | null;
+      /** A streamed answer that stalled (`idle`) or ran too long (`total`): the message says which and how long. */
+      deadline?: 'idle' | 'total';
     },
     options?: { cause?: unknown },
   ) {

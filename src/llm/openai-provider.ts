@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { LlmConfig } from '../config/config.js';
+import { type LlmConfig, STREAM_TOTAL_TIMEOUTS, streamDeadlines } from '../config/config.js';
 import { type CallPolicy, type CallRecord, LlmCallError, policyFor, rawDiagnostic } from './diagnostics.js';
 import { SHORT_CALL_PURPOSES } from './types.js';
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, LlmPurpose, TokenUsage, ToolCall } from './types.js';
@@ -158,41 +158,80 @@ export class OpenAiCompatibleProvider implements LlmClient {
     };
   }
 
+  /**
+   * A main call, streamed. Two deadlines bound it (issue "Safe hands", item 3), both derived from
+   * AUTOPATCH_LLM_TIMEOUT_MS: no chunk for the idle time (a stalled stream; keep-alive comments are no chunks),
+   * or not finished within the total time (a trickle that never ends). Either ends the call with a timeout.
+   */
   private async streamed(request: ChatRequest, policy: CallPolicy): Promise<ChatResponse> {
     const body: Record<string, unknown> = { ...this.body(request, policy), stream: true };
     const usage = !this.refused.has(STREAM_USAGE) && !(STREAM_USAGE in body);
     if (usage) body[STREAM_USAGE] = { include_usage: true };
-    let stream;
-    try {
-      stream = await this.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
-        signal: request.signal,
-      });
-    } catch (error) {
-      // Nothing has streamed yet: a provider that refuses the usage report is asked again at once without it.
-      if (!usage || !this.adaptTo(error, body, [STREAM_USAGE]) || !this.refused.has(STREAM_USAGE)) throw error;
-      return this.streamed(request, policy);
-    }
+    const { idleMs, totalMs } = streamDeadlines(this.config);
+    const started = Date.now();
+    const deadline = new AbortController();
+    let missed: 'idle' | 'total' | null = null;
+    const expire = (which: 'idle' | 'total'): void => {
+      missed ??= which;
+      deadline.abort();
+    };
+    const total = setTimeout(() => expire('total'), totalMs);
+    // Until the response starts, the SDK's own request timeout applies ("did not answer in time").
+    let idle: NodeJS.Timeout | undefined;
+    const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
+    const timedOut = (): LlmCallError =>
+      new LlmCallError(
+        missed === 'idle'
+          ? `the answer stopped: nothing arrived for ${seconds(idleMs)} (AUTOPATCH_LLM_TIMEOUT_MS=${this.config.timeoutMs})`
+          : `the answer did not finish within ${seconds(totalMs)} ` +
+              `(${STREAM_TOTAL_TIMEOUTS} × AUTOPATCH_LLM_TIMEOUT_MS=${this.config.timeoutMs})`,
+        { purpose: request.purpose, policy, durationMs: Date.now() - started, kind: 'timeout', deadline: missed ?? 'total' },
+      );
     let reported: TokenUsage | undefined;
     let content = '';
     let finishReason: string | null = null;
     const calls = new Map<number, ToolCall>();
-    for await (const chunk of stream) {
-      reported = tokenUsage(chunk?.usage) ?? reported;
-      finishReason = chunk?.choices?.[0]?.finish_reason ?? finishReason;
-      const delta = chunk?.choices?.[0]?.delta;
-      if (!delta) continue;
-      if (typeof delta.content === 'string' && delta.content.length > 0) {
-        content += delta.content;
-        request.onText?.(delta.content);
+    try {
+      let stream;
+      try {
+        stream = await this.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
+          signal,
+        });
+      } catch (error) {
+        // Nothing has streamed yet: a provider that refuses the usage report is asked again at once without it.
+        if (missed !== null || !usage || !this.adaptTo(error, body, [STREAM_USAGE]) || !this.refused.has(STREAM_USAGE)) throw error;
+        clearTimeout(total);
+        return await this.streamed(request, policy);
       }
-      for (const part of delta.tool_calls ?? []) {
-        const existing = calls.get(part.index) ?? { id: '', name: '', arguments: '' };
-        if (part.id) existing.id = part.id;
-        if (part.function?.name) existing.name += part.function.name;
-        if (part.function?.arguments) existing.arguments += part.function.arguments;
-        calls.set(part.index, existing);
+      idle = setTimeout(() => expire('idle'), idleMs);
+      for await (const chunk of stream) {
+        clearTimeout(idle);
+        idle = setTimeout(() => expire('idle'), idleMs);
+        reported = tokenUsage(chunk?.usage) ?? reported;
+        finishReason = chunk?.choices?.[0]?.finish_reason ?? finishReason;
+        const delta = chunk?.choices?.[0]?.delta;
+        if (!delta) continue;
+        if (typeof delta.content === 'string' && delta.content.length > 0) {
+          content += delta.content;
+          request.onText?.(delta.content);
+        }
+        for (const part of delta.tool_calls ?? []) {
+          const existing = calls.get(part.index) ?? { id: '', name: '', arguments: '' };
+          if (part.id) existing.id = part.id;
+          if (part.function?.name) existing.name += part.function.name;
+          if (part.function?.arguments) existing.arguments += part.function.arguments;
+          calls.set(part.index, existing);
+        }
       }
+    } catch (error) {
+      if (missed !== null && !request.signal?.aborted) throw timedOut();
+      throw error;
+    } finally {
+      clearTimeout(total);
+      clearTimeout(idle);
     }
+    // The SDK may end an aborted stream quietly: a cut-off answer must not pass for a complete one.
+    if (missed !== null && !request.signal?.aborted) throw timedOut();
     const toolCalls = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
     return { content, ...(toolCalls.length > 0 ? { toolCalls } : {}), finishReason, ...(reported ? { usage: reported } : {}) };
   }
@@ -202,6 +241,10 @@ export class OpenAiCompatibleProvider implements LlmClient {
 function tokenUsage(usage: { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined): TokenUsage | undefined {
   if (!usage || typeof usage.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number') return undefined;
   return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 class MalformedResponse extends Error {
@@ -222,6 +265,7 @@ function toWireMessage(message: ChatMessage): Record<string, unknown> {
 
 /** Maps an SDK or network failure to an LlmCallError holding only what the provider said. */
 function toCallError(error: unknown, request: ChatRequest, policy: CallPolicy, durationMs: number): LlmCallError {
+  if (error instanceof LlmCallError) return error;
   const base = { purpose: request.purpose, policy, durationMs };
   if (error instanceof OpenAI.APIUserAbortError || request.signal?.aborted) {
     return new LlmCallError('the request was cancelled', { ...base, kind: 'aborted' }, { cause: error });

@@ -2,13 +2,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { format } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { safeTerminalText } from '../shared/terminal-text.js';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
 import type { DrainResult } from '../memory/types.js';
 import { MemoryStorageError } from '../shared/errors.js';
 import { projectRoot } from '../workspace/project-root.js';
+import { BoundedStdioTransport } from './bounded-stdio.js';
 import { InFlight } from './in-flight.js';
 import { MemoryHost } from './memory-host.js';
 import { registerMemoryResources } from './resources.js';
@@ -108,7 +108,8 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
   const inFlight = new InFlight();
   const server = createMemoryServer(host, { allowForget: options.allowForget, debug: config.debug, inFlight });
   const ended = waitForEnd();
-  await server.connect(new StdioServerTransport());
+  // Not the SDK's StdioServerTransport: a line over its 10 MB buffer closes it (the server stops answering).
+  await server.connect(new BoundedStdioTransport());
   const health = (await host.current()).health();
   log(
     `serving ${repoRoot} (Memory ${health.health}${health.degradedReason ? `: ${health.degradedReason}` : ''}; ` +

@@ -20,6 +20,7 @@ import { bootstrapProblem } from './lifecycle/verify.js';
 import { dataDir, exportsDir, memoryDbPath } from './paths.js';
 import { clearInPlace, holdWriteLock, readClearBasis, replaceDamagedDatabase } from './lifecycle/clear.js';
 import { BUSY_TIMEOUT_MS, Connection } from './db/connection.js';
+import { termsCurrent } from './db/term-format.js';
 import { isDamage, typedStorageError } from './db/storage-fault.js';
 import { streamSnapshot, streamUnreadable, writeExportFile } from './lifecycle/export.js';
 import { type CheckedExport, checkExport, refuseNonEmpty, restoreInto } from './lifecycle/import.js';
@@ -36,9 +37,17 @@ import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext, routingItems } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
 import { forgetItem, indexActiveItems, listActiveItems, resolveItemId } from './store/items.js';
-import { countOpenJobs, reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
-import { DEFAULT_JOB_LEASE_MS, DEFAULT_TURN_LEASE_MS, hasExpiredLeases, heartbeatInterval } from './store/leases.js';
+import { countOpenJobs, openJobsOfTurns, reclaimExpiredJobs, retryFailedJobs } from './store/jobs.js';
+import {
+  DEFAULT_JOB_LEASE_MS,
+  DEFAULT_TURN_LEASE_MS,
+  goneLeases,
+  hasExpiredLeases,
+  heartbeatInterval,
+  leaseOwnerName,
+} from './store/leases.js';
 import { recentRefusals } from './store/refusals.js';
+import { reindexTerms } from './store/reindex.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
 import { readStatus } from './retrieval/status.js';
@@ -112,13 +121,21 @@ export class MemoryManager {
   private readonly ids: IdGenerator;
   private ownerName: string | undefined;
   private readonly turnLeaseMs: number;
+  private readonly jobLeaseMs: number;
+  /** Jobs this manager took back from processes that had died holding them (issue "Safe hands", item 6). */
+  private reclaimedFromGone = 0;
+  private readonly gonePids = new Set<number>();
   private readonly openTurns = new Set<string>();
+  /** Every turn this manager admitted: the exit pass serves their jobs first. */
+  private readonly ownTurns = new Set<string>();
   private heartbeatTimer: NodeJS.Timeout | undefined;
   /** Loaded on first use (see loadWorker). */
   private worker: MemoryWorker | null = null;
   private workerLoad: Promise<MemoryWorker> | null = null;
   private workerWanted = false;
   private recoveryDeferred = false;
+  // The search-term rows were written by an older format: they are written again with the startup recovery.
+  private reindexDue = false;
   /** Set when a healthy session met damage: its close must not stamp the file as verified (M-2.2). */
   private damageSeen = false;
 
@@ -128,6 +145,7 @@ export class MemoryManager {
     this.now = options.now ?? systemClock;
     this.ids = options.ids ?? randomIds;
     this.turnLeaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
+    this.jobLeaseMs = options.jobLeaseMs ?? DEFAULT_JOB_LEASE_MS;
     const opened = this.bootstrapState();
     this.state = opened.state;
     this.warnings = opened.warnings;
@@ -136,7 +154,7 @@ export class MemoryManager {
 
   /** Owner name written into leases, made on first use: a read-only command never needs one. */
   private get owner(): string {
-    this.ownerName ??= this.options.workerId ?? `${this.ids('worker')}@${process.pid}`;
+    this.ownerName ??= this.options.workerId ?? leaseOwnerName(this.ids('worker'));
     return this.ownerName;
   }
 
@@ -147,7 +165,8 @@ export class MemoryManager {
    */
   private recoverAtStartup(conn: Connection): void {
     try {
-      if (!hasExpiredLeases(conn, this.now())) return;
+      if (!termsCurrent(conn)) this.reindexDue = true;
+      if (!this.reindexDue && !hasExpiredLeases(conn, this.now(), { turnLeaseMs: this.turnLeaseMs, jobLeaseMs: this.jobLeaseMs })) return;
       conn.db.pragma('busy_timeout = 0');
       try {
         this.recover();
@@ -206,12 +225,31 @@ export class MemoryManager {
     return { state: { health: 'degraded', reason: result.reason, conn: result.conn }, warnings: result.warnings };
   }
 
-  /** M-10.1: expired open turns become interrupted (with their jobs); expired job leases are reclaimed. */
+  /**
+   * M-10.1: expired open turns become interrupted (with their jobs); expired job leases are reclaimed. A
+   * database whose search terms an older version wrote gets them written again first (once, see reindex.ts).
+   */
   private recover(): void {
     const conn = this.healthyConn();
+    if (this.reindexDue) {
+      reindexTerms(conn);
+      this.reindexDue = false;
+    }
     const now = this.now();
-    recoverExpiredTurns(conn, now, () => this.ids('job'));
-    reclaimExpiredJobs(conn, now);
+    const gone = goneLeases(conn);
+    recoverExpiredTurns(conn, { now, leaseMs: Math.max(this.turnLeaseMs, DEFAULT_TURN_LEASE_MS), goneAtOnce: false }, () =>
+      this.ids('job'),
+    );
+    const reclaimed = reclaimExpiredJobs(conn, { now, leaseMs: Math.max(this.jobLeaseMs, DEFAULT_JOB_LEASE_MS), goneAtOnce: true });
+    if (gone.jobs > 0 && reclaimed.length > 0) {
+      const n = Math.min(gone.jobs, reclaimed.length);
+      this.reclaimedFromGone += n;
+      for (const pid of gone.pids) this.gonePids.add(pid);
+      this.warnings.push(
+        `${n} memory job${n === 1 ? '' : 's'} held by process ${gone.pids.join(', ')}, which had ended, ` +
+          `${n === 1 ? 'was' : 'were'} put back in the queue`,
+      );
+    }
     this.recoveryDeferred = false;
   }
 
@@ -240,7 +278,7 @@ export class MemoryManager {
         now: this.now,
         ids: this.ids,
         owner: this.owner,
-        jobLeaseMs: this.options.jobLeaseMs ?? DEFAULT_JOB_LEASE_MS,
+        jobLeaseMs: this.jobLeaseMs,
         requestTimeoutMs: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         recover: () => this.recover(),
       });
@@ -323,6 +361,7 @@ export class MemoryManager {
         now,
       });
       this.trackOpenTurn(handle.turnId);
+      this.ownTurns.add(handle.turnId);
       return handle;
     });
   }
@@ -471,7 +510,8 @@ export class MemoryManager {
       const conn = this.anyConn();
       const now = this.now();
       const basis = readClearBasis(conn);
-      const generation = basis.oldGeneration + 1;
+      // A crafted database may hold the largest safe generation: the next one stays a safe integer.
+      const generation = Math.min(basis.oldGeneration + 1, Number.MAX_SAFE_INTEGER);
       const createdAt = basis.createdAt ?? now;
       const threadId = this.ids('thread');
       if (this.state.health === 'healthy' && conn) {
@@ -717,12 +757,18 @@ export class MemoryManager {
     });
   }
 
-  /** Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait. */
-  async processDue(options: { force?: boolean } = {}): Promise<ProcessResult> {
+  /**
+   * Runs due jobs now (tests and tools); `force` ignores the 2-turn / 30-second wait; `maxBatches` stops after
+   * that many claimed batches (benchmarks of a large backlog).
+   */
+  async processDue(options: { force?: boolean; maxBatches?: number } = {}): Promise<ProcessResult> {
     return this.guardAsync('cannot run Memory jobs', async () => {
       this.healthyConn();
       this.recoverIfDeferred();
-      return (await this.loadWorker()).processDue({ force: options.force ?? false });
+      const worker = await this.loadWorker();
+      if (options.maxBatches === undefined) return worker.processDue({ force: options.force ?? false });
+      let batches = 0;
+      return worker.processDue({ force: options.force ?? false, keepGoing: () => batches++ < options.maxBatches! });
     });
   }
 
@@ -735,10 +781,39 @@ export class MemoryManager {
   }
 
   /**
-   * Stops background work; with `drain`, runs the exit pass first (M-10.2). `onDrained` runs after the pass
-   * while Memory is still open (to read what the pass changed); what it throws is ignored.
+   * The background job in flight (the exit pass says it waits for it, and Ctrl-C skips it), or null. Never
+   * reads the database.
    */
-  async close(options: { drain?: boolean; onDrained?: () => void } = {}): Promise<DrainResult> {
+  backgroundWork(): { kind: 'extraction' | 'consolidation'; jobs: number } | null {
+    return this.worker?.busy() ?? null;
+  }
+
+  /**
+   * Job leases of processes of this machine that ended holding them (issue "Safe hands", item 6): how many this
+   * manager took back at start-up, and how many are still leased (a start that could not write yet). Index-only.
+   */
+  goneProcessLeases(): { reclaimed: number; stillLeased: number; pids: number[] } {
+    let still = { jobs: 0, pids: [] as number[] };
+    try {
+      const conn = this.state.health === 'closed' ? null : this.state.conn;
+      if (conn) still = goneLeases(conn);
+    } catch {
+      // A courtesy for the exit-pass line; status reports what it can read.
+    }
+    return {
+      reclaimed: this.reclaimedFromGone,
+      stillLeased: still.jobs,
+      pids: [...new Set([...this.gonePids, ...still.pids])].sort((a, b) => a - b),
+    };
+  }
+
+  /**
+   * Stops background work; with `drain`, runs the exit pass first (M-10.2): this manager's own turns' jobs first,
+   * new work claimed for at most `budgetMs` (default EXIT_PASS_BUDGET_MS, 10 s), the rest left queued.
+   * `onDrained` runs after the pass while Memory is still open (to read what the pass changed); what it throws
+   * is ignored.
+   */
+  async close(options: { drain?: boolean; budgetMs?: number; onDrained?: () => void } = {}): Promise<DrainResult> {
     let result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
     if (this.state.health === 'closed') return result;
     this.workerWanted = false;
@@ -751,8 +826,17 @@ export class MemoryManager {
         worker.stop();
         await worker.idle();
       }
-      if (options.drain && this.state.health === 'healthy' && this.options.llm)
-        result = await (await this.loadWorker()).drain({ threadId: null });
+      if (options.drain && this.state.health === 'healthy' && this.options.llm) {
+        const conn = this.state.conn;
+        const first = conn.read(() => openJobsOfTurns(conn, [...this.ownTurns]));
+        result = await (
+          await this.loadWorker()
+        ).drain({
+          threadId: null,
+          first,
+          ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
+        });
+      }
       if (options.onDrained && this.state.health === 'healthy') {
         try {
           options.onDrained();

@@ -375,6 +375,10 @@ export interface DrainResult {
   /** Jobs that became failed in this pass (terminal until `retry`, M-9.4a). */
   failed: number;
   warnings: DrainWarning[];
+  /** Jobs of the snapshot the pass did not reach before its time budget ran out; they stay queued. */
+  notTried?: number;
+  /** True when the pass stopped at its time budget (issue "Safe hands", item 4). */
+  budgetSpent?: boolean;
 }
 
 export type { ChatMessage };
@@ -398,3 +402,9 @@ export interface ValidCandidate {
   threadId: string;
   sources: VerifiedSource[];
 }
+
+/**
+ * M-10.2 bounded (issue "Safe hands", item 4): the exit pass claims new work for at most this long; a call in
+ * flight at that moment still finishes (within its request timeout), and what was not reached stays queued.
+ */
+export const EXIT_PASS_BUDGET_MS = 10_000;

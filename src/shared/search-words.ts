@@ -45,7 +45,7 @@ export const ZH_STOPWORDS: ReadonlySet<string> = new Set(
     '我们 你们 他们 她们 它们 咱们 自己 这个 那个 这些 那些 这里 那里 这样 那样 这种 那种 什么 怎么 怎样 怎么样 如何 为什么 ' +
     '为何 哪些 哪个 哪里 哪儿 是否 是不是 有没有 可以 可能 应该 需要 一下 一些 一个 一种 还是 或者 以及 然后 因为 所以 如果 ' +
     '但是 不过 而且 并且 没有 不是 就是 只是 还有 现在 时候 关于 对于 其中 之前 之后 以前 时候 已经 一直 目前 当前 ' +
-    '用户 要求 规定 偏好 习惯 决定 约定 原则 说过 提过 记得 打算 想要 希望 喜欢 的话 东西 问题 情况 方面 相关 具体 一般 ' +
+    '用户 要求 规定 规则 偏好 习惯 决定 约定 原则 说过 提过 记得 打算 想要 希望 喜欢 的话 东西 问题 情况 方面 相关 具体 一般 ' +
     '到底 究竟 多少 多久 多长 多大 几个 哪种 哪里 怎么办 什么样 吗 呢 吧 啊 呀 嘛 哦 么'
   ).split(' '),
 );
@@ -63,6 +63,10 @@ export interface WordGroup {
   alternatives: string[];
   /** The unstemmed Latin spellings one typo away from which still count (the word, an identifier's joined form). */
   spellings: string[];
+  /** A lone Chinese character paired with its neighbour ("数据|库" → 据库): a match, but not a word of a phrase. */
+  paired?: boolean;
+  /** The identifier this word is a part of ("react-native-svg"): a name matches only with all its parts. */
+  identifier?: string;
 }
 
 /**
@@ -71,6 +75,8 @@ export interface WordGroup {
  * stay apart. Words with digits or shorter than 4 letters are left alone.
  */
 export function stemWord(word: string): string {
+  // Short plurals of abbreviations: "ids", "prs", "dbs" (a vowel before the s is no plural: "gas", "bus").
+  if (word.length === 3 && /^[a-z][b-df-hj-np-tv-z]s$/u.test(word)) return word.slice(0, 2);
   if (word.length < 4 || /\d/u.test(word)) return word;
   let w = word;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
@@ -98,7 +104,9 @@ function camelParts(segment: string): string[] {
 
 function latinWord(raw: string): string | null {
   const word = raw.toLowerCase();
-  return word.length < 2 || EN_STOPWORDS.has(word) ? null : stemWord(word);
+  // An acronym written in capitals is a name, not a function word: "IT" (integration tests), "US", "OR".
+  const acronym = /^\p{Lu}{2,}$/u.test(raw);
+  return word.length < 2 || (EN_STOPWORDS.has(word) && !acronym) ? null : stemWord(word);
 }
 
 /** The words of one identifier chunk: its parts, each standing also for the joined form. */
@@ -110,7 +118,7 @@ function identifierGroups(chunk: string, out: WordGroup[]): void {
     const word = latinWord(part);
     if (word === null) continue;
     const spellings = [part.toLowerCase(), ...(whole ? [whole] : [])].filter((w) => /^\p{Script=Latin}+$/u.test(w));
-    out.push({ term: word, alternatives: joined && joined !== word ? [joined] : [], spellings });
+    out.push({ term: word, alternatives: joined && joined !== word ? [joined] : [], spellings, ...(joined ? { identifier: joined } : {}) });
   }
 }
 
@@ -120,25 +128,25 @@ function identifierGroups(chunk: string, out: WordGroup[]): void {
  * the next character on each side ("限|流用" → 限流, "数据|库" → 据库), so the same text gives the same pairs
  * whatever the words around it.
  */
-function cjkTerms(run: string): string[] {
+function cjkTerms(run: string): { term: string; paired: boolean }[] {
   const segments = Array.from(SEGMENTER.segment(run), (s) => s.segment);
   const single = (i: number): boolean =>
     i >= 0 && i < segments.length && Array.from(segments[i]!).length === 1 && !ZH_FUNCTION_CHARS.has(segments[i]!);
   // A neighbouring word a lone character may pair with: not a stop word ("用什么库" gives no "么库").
   const word = (i: number): string | null => (i >= 0 && i < segments.length && !ZH_STOPWORDS.has(segments[i]!) ? segments[i]! : null);
-  const out: string[] = [];
+  const out: { term: string; paired: boolean }[] = [];
   segments.forEach((segment, i) => {
     if (Array.from(segment).length >= 2) {
-      if (!ZH_STOPWORDS.has(segment)) out.push(segment);
+      if (!ZH_STOPWORDS.has(segment)) out.push({ term: segment, paired: false });
       return;
     }
     if (!single(i)) return;
-    if (single(i + 1)) out.push(segment + segments[i + 1]!);
+    if (single(i + 1)) out.push({ term: segment + segments[i + 1]!, paired: false });
     if (single(i - 1) || single(i + 1)) return;
     const before = word(i - 1) === null ? null : Array.from(segments[i - 1]!).at(-1)!;
     const after = word(i + 1) === null ? null : Array.from(segments[i + 1]!)[0]!;
-    if (before && !ZH_FUNCTION_CHARS.has(before)) out.push(before + segment);
-    if (after && !ZH_FUNCTION_CHARS.has(after)) out.push(segment + after);
+    if (before && !ZH_FUNCTION_CHARS.has(before)) out.push({ term: before + segment, paired: true });
+    if (after && !ZH_FUNCTION_CHARS.has(after)) out.push({ term: segment + after, paired: true });
   });
   return out;
 }
@@ -149,7 +157,7 @@ export function wordGroups(text: string): WordGroup[] {
   for (const match of text.normalize('NFKC').matchAll(CHUNK)) {
     const chunk = match[0];
     if (CJK_START.test(chunk)) {
-      for (const term of cjkTerms(chunk)) out.push({ term, alternatives: [], spellings: [] });
+      for (const { term, paired } of cjkTerms(chunk)) out.push({ term, alternatives: [], spellings: [], paired });
     } else {
       identifierGroups(chunk, out);
     }
@@ -158,7 +166,7 @@ export function wordGroups(text: string): WordGroup[] {
   for (const group of out) {
     const known = seen.get(group.term);
     if (!known) {
-      seen.set(group.term, { term: group.term, alternatives: [...group.alternatives], spellings: [...group.spellings] });
+      seen.set(group.term, { ...group, alternatives: [...group.alternatives], spellings: [...group.spellings] });
       continue;
     }
     for (const alt of group.alternatives) if (!known.alternatives.includes(alt)) known.alternatives.push(alt);
@@ -208,4 +216,21 @@ export function deletions(word: string): string[] {
   const out = new Set<string>();
   for (let i = 0; i < chars.length; i += 1) out.add(chars.slice(0, i).join('') + chars.slice(i + 1).join(''));
   return [...out];
+}
+
+/** Marks a phrase row: the words of a short metadata term, as one key (normalized text never holds '^'). */
+export const PHRASE_MARK = '^';
+/** Metadata terms of this many words at most are indexed as phrases. */
+export const MAX_PHRASE_WORDS = 3;
+
+/** The words of a text that make up a phrase: every word but the paired lone characters. */
+export function phraseWords(text: string): string[] {
+  return wordGroups(text)
+    .filter((g) => !g.paired)
+    .map((g) => g.term);
+}
+
+/** The key of a set of words: marked, each word once, in code-point order, so the order of words does not matter. */
+export function phraseKey(words: readonly string[]): string {
+  return PHRASE_MARK + [...new Set(words)].sort().join(' ');
 }

@@ -100,7 +100,9 @@ describe('autopatch-j ask and the Memory across processes', () => {
     fake.server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ hang: true }) }));
     const run = ok(await runCli(['ask', '--repo', repo, 'hello'], { env: env({ AUTOPATCH_LLM_TIMEOUT_MS: '1000' }) }));
     expect(run.ms).toBeLessThan(10_000);
-    expect(run.stderr).toMatch(/^memory: 1 still queued \(the provider timed out\) — autopatch-j memory status explains$/m);
+    expect(run.stderr).toMatch(
+      /^memory: 1 still queued \(the provider timed out; a running session or the next start takes them\) — autopatch-j memory status explains$/m,
+    );
     const status = JSON.parse(ok(await runCli(['memory', 'status', '--repo', repo, '--json'])).stdout) as { jobs: { retryWait: number } };
     expect(status.jobs.retryWait).toBe(1);
   });

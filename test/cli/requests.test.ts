@@ -78,7 +78,8 @@ describe('time', () => {
     expect(run.stderr).toContain(`The model at ${fake.server.url} did not answer in time`);
     const lines = run.stderr.trim().split('\n');
     expect(lines.at(-1)).toBe(
-      'memory: 1 still queued (the provider timed out earlier, not waiting again) — autopatch-j memory status explains',
+      'memory: 1 still queued (the provider timed out earlier, not waiting again; a running session or the next start takes them) — ' +
+        'autopatch-j memory status explains',
     );
   });
 

@@ -216,7 +216,9 @@ describe('Memory on the way', () => {
     );
     expect(result.failed_wait, result.transcript).toBeNull();
     expect(result.code).toBe(0);
-    expect(plain(result.transcript)).toContain('memory: 1 still queued (skipped with Ctrl-C) — autopatch-j memory status explains');
+    expect(plain(result.transcript)).toContain(
+      'memory: 1 still queued (skipped with Ctrl-C; a running session or the next start takes them) — autopatch-j memory status explains',
+    );
   });
 
   it('when background Memory jobs keep failing, the session says so once, not once per job', async () => {

@@ -25,6 +25,8 @@ export type Reply =
   | { status: number; body: string; contentType?: string; headers?: Record<string, string> }
   | { raw: string; contentType?: string }
   | { hang: true }
+  /** A stream that never ends: one content chunk every `everyMs` (a trickle), or only SSE keep-alive comments. */
+  | { endless: 'trickle' | 'keep-alive'; everyMs: number }
   | ((request: RecordedRequest) => Reply);
 
 /**
@@ -102,6 +104,19 @@ export class FakeOpenAi {
   private send(res: ServerResponse, reply: Exclude<Reply, (r: RecordedRequest) => Reply>, stream: boolean, streamUsage = false): void {
     if ('hang' in reply) {
       this.hanging.add(res);
+      return;
+    }
+    if ('endless' in reply) {
+      this.hanging.add(res);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => {
+        if (reply.endless === 'keep-alive') res.write(': keep-alive\n\n');
+        else
+          res.write(
+            `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 0, model: 'fake', choices: [{ index: 0, delta: { content: 'la ' }, finish_reason: null }] })}\n\n`,
+          );
+      }, reply.everyMs);
+      res.on('close', () => clearInterval(timer));
       return;
     }
     if ('status' in reply) {

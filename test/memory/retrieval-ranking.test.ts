@@ -108,14 +108,48 @@ describe('ranked retrieval (M-7.7)', () => {
       ...items,
       ...Array.from({ length: 8 }, (_, i) => ({
         kind: 'project_decision' as const,
-        title: `Release note ${i}`,
-        content: 'Every release ships notes.',
+        title: `Release checklist ${i}`,
+        content: 'Every release has a checklist.',
       })),
     ]);
     const { memory, handle } = open(repo);
     expect(memory.search(handle, 'how should the release notes of the mobile app be localized for japanese users')).toEqual([]);
     expect(memory.search(handle, 'graphql schema stitching')).toEqual([]);
     expect(memory.search(handle, '前端状态管理用什么')).toEqual([]);
+    await memory.close();
+  });
+
+  it('a multi-word query matches a short metadata term whose words are all among its words', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      {
+        kind: 'project_decision',
+        title: 'Conventional Commits',
+        keywords: ['commit message'],
+        content: 'feat:, fix: and chore: prefixes.',
+      },
+      { kind: 'project_decision', title: 'Husky hooks', content: 'A pre-commit hook runs the linter on every commit.' },
+    ]);
+    const { memory, handle } = open(repo);
+    // Four words, two of them unknown to the Memory: the keyword "commit message" still carries the hit.
+    expect(memory.search(handle, 'how should I write commit messages in this repo').map((h) => h.title)).toEqual(['Conventional Commits']);
+    // One word of a term is not the term: "commit" alone in a long question is not enough.
+    expect(memory.search(handle, 'who reviews the commit before the nightly deployment freeze')).toEqual([]);
+    await memory.close();
+  });
+
+  it('an identifier is one name: all its parts or its joined form; a stem only starts a term as a whole word', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'project_decision', title: 'React Navigation native stack', content: 'Screens use the native stack navigator.' },
+      { kind: 'project_decision', title: 'Trace ids in every log line', keywords: ['trace id'] },
+      { kind: 'project_decision', title: 'Track events with Segment' },
+    ]);
+    const { memory, handle } = open(repo);
+    // "react" and "native" are in the first item, "svg" is not: the library named is not remembered.
+    expect(memory.search(handle, 'react-native-svg')).toEqual([]);
+    expect(memory.search(handle, 'reactNavigation').map((h) => h.title)).toEqual(['React Navigation native stack']);
+    expect(memory.search(handle, 'traces').map((h) => h.title)).toEqual(['Trace ids in every log line']);
     await memory.close();
   });
 

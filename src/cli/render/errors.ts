@@ -34,6 +34,8 @@ export function describeModelFailure(
   const url = `${base}/chat/completions`;
   switch (d.kind) {
     case 'timeout':
+      if (d.deadline)
+        return { problem: `The model at ${base} did not finish its answer: ${error.message}. The request failed; try again.`, fix: null };
       return {
         problem:
           `The model at ${base} did not answer in time ` +

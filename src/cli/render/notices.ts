@@ -44,7 +44,8 @@ export function noticeLine(change: MemoryChange, commands: CommandStyle): string
     case 'suggested': {
       // Held candidates are typed back by their short name (the full id works too).
       const short = shortCandidateId(change.id);
-      return `suggestion ${short} ${title}${from} · ${memoryCommand(commands, 'keep', short)} · ${memoryCommand(commands, 'dismiss', short)}`;
+      const keep = memoryCommand(commands, 'keep', short);
+      return `suggestion ${short} ${title}${from} · ${keep} · ${memoryCommand(commands, 'dismiss', short)}`;
     }
   }
 }

@@ -61,6 +61,9 @@ export class Connection {
       // than 1,000 copies a hot page to the database once instead of several times. The WAL is then trimmed.
       db.pragma('wal_autocheckpoint = 4000');
       db.pragma(`journal_size_limit = ${32 * 1024 * 1024}`);
+      // Temporary tables and sort trees (a ranked search materializes a few small ones per statement) stay in
+      // memory: with the default, each one costs a temporary file's setup, about 15 µs, on every execution.
+      db.pragma('temp_store = MEMORY');
     } catch (error) {
       db.close();
       throw error;

@@ -21,6 +21,7 @@ import { createPrivateFile, ensureGitignore, ensurePrivateDir, refuseLinks, remo
 import { SCHEMA_SQL, SCHEMA_VERSION } from '../db/schema.js';
 import { writeSeedRows } from './seed.js';
 import { IMPORT_PREFIX } from './import.js';
+import { markTermsCurrent } from '../db/term-format.js';
 import { bootstrapProblem, isBlank, verifyBootstrap } from './verify.js';
 import { damageReason, isDamage, typedStorageError } from '../db/storage-fault.js';
 
@@ -302,6 +303,7 @@ function initializeBlank(conn: Connection, now: number, ids: IdGenerator, seed: 
     conn.db.exec(SCHEMA_SQL);
     writeSeedRows(conn, { ...seed, threadId: ids('thread'), now });
     conn.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    markTermsCurrent(conn);
     return true;
   });
 }

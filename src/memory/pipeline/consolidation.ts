@@ -40,8 +40,13 @@ Answer with exactly one JSON object and nothing else:
   existing item revises it (same title and content is fine) instead of creating a second one.
 - title and content: in the words and the language of the candidates' quotes; add nothing the quotes do
   not say (the program checks every operation against the quotes and refuses unsupported text).
-- title: short and specific. synopsis: one sentence. aliases and keywords: other words people would search
-  with, in Chinese and English where useful (at most 16 aliases and 24 keywords).`;
+- title: short and specific. synopsis: one sentence.
+- aliases and keywords are search terms, not memory text: the words someone would type to find this memory
+  later, in BOTH Chinese and English whatever the quotes' language, with the common abbreviations and
+  synonyms ("集成测试 / integration test / IT", "限流 / rate limiting / rate limiter", "k8s / Kubernetes",
+  "数据库迁移 / DB migration"). Aliases: other names of the whole memory; keywords: its key terms. Each must
+  name this memory's subject (a word of the quotes, or its translation or abbreviation); never add a fact, a
+  value or a choice the quotes do not state (at most 16 aliases and 24 keywords).`;
 
 /** Active items offered to the model per consolidation, at most. */
 export const MAX_ACTIVE_ITEMS = 32;

@@ -54,36 +54,84 @@ const EDGE_MARKS = /^[\s.,;:!?~"'()[\]]+|[\s.,;:!?~"'()[\]]+$/gu;
 interface Folded {
   text: string;
   /** For each UTF-16 unit of `text`, the RAW offset of the character it came from. */
-  origin: number[];
+  origin: Int32Array;
   /** For each UTF-16 unit of `text`, the RAW offset just after the character it came from. */
-  originEnd: number[];
+  originEnd: Int32Array;
 }
+
+/** Work counted by `fold`, so a test can hold quote location to linear time (issue "Safe hands", item 3). */
+export const foldWork = { units: 0 };
+
+// A letter (or any character) with the combining marks after it, or marks alone; matched at one offset.
+const GROUP = /\P{M}\p{M}*|\p{M}+/uy;
+const WHITESPACE = /^\s+$/u;
 
 /**
  * Folds a text for matching, keeping the map back to RAW offsets. Whitespace is dropped entirely. A letter is
  * folded together with its combining marks, so "é" and "e\u0301" (macOS file names, pasted text) are equal.
+ * One pass, constant work per character: ASCII and CJK ideographs not followed by a combining mark take a fast
+ * path (their NFKC form is themselves), everything else is folded group by group.
  */
 function fold(raw: string): Folded {
-  let text = '';
-  const origin: number[] = [];
-  const originEnd: number[] = [];
-  for (const match of raw.matchAll(/\P{M}\p{M}*|\p{M}+/gu)) {
-    const group = match[0];
-    const offset = match.index;
-    const next = offset + group.length;
-    if (/^\s+$/u.test(group)) continue;
-    let folded = '';
-    for (const char of group.normalize('NFKC')) {
-      const mapped = PUNCTUATION_FOLD[char] ?? char;
-      folded += (PUNCTUATION_FOLD[mapped] ?? mapped).toLowerCase().replace(/\s+/gu, '');
+  let origin = new Int32Array(raw.length + 16);
+  let originEnd = new Int32Array(raw.length + 16);
+  const pieces: string[] = [];
+  let length = 0;
+  const emit = (folded: string, from: number, to: number): void => {
+    if (length + folded.length > origin.length) {
+      const grown = Math.max(origin.length * 2, length + folded.length + 16);
+      const o = new Int32Array(grown);
+      o.set(origin);
+      origin = o;
+      const e = new Int32Array(grown);
+      e.set(originEnd);
+      originEnd = e;
     }
-    for (let i = 0; i < folded.length; i += 1) {
-      origin.push(offset);
-      originEnd.push(next);
+    for (let k = 0; k < folded.length; k += 1) {
+      origin[length + k] = from;
+      originEnd[length + k] = to;
     }
-    text += folded;
+    length += folded.length;
+    pieces.push(folded);
+  };
+  let i = 0;
+  while (i < raw.length) {
+    foldWork.units += 1;
+    const code = raw.charCodeAt(i);
+    // A combining mark can only follow at U+0300 and above.
+    const next = i + 1 < raw.length ? raw.charCodeAt(i + 1) : 0;
+    const plainNext = next < 0x300;
+    if (code < 0x80 && plainNext) {
+      if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) {
+        i += 1;
+        continue;
+      }
+      const char = raw[i]!;
+      emit(PUNCTUATION_FOLD[char] ?? (code >= 0x41 && code <= 0x5a ? char.toLowerCase() : char), i, i + 1);
+      i += 1;
+      continue;
+    }
+    // Followed by another ideograph, CJK punctuation before the tone marks (U+302A…) or a full-width form: no mark.
+    const cjkNext = (next >= 0x4e00 && next <= 0x9fff) || (next >= 0x3000 && next <= 0x3029) || (next >= 0xff01 && next <= 0xff5e);
+    if (code >= 0x4e00 && code <= 0x9fff && (plainNext || cjkNext)) {
+      emit(raw[i]!, i, i + 1);
+      i += 1;
+      continue;
+    }
+    GROUP.lastIndex = i;
+    const group = GROUP.exec(raw)![0];
+    const end = i + group.length;
+    if (!WHITESPACE.test(group)) {
+      let folded = '';
+      for (const char of group.normalize('NFKC')) {
+        const mapped = PUNCTUATION_FOLD[char] ?? char;
+        folded += (PUNCTUATION_FOLD[mapped] ?? mapped).toLowerCase().replace(/\s+/gu, '');
+      }
+      if (folded.length > 0) emit(folded, i, end);
+    }
+    i = end;
   }
-  return { text, origin, originEnd };
+  return { text: pieces.join(''), origin: origin.subarray(0, length), originEnd: originEnd.subarray(0, length) };
 }
 
 /** The folded form of a quote, without the sentence marks at its ends. */

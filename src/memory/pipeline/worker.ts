@@ -18,7 +18,7 @@ import {
 } from '../store/jobs.js';
 import { isDamage } from '../db/storage-fault.js';
 import { heartbeatInterval } from '../store/leases.js';
-import type { DrainResult, JobOutcome, ProcessResult } from '../types.js';
+import { type DrainResult, EXIT_PASS_BUDGET_MS, type JobOutcome, type ProcessResult } from '../types.js';
 import {
   CONSOLIDATION_SYSTEM_PROMPT,
   type ConsolidationPlan,
@@ -27,7 +27,8 @@ import {
   planConsolidation,
 } from './consolidation.js';
 import { readConsolidationAnswer, readExtractionAnswer } from './contracts.js';
-import { EXTRACTION_SYSTEM_PROMPT, commitExtraction, loadExtractionInput, screenCandidates } from './extraction.js';
+import { EXTRACTION_SYSTEM_PROMPT, commitExtraction, loadExtractionInput } from './extraction.js';
+import { screenOffLoop } from './screening.js';
 
 export interface WorkerDeps {
   conn: () => Connection;
@@ -57,7 +58,14 @@ interface RunOptions {
   timeoutMs: number;
   /** Ids already tried in this pass (exit pass: each id at most once). */
   tried: Set<string> | null;
+  /** Ids of the allowlist no claim could take (their thread waits on an earlier job): not offered again. */
+  skipped?: Set<string>;
+  /** Consolidation children of tried jobs: offered before the rest of the allowlist. */
+  children?: string[];
 }
+
+/** How many allowlisted ids one claim considers: a claim's cost must not grow with the backlog. */
+const ALLOW_WINDOW = 256;
 
 /**
  * Runs the durable Memory jobs: claim in one transaction, call the model outside any transaction, commit
@@ -73,6 +81,8 @@ export class MemoryWorker {
   lastTickError: unknown = null;
   /** True once any job or tick met a damaged database: the session's close must not stamp it as verified. */
   damageSeen = false;
+  /** The batch in flight, for `busy()`. */
+  private current: ClaimedBatch | null = null;
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -96,22 +106,46 @@ export class MemoryWorker {
    * try each id at most once, allow the consolidation child of a snapshot extraction, 60 s per request;
    * failures go to retry and come back as warnings.
    */
-  async drain(options: { threadId: string | null; only?: readonly string[] }): Promise<DrainResult> {
-    const result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [] };
+  async drain(options: {
+    threadId: string | null;
+    first?: readonly string[];
+    budgetMs?: number;
+    only?: readonly string[];
+  }): Promise<DrainResult> {
+    const result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [], notTried: 0, budgetSpent: false };
     if (!this.deps.llm) return result;
     const conn = this.deps.conn();
     this.deps.recover();
-    let allow = new Set(snapshotOpenJobs(conn, this.deps.now(), options.threadId));
+    const only = options.only ? new Set(options.only) : null;
     // `only`: just these jobs of the snapshot (a kept candidate's consolidation, M-5.7).
-    if (options.only) allow = new Set(options.only.filter((id) => allow.has(id)));
-    if (allow.size === 0) return result;
-    const outcomes = await this.runLoop({
-      force: true,
-      allow,
-      threadId: options.threadId,
-      timeoutMs: Math.min(EXIT_REQUEST_TIMEOUT_MS, this.deps.requestTimeoutMs),
-      tried: new Set(),
-    });
+    const snapshot = snapshotOpenJobs(conn, this.deps.now(), options.threadId).filter((id) => only === null || only.has(id));
+    if (snapshot.length === 0) return result;
+    // Real time, not the injected clock: the budget is how long a person waits for the process to end.
+    const deadline = Date.now() + (options.budgetMs ?? EXIT_PASS_BUDGET_MS);
+    const inTime = (): boolean => Date.now() < deadline;
+    const first = new Set(options.first ?? []);
+    const tried = new Set<string>();
+    const outcomes: JobOutcome[] = [];
+    // This process's own turns first: the jobs of the person who is leaving.
+    // Then everything of the snapshot not tried yet (an own job whose thread waited on an older one included).
+    for (const group of [snapshot.filter((id) => first.has(id)), snapshot]) {
+      if (group.length === 0 || group.every((id) => tried.has(id))) continue;
+      if (!inTime()) break;
+      outcomes.push(
+        ...(await this.runLoop({
+          force: true,
+          keepGoing: inTime,
+          allow: new Set(group),
+          threadId: options.threadId,
+          timeoutMs: Math.min(EXIT_REQUEST_TIMEOUT_MS, this.deps.requestTimeoutMs),
+          tried,
+          skipped: new Set(),
+          children: [],
+        })),
+      );
+    }
+    result.budgetSpent = !inTime();
+    result.notTried = snapshot.filter((id) => !tried.has(id)).length;
     for (const outcome of outcomes) {
       result.attempted += outcome.jobIds.length;
       if (outcome.outcome === 'succeeded' || outcome.outcome === 'succeeded_no_output') result.succeeded += outcome.jobIds.length;
@@ -131,36 +165,65 @@ export class MemoryWorker {
     return result;
   }
 
+  /** The batch the background worker is running now (the exit pass says what it waits for), or null. */
+  busy(): { kind: ClaimedBatch['kind']; jobs: number } | null {
+    return this.current ? { kind: this.current.kind, jobs: this.current.jobs.length } : null;
+  }
+
   private async runLoop(options: RunOptions): Promise<JobOutcome[]> {
     const outcomes: JobOutcome[] = [];
     for (;;) {
       if (options.keepGoing && !options.keepGoing()) return outcomes;
-      const batch = this.claimNext(options);
-      if (!batch) return outcomes;
+      const claim = this.claimNext(options);
+      if (claim === 'next window') continue;
+      if (!claim) return outcomes;
+      const batch = claim;
       for (const job of batch.jobs) options.tried?.add(job.id);
-      const outcome =
-        batch.kind === 'extraction'
-          ? await this.runExtraction(batch, options.timeoutMs)
-          : await this.runConsolidation(batch, options.timeoutMs);
+      this.current = batch;
+      let outcome: JobOutcome;
+      try {
+        outcome =
+          batch.kind === 'extraction'
+            ? await this.runExtraction(batch, options.timeoutMs)
+            : await this.runConsolidation(batch, options.timeoutMs);
+      } finally {
+        this.current = null;
+      }
       outcomes.push(outcome);
       if (options.allow && batch.kind === 'extraction') {
         // A consolidation child produced directly by a snapshot extraction may complete in the same pass.
         for (const child of childJobs(
           this.deps.conn(),
           batch.jobs.map((j) => j.id),
-        ))
+        )) {
           options.allow.add(child);
+          options.children?.push(child);
+        }
       }
     }
   }
 
-  private claimNext(options: RunOptions): ClaimedBatch | null {
+  /**
+   * The next batch to run. In a pass with an allowlist, one claim looks at most at ALLOW_WINDOW of its untried
+   * ids (children first); when none of those can be claimed, the next ids are looked at ('next window').
+   */
+  private claimNext(options: RunOptions): ClaimedBatch | null | 'next window' {
     const conn = this.deps.conn();
     const now = this.deps.now();
     let allow: string[] | null = null;
+    let more = false;
     if (options.allow) {
-      allow = [...options.allow].filter((id) => !options.tried?.has(id));
-      if (allow.length === 0) return null;
+      const window = new Set<string>();
+      for (const id of [...(options.children ?? []), ...options.allow]) {
+        if (options.tried?.has(id) || options.skipped?.has(id) || window.has(id)) continue;
+        if (window.size >= ALLOW_WINDOW) {
+          more = true;
+          break;
+        }
+        window.add(id);
+      }
+      if (window.size === 0) return null;
+      allow = [...window];
     }
     const claim: ClaimOptions = {
       now,
@@ -171,7 +234,10 @@ export class MemoryWorker {
       allow,
       threadId: options.threadId,
     };
-    return claimExtractionBatch(conn, claim) ?? claimConsolidationJob(conn, claim);
+    const batch = claimExtractionBatch(conn, claim) ?? claimConsolidationJob(conn, claim);
+    if (batch || !allow || !more) return batch;
+    for (const id of allow) options.skipped?.add(id);
+    return 'next window';
   }
 
   private async runExtraction(batch: ClaimedBatch, timeoutMs: number): Promise<JobOutcome> {
@@ -181,7 +247,8 @@ export class MemoryWorker {
       const read = await this.ask('memory_extraction', EXTRACTION_SYSTEM_PROMPT, input.payload, batch, timeoutMs, (answer) =>
         readExtractionAnswer(answer.content, answer.finishReason),
       );
-      const { valid, diagnostics } = screenCandidates(read, input.context);
+      // Off the event loop (or a candidate at a time): Ctrl-C, heartbeats and MCP calls stay answered meanwhile.
+      const { valid, diagnostics } = await screenOffLoop(read, input.context);
       const commit = commitExtraction(this.deps.conn(), {
         batch,
         compaction: read.compaction,
@@ -382,7 +449,7 @@ export class MemoryWorker {
 
   /** Time until the next job can become due: a 30-second wait ending, a retry time, or a lease expiring. */
   private nextWakeDelay(): number {
-    const at = nextJobEventAt(this.deps.conn());
+    const at = nextJobEventAt(this.deps.conn(), this.deps.now());
     if (at === null) return MAX_WAKE_MS;
     return Math.min(MAX_WAKE_MS, Math.max(MIN_WAKE_MS, at - this.deps.now()));
   }

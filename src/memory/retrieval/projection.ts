@@ -60,9 +60,8 @@ interface IndexRow {
 
 // Items per kind read by recency; the character budget usually stops far earlier.
 const INDEX_ROWS_PER_KIND = 40;
-// Active preferences and decisions counted at most (to say how many more exist), and ranked at most.
+// Active preferences and decisions counted at most (to say how many more exist).
 const COUNT_CAP = 100_000;
-const RANKED_ROWS = 40;
 // The request text and the end of the summary that routing ranks by (M-8.3).
 const REQUEST_CHARS = 2_000;
 const SUMMARY_TAIL_CHARS = 400;
@@ -150,7 +149,7 @@ function routingView(conn: Connection, handle: TurnHandle): RoutingView {
     let chosen = byRecency;
     if (total > byRecency.length || byRecency.reduce((n, r) => n + indexLine(r).length, 0) > budget) {
       const request = `${context?.request ?? ''}\n${compaction.slice(-SUMMARY_TAIL_CHARS)}`;
-      const ranked = rankForRouting(conn, handle.threadId, request, RANKED_ROWS);
+      const ranked = rankForRouting(conn, handle.threadId, request);
       const ofKind = (kind: MemoryKind): IndexRow[] => [...ranked, ...byRecency].filter((r) => r.kind === kind);
       const seen = new Set<string>();
       chosen = [...ofKind('user_preference'), ...ofKind('project_decision')].filter((r) => !seen.has(r.id) && seen.add(r.id));

@@ -1,5 +1,5 @@
 import { MAX_QUERY_LENGTH, SUFFIX_LENGTH, TYPO_MARK, TYPO_MIN_LENGTH } from '../store/item-terms.js';
-import { canonicalText, deletions, startsCjk, wordGroups } from '../../shared/search-words.js';
+import { MAX_PHRASE_WORDS, canonicalText, deletions, phraseKey, startsCjk, wordGroups } from '../../shared/search-words.js';
 import { normalizeText } from '../../shared/text.js';
 
 /** A key range of a term index: every string that starts with `low`'s prefix sorts in [low, high). */
@@ -19,8 +19,11 @@ export interface PreparedQuery {
   substring: TermRange[];
   /** True when the query fits in the stored suffix length (no confirmation against the whole term). */
   substringExact: boolean;
-  /** Ranked-stage forms: [group, indexed term, kind (0 word, 1 alternative form, 2 typo), factor]. */
-  forms: [number, string, 0 | 1 | 2, number][];
+  /**
+   * Ranked-stage forms: [group, indexed term, kind (0 word, 1 alternative form, 2 typo, 3 phrase), factor,
+   * identifier (the group of its first part, or the word's own group), parts of that identifier].
+   */
+  forms: [number, string, 0 | 1 | 2 | 3, number, number, number][];
 }
 
 /** Query words the ranked stage weighs, at most. */
@@ -42,8 +45,10 @@ export function prepareQuery(query: string): PreparedQuery | null {
   const canonical = canonicalText(query) || text;
   const shortLatin = !startsCjk(text) && Array.from(text).length < MIN_LATIN_SUBSTRING;
   const variants = canonical === text ? [text] : [text, canonical];
-  // A short Latin query is a whole word: "go" may start "go modules" but not "google".
-  const prefix = variants.map((v) => (shortLatin ? { low: `${v} `, high: `${v} ${MAX_CHAR}` } : range(v)));
+  // A short Latin query is a whole word: "go" may start "go modules" but not "google". A canonical form ends
+  // on a stem, so it only starts a term as whole words: "trac" (traces) starts "trac id", not "track".
+  const wordPrefix = (v: string): TermRange => ({ low: `${v} `, high: `${v} ${MAX_CHAR}` });
+  const prefix = [shortLatin ? wordPrefix(text) : range(text), ...(canonical === text ? [] : [wordPrefix(canonical)])];
   const substring = shortLatin ? [] : variants.map((v) => range(Array.from(v).slice(0, SUFFIX_LENGTH).join('')));
   const forms = rankedForms(query, { maxWords: MAX_QUERY_WORDS, typos: true });
   return {
@@ -62,17 +67,35 @@ export function prepareQuery(query: string): PreparedQuery | null {
  */
 export function rankedForms(text: string, options: { maxWords: number; typos: boolean }): PreparedQuery['forms'] {
   const forms: PreparedQuery['forms'] = [];
-  wordGroups(text)
-    .slice(0, options.maxWords)
-    .forEach((group, g) => {
-      forms.push([g, group.term, 0, 1]);
-      for (const alternative of group.alternatives) forms.push([g, alternative, 1, 1]);
-      if (!options.typos) return;
-      for (const spelling of group.spellings) {
-        if (Array.from(spelling).length < TYPO_MIN_LENGTH) continue;
-        forms.push([g, TYPO_MARK + spelling, 2, TYPO_FACTOR]);
-        for (const variant of deletions(spelling)) forms.push([g, TYPO_MARK + variant, 2, TYPO_FACTOR]);
-      }
-    });
+  const groups = wordGroups(text).slice(0, options.maxWords);
+  // Phrases: every run of 2 to MAX_PHRASE_WORDS consecutive words, as the key a short metadata term has.
+  const words = groups.filter((g) => !g.paired).map((g) => g.term);
+  const keys = new Set<string>();
+  for (let size = 2; size <= MAX_PHRASE_WORDS; size += 1) {
+    for (let i = 0; i + size <= words.length; i += 1) keys.add(phraseKey(words.slice(i, i + size)));
+  }
+  for (const key of keys) forms.push([-1, key, 3, 1, -1, 1]);
+  // The parts of one identifier form one unit: it counts only for an item that has every part (or the whole).
+  const unitOf = new Map<string, number>();
+  const partsOf = new Map<number, number>();
+  groups.forEach((group, g) => {
+    const unit =
+      group.identifier === undefined ? g : (unitOf.get(group.identifier) ?? unitOf.set(group.identifier, g).get(group.identifier)!);
+    partsOf.set(unit, (partsOf.get(unit) ?? 0) + 1);
+  });
+  groups.forEach((group, g) => {
+    const unit = group.identifier === undefined ? g : unitOf.get(group.identifier)!;
+    const at = (term: string, kind: 0 | 1 | 2, factor: number): void => {
+      forms.push([g, term, kind, factor, unit, partsOf.get(unit)!]);
+    };
+    at(group.term, 0, 1);
+    for (const alternative of group.alternatives) at(alternative, 1, 1);
+    if (!options.typos) return;
+    for (const spelling of group.spellings) {
+      if (Array.from(spelling).length < TYPO_MIN_LENGTH) continue;
+      at(TYPO_MARK + spelling, 2, TYPO_FACTOR);
+      for (const variant of deletions(spelling)) at(TYPO_MARK + variant, 2, TYPO_FACTOR);
+    }
+  });
   return forms;
 }

@@ -1,4 +1,13 @@
-import { canonicalText, deletions, indexWords, spellings, startsCjk } from '../../shared/search-words.js';
+import {
+  MAX_PHRASE_WORDS,
+  canonicalText,
+  deletions,
+  indexWords,
+  phraseKey,
+  spellings,
+  startsCjk,
+  phraseWords,
+} from '../../shared/search-words.js';
 import { normalizeText } from '../../shared/text.js';
 
 /**
@@ -32,7 +41,7 @@ export interface ItemTerms {
   metadata: { term: string; field: TermField }[];
   /** Suffixes of the metadata terms that start on a word boundary (substring matching through an index). */
   suffixes: string[];
-  /** Words of every field, then the typo rows of the metadata words (ranked matching). */
+  /** Words of every field, the phrase rows of short metadata terms, the typo rows of metadata words (ranked matching). */
   content: string[];
 }
 
@@ -76,6 +85,11 @@ export function buildItemTerms(input: TermSource): ItemTerms {
   for (const word of indexWords(`${input.synopsis}\n${input.content}`)) {
     if (content.size >= MAX_CONTENT_TERMS) break;
     content.add(word);
+  }
+  // M-7.7: a multi-word query matches a short metadata term when the term's words are among its words.
+  for (const text of [input.title, ...input.aliases, ...input.keywords]) {
+    const words = [...new Set(phraseWords(text))];
+    if (words.length >= 2 && words.length <= MAX_PHRASE_WORDS) content.add(phraseKey(words));
   }
   let typoWords = 0;
   for (const word of spellings(metadataText)) {

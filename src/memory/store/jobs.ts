@@ -1,5 +1,6 @@
 import type { Connection } from '../db/connection.js';
 import type { JobCounts, JobKind, JobRecord, JobStatus, OpenJobCounts } from '../types.js';
+import { type LeaseRule, liveLeases, mayTakeOver } from './leases.js';
 import { currentGeneration, refreshGlobalLastError } from './meta.js';
 
 // Columns under their record names: a row is a JobRecord as it comes, no mapping layer.
@@ -140,16 +141,25 @@ export function retryFailedJobs(conn: Connection, jobId: string | null, now: num
   });
 }
 
-/** M-10.1 / M-9.4: jobs whose worker vanished (lease expired) become claimable again. */
-export function reclaimExpiredJobs(conn: Connection, now: number): number {
+/**
+ * M-10.1 / M-9.4: jobs whose worker vanished become claimable again — once their lease is over by this
+ * reader's clock (or lies further ahead than a lease is given), or at once when their owner is a process of
+ * this machine that no longer runs; never while that process runs (issue "Safe hands", items 5 and 6). Returns
+ * the ids put back.
+ */
+export function reclaimExpiredJobs(conn: Connection, rule: LeaseRule): string[] {
   return conn.immediate(
-    () =>
-      conn
-        .stmt(
-          `UPDATE memory_jobs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-            WHERE finished_at IS NULL AND status = 'leased' AND lease_expires_at < ?`,
-        )
-        .run(now, now).changes,
+    () => {
+      const ids = liveLeases(conn)
+        .jobs.filter((j) => mayTakeOver(j.owner, j.expiresAt, rule))
+        .map((j) => j.id);
+      const update = conn.stmt(
+        `UPDATE memory_jobs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+          WHERE id = ? AND finished_at IS NULL AND status = 'leased'`,
+      );
+      for (const id of ids) update.run(rule.now, id);
+      return ids;
+    },
     { durable: false },
   );
 }
@@ -205,7 +215,7 @@ export function claimExtractionBatch(conn: Connection, options: ClaimOptions): C
                 (SELECT min(created_at) FROM (SELECT j.created_at FROM memory_jobs j
                   WHERE j.finished_at IS NULL AND j.status = 'pending' AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 2)) AS oldest,
                 (SELECT count(*) FROM (SELECT 1 FROM memory_jobs j
-                  WHERE j.finished_at IS NULL AND j.status = 'retry_wait' AND j.available_at <= :now
+                  WHERE j.finished_at IS NULL AND j.status = 'retry_wait' AND ${retryDue('j.available_at')}
                     AND j.thread_id = t.id AND ${DUE_COMMON} LIMIT 1)) AS retry
            FROM threads t
           WHERE (:thread IS NULL OR t.id = :thread)`,
@@ -268,7 +278,7 @@ function headOfThread(conn: Connection, threadId: string, options: ClaimOptions)
   const cap = Math.max(1, Math.min(EXTRACTION_BATCH_SIZE, rows[0]?.cap ?? EXTRACTION_BATCH_SIZE));
   const out: JobRecord[] = [];
   for (const row of rows) {
-    const due = row.status === 'pending' || (row.status === 'retry_wait' && row.availableAt <= options.now);
+    const due = row.status === 'pending' || (row.status === 'retry_wait' && isRetryDue(row.availableAt, options.now));
     if (!due || row.generation !== current || (allow !== null && !allow.has(row.id)) || out.length >= cap) break;
     out.push(row);
   }
@@ -297,7 +307,7 @@ export function claimConsolidationJob(conn: Connection, options: ClaimOptions): 
                  AND (:thread IS NULL OR thread_id = :thread)
               UNION ALL
               SELECT id, created_at FROM memory_jobs
-               WHERE finished_at IS NULL AND status = 'retry_wait' AND kind = 'consolidation' AND available_at <= :now
+               WHERE finished_at IS NULL AND status = 'retry_wait' AND kind = 'consolidation' AND ${retryDue('available_at')}
                  AND (:allow IS NULL OR id IN (SELECT value FROM json_each(:allow)))
                  AND (:thread IS NULL OR thread_id = :thread))
              ORDER BY created_at, id LIMIT 1)
@@ -403,12 +413,37 @@ export function finishBatch(
   refreshGlobalLastError(conn, now, true);
 }
 
-/** M-9.4 backoff: 5 s → 30 s → 2 min → 10 min → 1 h, capped. */
+/** M-9.4 backoff of transport failures (network, timeout, 429, 5xx): 5 s → 30 s → 2 min → 10 min → 1 h, capped. */
 export const RETRY_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000] as const;
 
 export function retryDelay(attemptCount: number): number {
   const index = Math.min(Math.max(attemptCount, 1), RETRY_BACKOFF_MS.length) - 1;
   return RETRY_BACKOFF_MS[index]!;
+}
+
+/**
+ * Backoff after an unusable model answer (issue "Safe hands", item 7), by the run of unusable answers so far:
+ * each attempt already asks again at once with the error attached (M-9.4a); between attempts 5 s, 10 s, 20 s,
+ * 40 s, 80 s, so the sixth unusable answer makes the job `failed` about 2.5 minutes after the first. The model
+ * answered, so asking again soon costs little, and one that cannot follow the contract will not learn it in an
+ * hour; transport failures keep the long backoff of M-9.4.
+ */
+export const UNUSABLE_BACKOFF_MS = [5_000, 10_000, 20_000, 40_000, 80_000] as const;
+
+export function unusableDelay(unusableInARow: number): number {
+  return UNUSABLE_BACKOFF_MS[Math.min(Math.max(unusableInARow, 1), UNUSABLE_BACKOFF_MS.length) - 1]!;
+}
+
+/** A retry time further ahead than the longest backoff was set by a clock that ran ahead: it is due now. */
+export const MAX_RETRY_AHEAD_MS = RETRY_BACKOFF_MS[RETRY_BACKOFF_MS.length - 1]! + 60_000;
+
+/** SQL: the retry time in `column` is due at `:now` (a failed job's never-coming time excepted). */
+function retryDue(column: string): string {
+  return `(${column} <= :now OR (${column} > :now + ${MAX_RETRY_AHEAD_MS} AND ${column} < ${FAILED_AT}))`;
+}
+
+export function isRetryDue(availableAt: number, now: number): boolean {
+  return availableAt <= now || (availableAt > now + MAX_RETRY_AHEAD_MS && availableAt < FAILED_AT);
 }
 
 /** How a batch failed: an unusable model answer (counts toward `failed`, splits the batch) or transport. */
@@ -442,9 +477,11 @@ export function failBatch(conn: Connection, batch: ClaimedBatch, failure: BatchF
       const attempts = Math.max(...batch.jobs.map((j) => j.attemptCount));
       const size = batch.jobs.length;
       const split = failure.unusable && size > 1;
-      const nextRetryAt = split ? now : now + retryDelay(attempts);
-      const failedJobIds: string[] = [];
       const previous = conn.stmt<{ diagnostics: string | null }>('SELECT diagnostics FROM memory_jobs WHERE id = ?');
+      const runs = batch.jobs.map((job) => readFailureState(previous.get(job.id)?.diagnostics ?? null).unusable + 1);
+      const delay = failure.unusable ? unusableDelay(Math.max(...runs)) : retryDelay(attempts);
+      const nextRetryAt = split ? now : now + delay;
+      const failedJobIds: string[] = [];
       const update = conn.stmt(
         `UPDATE memory_jobs SET status = 'retry_wait', lease_owner = NULL, lease_expires_at = NULL, available_at = ?,
               last_error = ?, diagnostics = ?, updated_at = ?
@@ -483,19 +520,19 @@ function readFailureState(diagnostics: string | null): { unusable: number; batch
  * When the background scheduler should look again (M-5.1): the earliest of a pending extraction's 30-second
  * wait ending, a pending consolidation, a retry time, an expiring job lease or an expiring turn lease.
  */
-export function nextJobEventAt(conn: Connection): number | null {
+export function nextJobEventAt(conn: Connection, now: number): number | null {
   const row = conn
     .stmt<{ at: number | null }>(
       `SELECT min(at) AS at FROM (
          SELECT min(created_at) + ${EXTRACTION_WAIT_MS} AS at FROM memory_jobs
           WHERE finished_at IS NULL AND status = 'pending' AND kind = 'extraction'
          UNION ALL SELECT min(created_at) FROM memory_jobs WHERE finished_at IS NULL AND status = 'pending' AND kind = 'consolidation'
-         UNION ALL SELECT min(available_at) FROM memory_jobs
+         UNION ALL SELECT min(CASE WHEN available_at > :now + ${MAX_RETRY_AHEAD_MS} THEN :now ELSE available_at END) FROM memory_jobs
           WHERE finished_at IS NULL AND status = 'retry_wait' AND available_at < ${FAILED_AT}
          UNION ALL SELECT min(lease_expires_at) + 1 FROM memory_jobs WHERE finished_at IS NULL AND status = 'leased'
          UNION ALL SELECT min(lease_expires_at) + 1 FROM turns WHERE state = 'open')`,
     )
-    .get();
+    .get({ now });
   return row?.at ?? null;
 }
 
@@ -518,11 +555,22 @@ export function snapshotOpenJobs(conn: Connection, now: number, threadId: string
   return conn
     .stmt<{ id: string }>(
       `SELECT id FROM memory_jobs
-        WHERE finished_at IS NULL AND (status = 'pending' OR (status = 'retry_wait' AND available_at <= ?))
-          AND (? IS NULL OR thread_id = ?)
+        WHERE finished_at IS NULL AND (status = 'pending' OR (status = 'retry_wait' AND ${retryDue('available_at')}))
+          AND (:thread IS NULL OR thread_id = :thread)
         ORDER BY created_at, id`,
     )
-    .all(now, threadId, threadId)
+    .all({ now, thread: threadId })
+    .map((r) => r.id);
+}
+
+/** Unfinished jobs of the given turns (and the consolidation jobs they produced), oldest first. */
+export function openJobsOfTurns(conn: Connection, turnIds: readonly string[]): string[] {
+  if (turnIds.length === 0) return [];
+  return conn
+    .stmt<{ id: string }>(
+      `SELECT id FROM memory_jobs WHERE finished_at IS NULL AND turn_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id`,
+    )
+    .all(JSON.stringify(turnIds))
     .map((r) => r.id);
 }
 

@@ -2,6 +2,7 @@ import { MemoryLeaseError, MemorySchemaError } from '../../shared/errors.js';
 import type { Connection } from '../db/connection.js';
 import type { OrdinaryIntent, TurnHandle, TurnRecord, TurnState } from '../types.js';
 import { insertExtractionJob } from './jobs.js';
+import { type LeaseRule, mayTakeOver } from './leases.js';
 import { metaExists } from './meta.js';
 
 interface TurnRow {
@@ -49,6 +50,9 @@ export function findTurn(conn: Connection, id: string): TurnRecord | null {
   return row ? mapTurn(row) : null;
 }
 
+/** Sequences stay exact JavaScript numbers (issue "Safe hands", item 6): no turn is numbered beyond this. */
+export const MAX_SEQUENCE = Number.MAX_SAFE_INTEGER;
+
 export interface AdmitInput {
   turnId: string;
   intent: OrdinaryIntent;
@@ -71,7 +75,7 @@ export function admitTurn(conn: Connection, input: AdmitInput): TurnHandle {
                             lease_expires_at, created_at, updated_at)
          SELECT ?, t.id, coalesce((SELECT max(sequence) FROM turns WHERE thread_id = t.id), 0) + 1, ?, ?, 'open', ?, ?, ?, ?, ?
            FROM threads t JOIN memory_meta m ON m.id = 1
-          WHERE t.status = 'active'
+          WHERE t.status = 'active' AND coalesce((SELECT max(sequence) FROM turns WHERE thread_id = t.id), 0) < ${MAX_SEQUENCE}
          RETURNING thread_id, sequence`,
       )
       .get(
@@ -85,8 +89,13 @@ export function admitTurn(conn: Connection, input: AdmitInput): TurnHandle {
         input.now,
       );
     if (!row) {
-      // Explain which half of the operational guard failed.
-      throw new MemorySchemaError(metaExists(conn) ? 'no active thread' : 'memory_meta row id=1 missing');
+      // Explain which half of the operational guard failed, or that the sequence has no safe next value.
+      if (!metaExists(conn)) throw new MemorySchemaError('memory_meta row id=1 missing');
+      const active = conn.stmt<{ id: string }>("SELECT id FROM threads WHERE status = 'active'").get();
+      if (!active) throw new MemorySchemaError('no active thread');
+      throw new MemorySchemaError(
+        `the active thread's turn sequence reached ${MAX_SEQUENCE}, the largest safe integer; the database was changed outside autopatch-j`,
+      );
     }
     return { turnId: input.turnId, threadId: row.thread_id, sequence: row.sequence };
   });
@@ -145,18 +154,21 @@ export function heartbeatTurns(conn: Connection, owner: string, turnIds: string[
 }
 
 /**
- * M-10.1 / M-9.1: open turns whose lease expired become `interrupted` exactly once, each with its one
- * extraction job. Turns with a live lease belong to another running CLI and are left alone.
+ * M-10.1 / M-9.1: open turns whose lease is over become `interrupted` exactly once, each with its one
+ * extraction job. A turn whose owner is a live process of this machine is never taken, whatever the clocks say
+ * (issue "Safe hands", item 5); nor one with a live lease. Returns the ids recovered.
  */
-export function recoverExpiredTurns(conn: Connection, now: number, newJobId: () => string): string[] {
+export function recoverExpiredTurns(conn: Connection, rule: LeaseRule, newJobId: () => string): string[] {
   return conn.immediate(() => {
     // No ORDER BY in SQL: it would steer the planner off the small partial index of open turns.
     const expired = conn
-      .stmt<{ id: string; thread_id: string; sequence: number }>(
-        "SELECT id, thread_id, sequence FROM turns WHERE state = 'open' AND lease_expires_at < ?",
+      .stmt<{ id: string; thread_id: string; sequence: number; owner: string | null; expiresAt: number | null }>(
+        "SELECT id, thread_id, sequence, lease_owner AS owner, lease_expires_at AS expiresAt FROM turns WHERE state = 'open'",
       )
-      .all(now)
+      .all()
+      .filter((t) => mayTakeOver(t.owner, t.expiresAt, rule))
       .sort((a, b) => a.thread_id.localeCompare(b.thread_id) || a.sequence - b.sequence);
+    const now = rule.now;
     for (const turn of expired) {
       conn
         .stmt(

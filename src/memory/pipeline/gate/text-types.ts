@@ -91,7 +91,7 @@ function isOutputLine(line: string): boolean {
 /** True when the offset lies in pasted code, a log, tool output, a quoted document or diff, fenced or not. */
 export function inCodeOrOutput(text: string, offset: number): boolean {
   const before = text.slice(0, offset);
-  const fences = before.match(/^\s*(?:```|~~~)/gmu)?.length ?? 0;
+  const fences = before.match(/^[^\S\n]*(?:```|~~~)/gmu)?.length ?? 0;
   if (fences % 2 === 1) return true;
   const lineStart = before.lastIndexOf('\n') + 1;
   const lineEnd = text.indexOf('\n', offset);

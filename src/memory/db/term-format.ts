@@ -1,0 +1,18 @@
+import type { Connection } from './connection.js';
+
+/**
+ * The format of the search-term rows (`memory_terms`, `memory_term_suffixes`, `memory_content_terms`), kept in
+ * the database header's application id: no table or column is added, so the Memory v2 catalog stays exact.
+ * Term rows are derived data; rows an older format wrote are written again from the items (store/reindex.ts).
+ */
+export const TERM_FORMAT = 0x41504a02;
+
+/** True when the term rows were written in the current format. */
+export function termsCurrent(conn: Connection): boolean {
+  return conn.db.pragma('application_id', { simple: true }) === TERM_FORMAT;
+}
+
+/** Records that the term rows are in the current format (inside the transaction that made them so). */
+export function markTermsCurrent(conn: Connection): void {
+  conn.db.pragma(`application_id = ${TERM_FORMAT}`);
+}
