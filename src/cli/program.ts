@@ -184,7 +184,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
       let changes: ReturnType<typeof notices.take> = [];
       const pass = await exitPass(ctx, { onDrained: () => (changes = notices.take()) });
       if (!pass.ok && outcome.exitCode === EXIT.ok) outcome = { ...outcome, exitCode: EXIT.failure };
-      printNotices(output, changes, { enabled: ctx.config.memoryNotices && opts.json !== true, commands: 'ask' });
+      printNotices(output, changes, { enabled: ctx.config.memoryNotices && opts.json !== true, commands: 'shell' });
       if (opts.json) {
         const { jsonText } = await import('./json.js');
         const r = outcome.result;
@@ -399,9 +399,9 @@ function program(): Command {
                 }),
               retry: () => commands.memoryRetry(ctx, arg, opts.all === true, 'shell'),
               refused: () => commands.memoryRefused(ctx),
-              remember: () => rememberCommand(ctx, { text: arg ?? '', decision: opts.decision === true, commands: 'ask' }),
-              keep: () => held.keepCommand(ctx, arg, { commands: 'ask' }),
-              dismiss: () => held.dismissCommand(ctx, arg, 'ask'),
+              remember: () => rememberCommand(ctx, { text: arg ?? '', decision: opts.decision === true, commands: 'shell' }),
+              keep: () => held.keepCommand(ctx, arg, { commands: 'shell' }),
+              dismiss: () => held.dismissCommand(ctx, arg, 'shell'),
             };
             return print(await run[name]!(), opts.json === true);
           },

@@ -69,7 +69,7 @@ export async function runSession(ctx: CliContext, options: SessionOptions = {}):
   let last: ReturnType<MemoryNotices['take']> = [];
   await exitPass(ctx, { onDrained: () => (last = notices.take()) });
   // After the session: the commands are named as the shell runs them.
-  printNotices(ctx.output, last, { enabled: ctx.config.memoryNotices, commands: 'ask' });
+  printNotices(ctx.output, last, { enabled: ctx.config.memoryNotices, commands: 'shell' });
   return exitCode;
 }
 

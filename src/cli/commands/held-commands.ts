@@ -6,9 +6,9 @@ import type { CliContext } from '../context.js';
 import { MemoryNotices } from '../notices.js';
 import { literal } from '../output.js';
 import { degradedHelp, reasonText } from '../render/memory-views.js';
-import type { CommandStyle } from '../render/notices.js';
+
 import { styleFor } from '../render/style.js';
-import { type CommandOutput, EXIT, exitCodeOf, failure, ok } from './command-output.js';
+import { type CommandOutput, EXIT, type Surface, exitCodeOf, failure, invocation, ok } from './command-output.js';
 import { changesJson, outcomeLines, withProviderHold } from './remember-command.js';
 
 /** A failed keep or dismiss, said plainly; a provenance refusal is a failure (exit 1) that changed nothing. */
@@ -34,10 +34,9 @@ function heldFailure(error: unknown, what: string): CommandOutput {
 export async function keepCommand(
   ctx: CliContext,
   id: string | undefined,
-  options: { typed?: string; commands: CommandStyle },
+  options: { typed?: string; commands: Surface },
 ): Promise<CommandOutput> {
-  const memory = options.commands === 'session' ? '/memory' : 'autopatch-j memory';
-  if (!id) return failure(`usage: ${memory} keep <id>   (${memory} suggestions lists them)`, EXIT.usage, { error: 'usage' });
+  if (!id) return failure(`usage: ${invocation('memory keep <id>', options.commands)}`, EXIT.usage, { error: 'usage' });
   const board = ctx.session?.notices ?? new MemoryNotices(ctx.memory);
   let result: KeepResult;
   try {
@@ -57,9 +56,8 @@ export async function keepCommand(
 }
 
 /** `/memory dismiss ID`: the suggestion is dropped; the RAW turn it came from stays. */
-export async function dismissCommand(ctx: CliContext, id: string | undefined, commands: CommandStyle): Promise<CommandOutput> {
-  const memory = commands === 'session' ? '/memory' : 'autopatch-j memory';
-  if (!id) return failure(`usage: ${memory} dismiss <id>   (${memory} suggestions lists them)`, EXIT.usage, { error: 'usage' });
+export async function dismissCommand(ctx: CliContext, id: string | undefined, commands: Surface): Promise<CommandOutput> {
+  if (!id) return failure(`usage: ${invocation('memory dismiss <id>', commands)}`, EXIT.usage, { error: 'usage' });
   try {
     await ctx.memory.dismiss(id);
   } catch (error) {

@@ -5,9 +5,9 @@ import type { CliContext } from '../context.js';
 import { MemoryNotices } from '../notices.js';
 import { literal } from '../output.js';
 import { KIND_LABEL, degradedHelp, reasonText } from '../render/memory-views.js';
-import { type CommandStyle, noticeLines } from '../render/notices.js';
+import { noticeLines } from '../render/notices.js';
 import { styleFor } from '../render/style.js';
-import { type CommandOutput, EXIT, exitCodeOf, failure } from './command-output.js';
+import { type CommandOutput, EXIT, type Surface, exitCodeOf, failure, invocation } from './command-output.js';
 
 export const REMEMBER_USAGE = 'usage: /remember [--decision] <text>   (a preference; --decision: a project decision)';
 
@@ -24,7 +24,7 @@ export function changesJson(changes: readonly MemoryChange[]): unknown[] {
  */
 export async function rememberCommand(
   ctx: CliContext,
-  input: { text: string; decision: boolean; typed?: string; commands: CommandStyle },
+  input: { text: string; decision: boolean; typed?: string; commands: Surface },
 ): Promise<CommandOutput> {
   const text = input.text.trim();
   if (text.length === 0) return failure(REMEMBER_USAGE, EXIT.usage, { error: 'usage' });
@@ -67,20 +67,19 @@ export async function withProviderHold<T>(ctx: CliContext, call: () => Promise<T
 export function outcomeLines(
   result: Pick<RememberResult, 'outcome' | 'memory' | 'reason'>,
   changes: readonly MemoryChange[],
-  commands: CommandStyle,
+  commands: Surface,
 ): string[] {
-  const memory = commands === 'session' ? '/memory' : 'autopatch-j memory';
-  if (result.outcome === 'refused')
-    return [`not remembered: ${literal(reasonText(result.reason ?? 'refused'))} — ${memory} refused lists it`];
+  const reason = literal(result.reason ?? result.outcome);
+  if (result.outcome === 'refused') return [`not remembered: ${reasonText(reason)} — ${invocation('memory refused', commands)} lists it`];
   if (result.outcome === 'queued') {
-    return [`it waits in the queue (${literal(result.reason ?? 'queued')}) and is remembered once a model answers — ${memory} status`];
+    return [`it waits in the queue (${reason}) and is remembered once a model answers — ${invocation('memory status', commands)}`];
   }
   const lines = noticeLines(changes, commands);
   const m = result.memory!;
   if (!changes.some((c) => c.id === m.id)) {
     lines.push(
       `already remembered: ${KIND_LABEL[m.kind]} ${m.id} "${literal(m.title)}" — ` +
-        `your words were added to its sources · ${memory} show ${m.id}`,
+        `your words were added to its sources · ${invocation(`memory show ${m.id}`, commands)}`,
     );
   }
   return lines;
