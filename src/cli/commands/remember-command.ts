@@ -1,4 +1,4 @@
-import { rememberAnswer } from '../../memory/remember-command.js';
+import { readRememberAct, rememberAnswer } from '../../memory/remember-command.js';
 import type { MemoryChange, RememberResult } from '../../memory/types.js';
 import { MemorySchemaError, MemoryUsageError, describeError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
@@ -33,7 +33,8 @@ export async function rememberCommand(
   let result: RememberResult;
   try {
     result = await withProviderHold(ctx, () =>
-      ctx.memory.remember({ text, kind, ...(input.typed !== undefined ? { typed: input.typed } : {}) }),
+      // The line as typed is the turn's RAW text when it is the remember command itself (`/remember …`).
+      ctx.memory.remember({ text, kind, ...(input.typed !== undefined && readRememberAct(input.typed) ? { typed: input.typed } : {}) }),
     );
   } catch (error) {
     if (error instanceof MemoryUsageError) return failure(`${literal(error.message)}\n${REMEMBER_USAGE}`, EXIT.usage, { error: 'usage' });
