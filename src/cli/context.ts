@@ -5,14 +5,14 @@ import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
 import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
 import { LazyProvider } from '../llm/lazy-provider.js';
 import { UsageMeter } from '../llm/usage-meter.js';
-import { dataDir, memoryDbPath, pendingPatchPath } from '../memory/paths.js';
+import { clearJournalPath, dataDir, memoryDbPath, pendingPatchPath } from '../memory/paths.js';
 import type { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
 import { projectRoot } from '../workspace/project-root.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
 import { EXIT } from './commands/command-output.js';
 import { recoveryLines } from './commands/patch-recovery.js';
-import type { Output } from './output.js';
+import { type Output, literal } from './output.js';
 import type { SessionState } from './session-state.js';
 
 /** Everything a command needs: the project, its Memory, the model (when one is configured). */
@@ -117,6 +117,7 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
     }
     throw error;
   }
+  for (const notice of memory.startupNotices()) options.output.err(`memory: ${literal(notice)}\n`);
   const workspace = new ReviewWorkspace(repoRoot, { patchFile: pendingPatchPath(repoRoot) });
   for (const line of recoveryLines(workspace)) options.output.err(`${line}\n`);
   let agent: Promise<Agent | null> | null = null;
@@ -162,5 +163,6 @@ function hasNoMemoryYet(repoRoot: string): boolean {
       return false;
     }
   }
-  return stat.isDirectory() && !existsSync(memoryDbPath(repoRoot));
+  // A clear a crash cut short (its database moved aside, the new one not yet in place) is Memory, not nothing.
+  return stat.isDirectory() && !existsSync(memoryDbPath(repoRoot)) && !existsSync(clearJournalPath(repoRoot));
 }

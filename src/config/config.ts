@@ -212,3 +212,15 @@ function parseExtraBody(name: string, raw: string | undefined, example: string):
     throw new ConfigError(name, `must be a JSON object such as ${example}`, `set a JSON object such as ${example}, or unset it`);
   return parsed as Record<string, unknown>;
 }
+
+let crashAt: string | undefined;
+
+/**
+ * Test hook of the crash tests, read here like every setting: with `AUTOPATCH_TEST_CRASH_AT=<point>` the process
+ * kills itself with SIGKILL when it reaches that named point — a real kill -9 at an exact step (the renames of a
+ * clear). Unset, it costs one comparison.
+ */
+export function crashPoint(name: string): void {
+  crashAt ??= process.env['AUTOPATCH_TEST_CRASH_AT'] ?? '';
+  if (crashAt === name) process.kill(process.pid, 'SIGKILL');
+}

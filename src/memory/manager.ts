@@ -103,7 +103,10 @@ export interface MemoryManagerOptions {
 }
 
 type State =
-  { health: 'healthy'; conn: Connection } | { health: 'degraded'; reason: string; conn: Connection | null } | { health: 'closed' };
+  | { health: 'healthy'; conn: Connection }
+  // `untrusted`: the data folder is not the user's own (issue "Safe hands", item 2); nothing in it is touched.
+  | { health: 'degraded'; reason: string; conn: Connection | null; untrusted?: boolean }
+  | { health: 'closed' };
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -117,6 +120,7 @@ export class MemoryManager {
   readonly dbPath: string;
   private state: State;
   private warnings: string[];
+  private notices: string[] = [];
   private readonly now: Clock;
   private readonly ids: IdGenerator;
   private ownerName: string | undefined;
@@ -149,6 +153,7 @@ export class MemoryManager {
     const opened = this.bootstrapState();
     this.state = opened.state;
     this.warnings = opened.warnings;
+    this.notices = opened.notices;
     if (this.state.health === 'healthy') this.recoverAtStartup(this.state.conn);
   }
 
@@ -219,10 +224,23 @@ export class MemoryManager {
     return new MemoryManager(options);
   }
 
-  private bootstrapState(seed?: { generation: number; createdAt: number }): { state: State; warnings: string[] } {
+  private bootstrapState(seed?: { generation: number; createdAt: number }): { state: State; warnings: string[]; notices: string[] } {
     const result = bootstrap(this.dbPath, this.now(), this.ids, seed, { busyTimeoutMs: this.options.busyTimeoutMs });
-    if (result.state === 'healthy') return { state: { health: 'healthy', conn: result.conn }, warnings: result.warnings };
-    return { state: { health: 'degraded', reason: result.reason, conn: result.conn }, warnings: result.warnings };
+    const notices = result.notices ?? [];
+    if (result.state === 'healthy') return { state: { health: 'healthy', conn: result.conn }, warnings: result.warnings, notices };
+    return {
+      state: { health: 'degraded', reason: result.reason, conn: result.conn, ...(result.untrusted ? { untrusted: true } : {}) },
+      warnings: result.warnings,
+      notices,
+    };
+  }
+
+  /**
+   * What a person should hear when Memory opens: a clear a crash interrupted and this start finished, with
+   * where the damaged database is now (status keeps it among its warnings). Reads nothing.
+   */
+  startupNotices(): string[] {
+    return [...this.notices];
   }
 
   /**
@@ -258,6 +276,12 @@ export class MemoryManager {
     if (this.state.health === 'healthy') return this.state.conn;
     if (this.state.health === 'closed') throw new MemoryClosedError('Memory is closed');
     throw new MemorySchemaError(this.state.reason);
+  }
+
+  /** Clear and export never write into, or read from, a data folder that is not the user's own. */
+  private refuseUntrusted(what: 'clear' | 'export'): void {
+    if (this.state.health === 'degraded' && this.state.untrusted)
+      throw new MemorySchemaError(`${this.state.reason} (${what} does not touch it)`);
   }
 
   /** A connection for the diagnostic paths that bypass the guard (status, show, export, clear). */
@@ -507,6 +531,7 @@ export class MemoryManager {
    */
   clear(): ClearResult {
     return this.guard('clear failed', () => {
+      this.refuseUntrusted('clear');
       const conn = this.anyConn();
       const now = this.now();
       const basis = readClearBasis(conn);
@@ -580,6 +605,7 @@ export class MemoryManager {
   /** `/memory export` (M-10.4): a new RAW JSON snapshot under `.autopatch-j/exports/`. Works while degraded. */
   export(): ExportResult {
     return this.guard('export failed', () => {
+      this.refuseUntrusted('export');
       const conn = this.anyConn();
       const now = this.now();
       const degradedReason = this.state.health === 'degraded' ? this.state.reason : null;

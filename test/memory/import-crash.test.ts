@@ -60,8 +60,13 @@ describe('memory import killed mid-way (kill -9)', () => {
       });
       setTimeout(() => child.kill('SIGKILL'), delay);
       const done = await collect(child, 60_000);
+      // A kill before the schema was written leaves a blank file, which the next open treats as absent (M-2.3).
       const turns = existsSync(dbPathOf(target))
-        ? withRawDb(dbPathOf(target), (db) => (db.prepare('SELECT count(*) AS n FROM turns').get() as { n: number }).n)
+        ? withRawDb(dbPathOf(target), (db) =>
+            db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'turns'").get() === undefined
+              ? -1
+              : (db.prepare('SELECT count(*) AS n FROM turns').get() as { n: number }).n,
+          )
         : -1;
       expect([-1, 0, TURNS], `after ${delay} ms (${done.signal ?? done.code})`).toContain(turns);
       outcomes.add(done.signal === 'SIGKILL' ? `killed with ${turns}` : `finished with ${turns}`);

@@ -3,6 +3,7 @@ import { readMeta } from '../store/meta.js';
 import { countUsableItems } from '../store/items.js';
 import { countJobs, refusalCounts, unresolvedJobs } from '../store/jobs.js';
 import { findActiveThread } from '../store/threads.js';
+import { goneLeases } from '../store/leases.js';
 import { countTurns } from '../store/turns.js';
 import type { FilteredCounts, MemoryStatus } from '../types.js';
 
@@ -40,6 +41,17 @@ export function readStatus(
       // Unreadable while degraded: the degraded reason already says why.
     }
   };
+  // Issue "Safe hands", item 6: leases still held by processes of this machine that have ended (a start that could
+  // not write yet has not taken them back).
+  attempt(() => {
+    const gone = goneLeases(conn);
+    const n = gone.jobs + gone.turns;
+    if (n > 0)
+      status.warnings.push(
+        `${gone.jobs} job(s) and ${gone.turns} turn(s) are leased by process ${gone.pids.join(', ')}, which has ended; ` +
+          'the next start that can write takes them back (a turn once its lease is over)',
+      );
+  });
   const read = (): void => {
     attempt(() => {
       status.schemaVersion = conn.db.pragma('user_version', { simple: true }) as number;
