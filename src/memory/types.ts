@@ -281,6 +281,8 @@ export interface MemoryStatus {
   jobs: JobCounts;
   items: Record<MemoryKind, number>;
   filteredCandidates: FilteredCounts;
+  /** M-5.7: candidates held for the user's decision in the active thread (not kept, not dismissed). */
+  suggestions: number;
   /** Failed jobs (newest first, at most 10), the oldest unfinished job and the most attempts any has taken. */
   unresolved: { failed: FailedJob[]; oldestCreatedAt: number | null; maxAttempts: number };
   /** The last error of the background scheduler itself (not of a job), while it keeps failing; null when fine. */

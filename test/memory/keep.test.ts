@@ -47,6 +47,7 @@ describe('M-5.7 keep(): the user keeps a suggestion', () => {
     const id = plantSuggestion(repo, turnId, QUESTION);
     // M-11.2: a held suggestion is a change to tell, until the user decides on it.
     expect(memory.changes({ since: 0 })).toMatchObject([{ action: 'suggested', id, kind: 'user_preference', quote: QUESTION }]);
+    expect(memory.status().suggestions).toBe(1);
     const before = llm.requests.length;
     const result = await memory.keep(id);
     expect(result).toMatchObject({ candidateId: id, kind: 'user_preference', outcome: 'remembered', alreadyKept: false, reason: null });
@@ -76,6 +77,7 @@ describe('M-5.7 keep(): the user keeps a suggestion', () => {
       { kind: 'consolidation', status: 'succeeded' },
     ]);
     expect(memory.changes({ since: 0 })).toMatchObject([{ action: 'created', id: item.id, quote: QUESTION }]);
+    expect(memory.status().suggestions).toBe(0);
   });
 
   it('keeping twice is idempotent: the same memory, nothing written', async () => {

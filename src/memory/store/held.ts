@@ -127,6 +127,18 @@ export function resolveHeldId(conn: Connection, input: string): string {
   throw new MemoryNotFoundError(input, `'${input}' names several candidates (${ids.join(', ')}); give the full id`);
 }
 
+/** Suggestions of a thread still waiting for the user's decision (status: reads the extraction diagnostics). */
+export function countHeldSuggestions(conn: Connection, threadId: string): number {
+  return (
+    conn
+      .stmt<{ n: number }>(
+        `SELECT count(*) AS n FROM memory_jobs j, json_each(j.diagnostics, '$.suggestions') s
+          WHERE j.kind = 'extraction' AND j.thread_id = ? AND j.diagnostics IS NOT NULL AND json_extract(s.value, '$.state') IS NULL`,
+      )
+      .get(threadId)?.n ?? 0
+  );
+}
+
 /** Marks a held entry dismissed; false when it was already decided on (kept or dismissed). */
 export function dismissHeldEntry(conn: Connection, entry: HeldEntry): boolean {
   return conn.immediate(
