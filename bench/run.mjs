@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench [-- --workload PATH]
-//   [--only cli,open,turns,search,read,projection,routing,mcp,pipeline,pipeline-size,export,import,validation,quote,drain]
+//   [--only cli,open,turns,search,read,projection,routing,notices,mcp,pipeline,pipeline-size,export,import,validation,quote,drain]
 //   [--max-items N] [--export-mb MB] [--import-mb MB] [--out FILE]
 // Prints a table and writes JSON. Without --workload it generates a workload of the same shape.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,9 +24,10 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const only = new Set(
-  option('only', 'cli,open,turns,search,read,projection,routing,mcp,pipeline,pipeline-size,export,import,validation,quote,drain').split(
-    ',',
-  ),
+  option(
+    'only',
+    'cli,open,turns,search,read,projection,routing,notices,mcp,pipeline,pipeline-size,export,import,validation,quote,drain',
+  ).split(','),
 );
 const maxItems = Number(option('max-items', '100000'));
 const workloadPath = option('workload', null);
@@ -140,7 +141,7 @@ async function itemsRepo(n) {
   return itemRepos.get(n);
 }
 
-if (only.has('search') || only.has('read') || only.has('routing')) {
+if (only.has('search') || only.has('read') || only.has('routing') || only.has('notices')) {
   for (const n of sizes) {
     log(`search and read, ${n} items`);
     const repo = await itemsRepo(n);
@@ -178,6 +179,22 @@ if (only.has('search') || only.has('read') || only.has('routing')) {
         { meanShown: shown / (handles.length + 20) },
       );
       for (const h of handles) memory.failTurn(h);
+    }
+    if (only.has('notices')) {
+      // M-11.2: what a session reads before each prompt (and while one waits): usually nothing new; at most
+      // 200 changes per kind when everything is new (a fresh import, say).
+      const rounds = Array.from({ length: 300 }, (_, i) => i);
+      let told = 0;
+      row(
+        `notices, nothing new ${n}`,
+        measure(rounds, () => (told += memory.changes({ since: Date.now() - 1000 }).length)),
+        { told },
+      );
+      row(
+        `notices, everything new ${n}`,
+        measure(rounds.slice(0, 60), () => (told = memory.changes({ since: 0 }).length)),
+        { told },
+      );
     }
     if (only.has('read')) {
       const ids = workload.reads[n].map((k) => itemId(k));
@@ -302,13 +319,18 @@ async function pipelineRun(dir, tag = '') {
     memory.completeTurn(handle, assistant);
   }
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const processed = await memory.processDue({ force: true });
   const totalMs = performance.now() - start;
+  // CPU time of this process, for a machine shared with other work (the wall time then includes waiting).
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const status = memory.status();
   await memory.close();
   const netMs = totalMs - modelMs;
   return {
     turnsPerSecond: 1000 / (netMs / 1000),
+    cpuTurnsPerSecond: 1000 / ((cpuMs - modelMs) / 1000),
     totalMs,
     modelMs,
     batches: processed.outcomes.length,
@@ -337,7 +359,9 @@ if (only.has('pipeline-size')) {
     const repo = await itemsRepo(n);
     const r = await pipelineRun(repo.dir, 'new');
     results.rows.push({ operation: `pipeline at ${n} items`, ...r });
-    log(`  pipeline at ${n} items: ${r.turnsPerSecond.toFixed(0)} turns/s net of model time (items ${JSON.stringify(r.items)})`);
+    log(
+      `  pipeline at ${n} items: ${r.turnsPerSecond.toFixed(0)} turns/s net of model time, ${r.cpuTurnsPerSecond.toFixed(0)} per CPU second (items ${JSON.stringify(r.items)})`,
+    );
     repo.remove();
     itemRepos.delete(n);
   }

@@ -1,18 +1,18 @@
-import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { accessSync, constants, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import type { Agent } from '../agent/agent.js';
-import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
+import { type AppConfig, ConfigError, loadConfig, memoryRequestTimeoutMs } from '../config/config.js';
 import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
 import { LazyProvider } from '../llm/lazy-provider.js';
 import { UsageMeter } from '../llm/usage-meter.js';
-import { dataDir, memoryDbPath, pendingPatchPath } from '../memory/paths.js';
+import { clearJournalPath, dataDir, memoryDbPath, pendingPatchPath } from '../memory/paths.js';
 import type { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
-import { projectRoot } from '../workspace/project-root.js';
+import { resolveProject } from '../workspace/project-root.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
 import { EXIT } from './commands/command-output.js';
 import { recoveryLines } from './commands/patch-recovery.js';
-import type { Output } from './output.js';
+import { type Output, literal } from './output.js';
 import type { SessionState } from './session-state.js';
 
 /** Everything a command needs: the project, its Memory, the model (when one is configured). */
@@ -85,8 +85,8 @@ export function settingsText(error: ConfigError): string {
 
 /** The project folder: `--repo` as given, else the git top level of the current folder. */
 export function resolveRepo(repo: string | undefined): string {
-  const root = repo !== undefined ? resolve(repo) : projectRoot(process.cwd());
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new StartupError(`--repo ${root} is not a folder`);
+  const { root, problem } = resolveProject(repo);
+  if (problem !== null) throw new StartupError(problem);
   return root;
 }
 
@@ -108,7 +108,7 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
     memory = MemoryManager.open({
       repoRoot,
       ...(llm ? { llm } : {}),
-      ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}),
+      ...(config.llm ? { requestTimeoutMs: memoryRequestTimeoutMs(config.llm) } : {}),
     });
   } catch (error) {
     if (error instanceof MemoryStorageError) {
@@ -117,6 +117,7 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
     }
     throw error;
   }
+  for (const notice of memory.startupNotices()) options.output.err(`memory: ${literal(notice)}\n`);
   const workspace = new ReviewWorkspace(repoRoot, { patchFile: pendingPatchPath(repoRoot) });
   for (const line of recoveryLines(workspace)) options.output.err(`${line}\n`);
   let agent: Promise<Agent | null> | null = null;
@@ -162,5 +163,6 @@ function hasNoMemoryYet(repoRoot: string): boolean {
       return false;
     }
   }
-  return stat.isDirectory() && !existsSync(memoryDbPath(repoRoot));
+  // A clear a crash cut short (its database moved aside, the new one not yet in place) is Memory, not nothing.
+  return stat.isDirectory() && !existsSync(memoryDbPath(repoRoot)) && !existsSync(clearJournalPath(repoRoot));
 }

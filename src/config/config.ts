@@ -58,6 +58,13 @@ export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'x
 export const DEFAULT_BASE_URL = 'https://api.deepseek.com';
 export const DEFAULT_MODEL = 'deepseek-chat';
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** M-10.2: a Memory worker request (and each exit-pass request) waits at most this long. */
+export const MEMORY_REQUEST_TIMEOUT_MS = 60_000;
+
+/** The timeout of a Memory worker request: M-10.2's cap, never more than AUTOPATCH_LLM_TIMEOUT_MS. */
+export function memoryRequestTimeoutMs(llm: Pick<LlmConfig, 'timeoutMs'> | null): number {
+  return Math.min(MEMORY_REQUEST_TIMEOUT_MS, llm?.timeoutMs ?? MEMORY_REQUEST_TIMEOUT_MS);
+}
 /** A streamed main call may run this many request timeouts in all (a long answer streams for minutes). */
 export const STREAM_TOTAL_TIMEOUTS = 4;
 
@@ -211,4 +218,16 @@ function parseExtraBody(name: string, raw: string | undefined, example: string):
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     throw new ConfigError(name, `must be a JSON object such as ${example}`, `set a JSON object such as ${example}, or unset it`);
   return parsed as Record<string, unknown>;
+}
+
+let crashAt: string | undefined;
+
+/**
+ * Test hook of the crash tests, read here like every setting: with `AUTOPATCH_TEST_CRASH_AT=<point>` the process
+ * kills itself with SIGKILL when it reaches that named point — a real kill -9 at an exact step (the renames of a
+ * clear). Unset, it costs one comparison.
+ */
+export function crashPoint(name: string): void {
+  crashAt ??= process.env['AUTOPATCH_TEST_CRASH_AT'] ?? '';
+  if (crashAt === name) process.kill(process.pid, 'SIGKILL');
 }

@@ -1,3 +1,4 @@
+import { UNTRUSTED_PREFIX, isUntrustedReason } from '../shared/data-trust.js';
 import { MemoryIntentError, MemoryNotFoundError, MemorySchemaError, describeError } from '../shared/errors.js';
 
 /** A path as one shell word, for commands a person copies. */
@@ -17,6 +18,11 @@ export function recoveryCommands(repoRoot: string): { diagnose: string; keepCopy
 
 /** What a degraded Memory tells an MCP client: the reason, and what a person runs to recover. */
 export function degradedText(reason: string, repoRoot: string): string {
+  if (isUntrustedReason(reason))
+    return [
+      `Memory is not used: ${reason.slice(UNTRUSTED_PREFIX.length)}`,
+      'This server never repairs or moves anything; it uses the folder once a person has moved it aside (no restart needed).',
+    ].join('\n');
   const c = recoveryCommands(repoRoot);
   return [
     `Memory is degraded: ${reason}`,

@@ -37,3 +37,8 @@ export function cliHistoryPath(repoRoot: string): string {
 export function applyDir(repoRoot: string): string {
   return join(dataDir(repoRoot), 'apply');
 }
+
+/** The journal of a clear replacing a damaged database, while it runs (or after a crash cut it short). */
+export function clearJournalPath(repoRoot: string): string {
+  return join(dataDir(repoRoot), 'clear-journal.json');
+}

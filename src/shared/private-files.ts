@@ -7,6 +7,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -111,6 +112,16 @@ export function createExclusive(path: string, mode = 0o600): number {
     throw error;
   }
   return fd;
+}
+
+/** Reads a whole file of autopatch-j's own without following a link at its name (ELOOP then). */
+export function readNoFollow(path: string): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Writes every byte, continuing short writes. */

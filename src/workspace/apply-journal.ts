@@ -1,7 +1,7 @@
-import { closeSync, constants, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyDir } from '../memory/paths.js';
-import { createExclusive, processAlive, writeAll, writePrivateFileAtomic } from '../shared/private-files.js';
+import { createExclusive, processAlive, readNoFollow, writeAll, writePrivateFileAtomic } from '../shared/private-files.js';
 import { projectPathParts } from './project-files.js';
 
 /**
@@ -84,12 +84,7 @@ export function readJournal(repoRoot: string, id: string): Journal | null {
   if (!isTransactionId(id)) return null;
   let text: string;
   try {
-    const fd = openSync(join(transactionDir(repoRoot, id), JOURNAL), constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readNoFollow(join(transactionDir(repoRoot, id), JOURNAL)).toString('utf8');
   } catch {
     return null;
   }
@@ -157,14 +152,7 @@ export function writeRecoveryNote(repoRoot: string, note: RecoveryNote): void {
 /** The last start-up recovery, for doctor; null when there was none. */
 export function readRecoveryNote(repoRoot: string): RecoveryNote | null {
   try {
-    const fd = openSync(join(applyDir(repoRoot), LAST_RECOVERY), constants.O_RDONLY | constants.O_NOFOLLOW);
-    let text: string;
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
-    const note = JSON.parse(text) as RecoveryNote;
+    const note = JSON.parse(readNoFollow(join(applyDir(repoRoot), LAST_RECOVERY)).toString('utf8')) as RecoveryNote;
     if (typeof note.id !== 'string' || !['rolled_forward', 'rolled_back', 'left_alone'].includes(note.action)) return null;
     return { ...note, files: Array.isArray(note.files) ? note.files.filter((f) => typeof f === 'string') : [] };
   } catch {

@@ -1,14 +1,11 @@
 import {
   closeSync,
-  constants,
   fchownSync,
   fstatSync,
   fsyncSync,
   linkSync,
   lstatSync,
   mkdirSync,
-  openSync,
-  readFileSync,
   renameSync,
   rmSync,
   statfsSync,
@@ -18,7 +15,8 @@ import { join } from 'node:path';
 import { applyDir, dataDir } from '../memory/paths.js';
 import { nodeCrypto } from '../shared/crypto.js';
 import { randomToken } from '../shared/ids.js';
-import { createExclusive, makePrivateFolder, syncFolder, writeAll } from '../shared/private-files.js';
+import { UNTRUSTED_PREFIX, untrustedData } from '../shared/data-trust.js';
+import { createExclusive, makeDataFolder, makePrivateFolder, readNoFollow, syncFolder, writeAll } from '../shared/private-files.js';
 import {
   type Journal,
   type JournalFile,
@@ -107,14 +105,17 @@ export function runTransaction(
   replacements: readonly Replacement[],
   meta: { kind: 'apply' | 'undo'; patchId: number | null; summary: string; undoes: string | null; now: number },
 ): TransactionResult {
-  makePrivateFolder(dataDir(repoRoot));
+  // The journal and the kept bytes go into .autopatch-j/: never into one that came from elsewhere.
+  const untrusted = untrustedData(repoRoot, dataDir(repoRoot));
+  if (untrusted) return { ok: false, problems: [`nothing was changed: ${untrusted.reason.slice(UNTRUSTED_PREFIX.length)}`] };
+  makeDataFolder(dataDir(repoRoot));
   makePrivateFolder(applyDir(repoRoot));
   const lock = acquireApplyLock(repoRoot);
   if ('heldBy' in lock) {
     return { ok: false, problems: [`another autopatch-j process (pid ${lock.heldBy}) is applying a patch in this project; try again`] };
   }
   try {
-    const precheck = checkSpace(repoRoot, replacements);
+    const precheck = checkSpace(replacements);
     if (precheck) return { ok: false, problems: [precheck] };
     let id = transactionId(meta.now);
     for (;;) {
@@ -186,7 +187,7 @@ export function runTransaction(
 }
 
 /** Space for the temp files on each file system (the backups are hard links where possible). */
-function checkSpace(repoRoot: string, replacements: readonly Replacement[]): string | null {
+function checkSpace(replacements: readonly Replacement[]): string | null {
   const perDevice = new Map<number, number>();
   for (const r of replacements) {
     const used = (perDevice.get(r.file.dev) ?? 0) + r.after.length;
@@ -194,7 +195,6 @@ function checkSpace(repoRoot: string, replacements: readonly Replacement[]): str
     const free = freeBytes(r.file.dir.realPath());
     if (free !== null && used + SPACE_MARGIN > free) return spaceProblem(r.file, r.after.length, free);
   }
-  void repoRoot;
   return null;
 }
 
@@ -321,7 +321,7 @@ export function restoreBackup(dir: ProjectDir, name: string, backupPath: string,
   } catch {
     const fd = createExclusive(dir.child(temp), mode & 0o777);
     try {
-      writeAll(fd, bytes ?? readBackup(backupPath));
+      writeAll(fd, bytes ?? readNoFollow(backupPath));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -329,15 +329,6 @@ export function restoreBackup(dir: ProjectDir, name: string, backupPath: string,
   }
   renameSync(dir.child(temp), dir.child(name));
   fsyncDir(dir);
-}
-
-function readBackup(path: string): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Removes the temp files and the transaction folder: nothing of the transaction stays. */

@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readFileSync } from 'node:fs';
+import { readNoFollow } from '../shared/private-files.js';
 import { join } from 'node:path';
 import { lastCommittedApply, transactionDir } from './apply-journal.js';
 import { type Replacement, runTransaction, sha256 } from './apply-transaction.js';
@@ -144,12 +144,7 @@ export function undoLastApply(repoRoot: string, now: number): UndoResult {
       }
       let kept: Buffer;
       try {
-        const fd = openSync(join(transactionDir(repoRoot, last.id), f.backup), constants.O_RDONLY | constants.O_NOFOLLOW);
-        try {
-          kept = readFileSync(fd);
-        } finally {
-          closeSync(fd);
-        }
+        kept = readNoFollow(join(transactionDir(repoRoot, last.id), f.backup));
       } catch {
         kept = Buffer.alloc(0);
       }

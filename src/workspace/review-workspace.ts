@@ -1,6 +1,7 @@
-import { closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { makeDataFolder, writePrivateFileAtomic } from '../shared/private-files.js';
+import { untrustedData } from '../shared/data-trust.js';
+import { makeDataFolder, readNoFollow, writePrivateFileAtomic } from '../shared/private-files.js';
 import { type RecoveryNote, lastCommittedApply } from './apply-journal.js';
 import { recoverTransactions } from './apply-recovery.js';
 import { type ApplyResult, type UndoResult, applyEdits, planPatch, undoLastApply } from './patch-apply.js';
@@ -72,14 +73,19 @@ export class ReviewWorkspace {
   private readonly patchFile: string | null;
   /** Applies or undos a crash interrupted, completed or rolled back when this workspace opened. */
   readonly recovered: RecoveryNote[];
+  /** Why the data folder is not used for the pending patch (it is not the user's own), or null. */
+  readonly untrusted: string | null;
   private readonly now: () => number;
 
   constructor(
     readonly repoRoot: string,
     options: { patchFile?: string; now?: () => number } = {},
   ) {
-    this.patchFile = options.patchFile ?? null;
     this.now = options.now ?? Date.now;
+    // A data folder that is not the user's own (issue "Safe hands", item 2): its patch is never loaded, nothing
+    // is written there, and no journal found in it is replayed; the patch of this session stays in memory.
+    this.untrusted = options.patchFile ? (untrustedData(repoRoot, dirname(options.patchFile))?.reason ?? null) : null;
+    this.patchFile = this.untrusted === null ? (options.patchFile ?? null) : null;
     this.recovered = this.patchFile ? recoverTransactions(repoRoot, this.now()) : [];
     this.load();
   }
@@ -108,13 +114,7 @@ export class ReviewWorkspace {
   private load(): void {
     if (!this.patchFile || !existsSync(this.patchFile)) return;
     try {
-      const fd = openSync(this.patchFile, constants.O_RDONLY | constants.O_NOFOLLOW);
-      let text: string;
-      try {
-        text = readFileSync(fd, 'utf8');
-      } finally {
-        closeSync(fd);
-      }
+      const text = readNoFollow(this.patchFile).toString('utf8');
       const stored = parseStoredPatch(JSON.parse(text));
       this.patch = stored.patch;
       this.nextId = Math.max(stored.nextId, (stored.patch?.id ?? 0) + 1);

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../src/index.js';
@@ -185,13 +185,15 @@ describe('exit codes of storage failures', () => {
     expect(run.stdout).toBe('');
   });
 
-  it('a symbolic link for .autopatch-j: exit 1, nothing written outside', async () => {
+  it('a symbolic link for .autopatch-j: never followed, the folder is not used (issue "Safe hands"), nothing written outside', async () => {
     const repo = tempRepo();
     const outside = tempRepo('autopatch-j-outside-');
     symlinkSync(outside, join(repo, '.autopatch-j'));
-    const run = await runCli(['memory', 'status', '--repo', repo]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/symbolic link/);
+    const run = await runCli(['memory', 'list', '--repo', repo]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/Memory is not used: .*\.autopatch-j is a symbolic link; .*Move it aside: mv /);
+    expect(run.stderr).not.toMatch(/clear --confirm/);
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   it('a base URL with credentials never shows them, in debug output or the export', async () => {

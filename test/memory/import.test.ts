@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryImportError, MemoryManager, MemorySchemaError, ScriptedLlm } from '../../src/index.js';
@@ -270,9 +270,14 @@ describe('memory import: restore on another machine', () => {
     writeFileSync(shipped, readFileSync(file));
     execFileSync('git', ['add', '-f', '.autopatch-j/exports/shipped.json'], { cwd: target });
     await expect(MemoryManager.checkExportFile({ repoRoot: target, file: shipped })).rejects.toThrow(/is tracked by git/);
-    // The same bytes outside the data folder are the user's to import.
+    // The same bytes outside the data folder are the user's to import — once the planted files are moved
+    // aside: while they are there the data folder is untrusted and nothing is restored into it.
     const own = join(target, 'my-export.json');
     writeFileSync(own, readFileSync(file));
+    await expect(restoreInto(target, own)).rejects.toThrow(/untrusted data folder/);
+    execFileSync('git', ['rm', '-q', '--cached', '.autopatch-j/exports/shipped.json'], { cwd: target });
+    rmSync(link);
+    rmSync(shipped);
     expect((await restoreInto(target, own)).turns).toBe(12);
   });
 });

@@ -66,6 +66,16 @@ describe('routing by relevance (M-8.3)', () => {
     await memory.close();
   });
 
+  it('in a large Memory the count stays cheap: past 200 of a kind the text says "more than"', async () => {
+    const repo = tempRepo();
+    seedItems(repo, decisions(205));
+    const memory = MemoryManager.open({ repoRoot: repo });
+    const handle = memory.beginTurn({ intent: 'general_chat', userText: 'feature flags' });
+    const shown = memory.routingItems(handle).length;
+    expect(memory.routingContext(handle)).toContain(`(more than ${200 - shown} more; find them with memory_search)`);
+    await memory.close();
+  });
+
   it('every stored string is one line of data: no markup or control characters pass; the summary is marked as the model’s', async () => {
     const repo = tempRepo();
     seedItems(repo, [

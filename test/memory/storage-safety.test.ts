@@ -161,23 +161,31 @@ describe('cannot open is a storage error, never degraded, never a reason to clea
     expect(sha256(dbPathOf(repo))).toBe(hash);
   });
 
-  it('.autopatch-j, memory.db or a side file as a symbolic link is refused, nothing is created outside', async () => {
+  it('.autopatch-j, memory.db or a side file as a symbolic link is never followed (not used, issue "Safe hands"), nothing is created outside', async () => {
     const outside = tempRepo('autopatch-j-outside-');
     const repo = tempRepo();
     symlinkSync(outside, join(repo, '.autopatch-j'));
-    expect(() => MemoryManager.open({ repoRoot: repo })).toThrow(/symbolic link/);
+    const linked = (root: string): string | null => {
+      const memory = MemoryManager.open({ repoRoot: root });
+      const reason = memory.status().degradedReason;
+      void memory.close();
+      return reason;
+    };
+    expect(linked(repo)).toMatch(/^untrusted data folder: .*\.autopatch-j is a symbolic link/);
     expect(readdirSync(outside)).toEqual([]);
 
     const repo2 = tempRepo();
     mkdirSync(join(repo2, '.autopatch-j'));
     symlinkSync(join(outside, 'elsewhere.db'), dbPathOf(repo2));
-    expect(() => MemoryManager.open({ repoRoot: repo2 })).toThrow(MemoryStorageError);
+    expect(linked(repo2)).toMatch(/memory\.db is a symbolic link/);
     expect(readdirSync(outside)).toEqual([]);
 
     const repo3 = await healthyRepo(1);
+    const hash = sha256(dbPathOf(repo3));
     symlinkSync(join(outside, 'wal'), `${dbPathOf(repo3)}-wal`);
-    expect(() => MemoryManager.open({ repoRoot: repo3 })).toThrow(/symbolic link/);
+    expect(linked(repo3)).toMatch(/memory\.db-wal is a symbolic link/);
     expect(readdirSync(outside)).toEqual([]);
+    expect(sha256(dbPathOf(repo3))).toBe(hash);
   });
 
   it('.autopatch-j as a file is a storage error', () => {

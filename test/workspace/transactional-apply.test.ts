@@ -124,10 +124,21 @@ describe('transactional /apply and /undo (issue "Safe hands", item 1)', () => {
     writeFileSync(join(repo, 'a.js'), 'a = 1;\n');
     const workspace = new ReviewWorkspace(repo, { patchFile: patchFileOf(repo) });
     expect(workspace.pendingPatch).toBeNull();
+    // A folder with planted links is not the user's own: the patch stays in the session, nothing is written there.
+    expect(workspace.untrusted).toMatch(/is a symbolic link/);
     workspace.proposePatch('one', [{ path: 'a.js', search: 'a = 1;', replace: 'a = 2;' }]);
     workspace.discardPatch();
     expect(readFileSync(target, 'utf8')).toBe('untouched\n');
-    expect(lstatSync(patchFileOf(repo)).isSymbolicLink()).toBe(false);
+    expect(lstatSync(patchFileOf(repo)).isSymbolicLink()).toBe(true);
+
+    // In the user's own folder the patch file is replaced by rename: a link that appears later is replaced, not followed.
+    const own = tempRepo();
+    writeFileSync(join(own, 'a.js'), 'a = 1;\n');
+    const mine = new ReviewWorkspace(own, { patchFile: patchFileOf(own) });
+    mine.proposePatch('one', [{ path: 'a.js', search: 'a = 1;', replace: 'a = 2;' }]);
+    const later = new ReviewWorkspace(own, { patchFile: patchFileOf(own) });
+    expect(later.untrusted).toBeNull();
+    expect(later.pendingPatch).toMatchObject({ id: 1, summary: 'one' });
   });
 
   it('a patch the last apply already applied (a crash before it was cleared) is not pending again', () => {

@@ -1,3 +1,4 @@
+import { UNTRUSTED_PREFIX, isUntrustedReason } from '../../shared/data-trust.js';
 import type { DrainResult, MemoryDetail, MemoryItemSummary, MemoryKind, MemoryStatus, RefusedCandidate } from '../../memory/types.js';
 import { literal } from '../output.js';
 import { renderTable } from './table.js';
@@ -11,6 +12,12 @@ export const KIND_LABEL: Record<MemoryKind, string> = {
 
 /** How to get out of a degraded Memory, said everywhere it matters. */
 export function degradedHelp(reason: string): string {
+  // A data folder that is not the user's own: the way out is in the reason (move it aside), never a clear.
+  if (isUntrustedReason(reason))
+    return [
+      `Memory is not used: ${reason.slice(UNTRUSTED_PREFIX.length)}`,
+      'Ordinary chat is paused until then; repair requests still work. Nothing in .autopatch-j/ was read or changed.',
+    ].join('\n');
   return [
     `Memory is degraded: ${reason}`,
     'Ordinary chat is paused until it is healthy again; repair requests and the memory commands still work.',
@@ -59,6 +66,8 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
     `  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks` +
       `${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`,
   );
+  if (status.suggestions > 0)
+    lines.push(`  suggestions    ${status.suggestions} held for your decision — memory suggestions lists them (keep or dismiss)`);
   lines.push(`  last success   ${formatTime(status.lastSucceededAt)}`);
   if (status.lastError === null) lines.push('  last error     none');
   else if (options.debug)

@@ -1,3 +1,4 @@
+import { isUntrustedReason, moveAsideCommand } from '../../shared/data-trust.js';
 import { z } from 'zod';
 import type { MemoryStatus } from '../../memory/types.js';
 import { recoveryCommands, shellWord } from '../recovery.js';
@@ -54,6 +55,12 @@ export const memoryStatusTool = defineMcpTool({
 
 function statusView(status: MemoryStatus, options: { debug: boolean; repoRoot: string; modelConfigured: boolean; workerRunning: boolean }) {
   const recovery = recoveryCommands(options.repoRoot);
+  // A data folder that is not the user's: moving it aside is the recovery, never a clear.
+  const moveAside = status.degradedReason === null ? null : moveAsideCommand(status.degradedReason);
+  if (moveAside !== null && status.degradedReason !== null && isUntrustedReason(status.degradedReason)) {
+    recovery.keepCopy = 'nothing to keep: the folder is not your Memory';
+    recovery.recover = moveAside;
+  }
   return {
     health: status.health,
     degraded_reason: status.degradedReason,

@@ -12,17 +12,21 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { untrustedData } from '../../shared/data-trust.js';
+import { TEMP_PREFIX } from '../../shared/private-files.js';
+import { EXPORT_TEMP_PREFIX } from './export.js';
 import { MemoryStorageError, describeError } from '../../shared/errors.js';
 import type { IdGenerator } from '../../shared/ids.js';
 import type { MetaSeed } from './seed.js';
 import { Connection } from '../db/connection.js';
 import { closedCleanSinceVerified, forgetCleanClose } from './clean-close.js';
-import { createPrivateFile, ensureGitignore, ensurePrivateDir, refuseLinks, removeStaleWorkDirs } from './files.js';
+import { REPLACEMENT_PREFIX, createPrivateFile, ensureGitignore, ensurePrivateDir, refuseLinks, removeStaleWorkDirs } from './files.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from '../db/schema.js';
 import { writeSeedRows } from './seed.js';
 import { IMPORT_PREFIX } from './import.js';
 import { markTermsCurrent } from '../db/term-format.js';
 import { bootstrapProblem, isBlank, verifyBootstrap } from './verify.js';
+import { resumeInterruptedClear } from './clear.js';
 import { damageReason, isDamage, typedStorageError } from '../db/storage-fault.js';
 
 /**
@@ -31,15 +35,16 @@ import { damageReason, isDamage, typedStorageError } from '../db/storage-fault.j
  * files changes. A database that cannot be reached at all (permissions, full disk, locks, links) is
  * neither: `bootstrap` throws MemoryStorageError.
  */
-export type BootstrapResult =
+export type BootstrapResult = (
   | { state: 'healthy'; conn: Connection; created: boolean; warnings: string[] }
-  | { state: 'degraded'; reason: string; conn: Connection | null; warnings: string[] };
+  | { state: 'degraded'; reason: string; conn: Connection | null; warnings: string[]; untrusted?: boolean }
+) & {
+  /** What the person should hear at this start (an interrupted clear that was finished, and where the old file is). */
+  notices?: string[];
+};
 
 /** Private folders where an existing database is verified read-only: `.verify-<pid>-<random>`. */
 const VERIFY_PREFIX = '.verify-';
-
-/** Replacement databases a clear builds before renaming them into place: `.memory.db.new-<pid>-<random>`. */
-export const REPLACEMENT_PREFIX = '.memory.db.new-';
 
 /** A verification is repeated when a live writer changed the files meanwhile, at most this often. */
 const VERIFY_ATTEMPTS = 3;
@@ -58,12 +63,31 @@ interface OpenOptions {
  */
 export function bootstrap(dbPath: string, now: number, ids: IdGenerator, seed?: MetaSeed, options: OpenOptions = {}): BootstrapResult {
   const dir = dirname(dbPath);
+  // Issue "Safe hands", item 2: a data folder that came with the repository (tracked by git), holds a link or
+  // belongs to another user is never opened, followed or written: degraded, with the way out in the reason.
+  const untrusted = untrustedData(dirname(dir), dir);
+  if (untrusted) return { state: 'degraded', reason: untrusted.reason, conn: null, warnings: [], untrusted: true };
+  // Before anything opens memory.db: a clear a crash interrupted is finished, and the start says so.
+  const resumed = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? resumeInterruptedClear(dbPath) : null;
+  const result = openDatabase(dbPath, now, ids, seed, options);
+  if (resumed !== null) {
+    result.warnings.unshift(resumed);
+    result.notices = [resumed];
+  }
+  return result;
+}
+
+function openDatabase(dbPath: string, now: number, ids: IdGenerator, seed: MetaSeed | undefined, options: OpenOptions): BootstrapResult {
+  const dir = dirname(dbPath);
   ensurePrivateDir(dir);
   ensureGitignore(dir);
   removeStaleWorkDirs(dir, VERIFY_PREFIX);
   removeStaleWorkDirs(dir, REPLACEMENT_PREFIX);
   // A RAW copy an import killed mid-way left behind (it may have committed before its cleanup).
   removeStaleWorkDirs(dir, IMPORT_PREFIX);
+  // What processes killed mid-write left (issue "Safe hands", item 6): export and atomic-write temp files.
+  removeStaleWorkDirs(dir, TEMP_PREFIX);
+  removeStaleWorkDirs(join(dir, 'exports'), EXPORT_TEMP_PREFIX);
   let created: boolean;
   try {
     refuseLinks(dbPath);

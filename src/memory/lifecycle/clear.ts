@@ -1,9 +1,12 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { crashPoint } from '../../config/config.js';
+import { clearJournalPath } from '../paths.js';
+import { MemoryStorageError } from '../../shared/errors.js';
+import { processAlive, readNoFollow, writePrivateFileAtomic } from '../../shared/private-files.js';
 import { randomToken } from '../../shared/ids.js';
-import { REPLACEMENT_PREFIX } from './bootstrap.js';
 import { Connection } from '../db/connection.js';
-import { SIDE_SUFFIXES, damagedName, syncDir } from './files.js';
+import { REPLACEMENT_PREFIX, SIDE_SUFFIXES, damagedName, syncDir } from './files.js';
 import { writeSeedRows } from './seed.js';
 import { isDamage, typedStorageError } from '../db/storage-fault.js';
 
@@ -93,12 +96,30 @@ export function holdWriteLock(dbPath: string, busyTimeoutMs?: number): (() => vo
   };
 }
 
+/** The journal of a clear that replaces a damaged database: `.autopatch-j/clear-journal.json` (see paths). */
+export const CLEAR_JOURNAL = basename(clearJournalPath(''));
+
+interface ClearJournal {
+  format: 'autopatch-j-clear';
+  version: 1;
+  pid: number;
+  /** The new database, complete and synced, under its temp name (in the data folder). */
+  temp: string;
+  /** Where the damaged file goes: `memory.db.damaged-<timestamp>`, with its side files beside it. */
+  aside: string;
+  /** The suffixes moved aside, side files first ('' is the main file). */
+  moves: string[];
+}
+
 /**
- * Replaces a damaged database for a clear, never deleting it: the new database is built and synced in a
- * temp file first (`build`); then, under the old file's write lock (`lock`), the damaged file and its
- * -wal/-shm/-journal are renamed to `memory.db.damaged-<timestamp>…`; then the new file is renamed over
- * `memory.db`. A failure at any step undoes the renames done so far and removes the temp file, so the old
- * state stays. Returns where the damaged file went (null when there was no file).
+ * Replaces a damaged database for a clear, never deleting it, as one unit (issue "Safe hands", item 6): the
+ * new database is built and synced in a temp file first (`build`); a journal then records what moves where;
+ * under the old file's write lock (`lock`) the damaged file and its -wal/-shm/-journal are renamed to
+ * `memory.db.damaged-<timestamp>…`, and the new file is renamed over `memory.db`. A crash at any rename is
+ * finished at the next start from the journal (`resumeInterruptedClear`), which says where the old file went:
+ * no crash point leaves a healthy empty Memory while the old data sits aside unannounced. A failure (not a
+ * crash) undoes the renames so far and removes the temp file and journal, so the old state stays. Returns where
+ * the damaged file went (null when there was no file).
  */
 export function replaceDamagedDatabase(
   dbPath: string,
@@ -108,28 +129,43 @@ export function replaceDamagedDatabase(
 ): string | null {
   const dir = dirname(dbPath);
   const temp = join(dir, `${REPLACEMENT_PREFIX}${process.pid}-${randomToken(8)}`);
+  const journalPath = join(dir, CLEAR_JOURNAL);
   const done: [from: string, to: string][] = [];
   let release: (() => void) | null = null;
+  let journaled = false;
   try {
     build(temp);
     release = lock();
     const aside = damagedName(dbPath, now);
-    const moves: [string, string][] = SIDE_SUFFIXES.map((suffix) => [dbPath + suffix, aside + suffix]);
     // Side files first: a new memory.db must never meet the old WAL.
-    moves.push([dbPath, aside]);
-    for (const [from, to] of moves) {
-      if (!statSync(from, { throwIfNoEntry: false })) continue;
-      renameSync(from, to);
-      done.push([from, to]);
-    }
+    const moves = [...SIDE_SUFFIXES, ''].filter((suffix) => statSync(dbPath + suffix, { throwIfNoEntry: false }));
+    const journal: ClearJournal = {
+      format: 'autopatch-j-clear',
+      version: 1,
+      pid: process.pid,
+      temp: basename(temp),
+      aside: basename(aside),
+      moves,
+    };
+    writePrivateFileAtomic(journalPath, `${JSON.stringify(journal)}\n`);
+    journaled = true;
+    crashPoint('clear:journal');
+    moves.forEach((suffix, n) => {
+      crashPoint(`clear:rename:${n}`);
+      renameSync(dbPath + suffix, aside + suffix);
+      done.push([dbPath + suffix, aside + suffix]);
+    });
     // Released before the new file appears. The closing connection sees its file moved, so SQLite neither
     // checkpoints into it nor unlinks side files by their old names (which will belong to the new database).
     const releasing = release;
     release = null;
     releasing?.();
+    crashPoint('clear:rename:new');
     renameSync(temp, dbPath);
     syncDir(dir);
-    return done.some(([from]) => from === dbPath) ? aside : null;
+    crashPoint('clear:journal-removal');
+    rmSync(journalPath, { force: true });
+    return moves.includes('') ? aside : null;
   } catch (error) {
     for (const [from, to] of done.reverse()) {
       try {
@@ -144,6 +180,67 @@ export function replaceDamagedDatabase(
       // The lock goes with the connection; the clear's own error is the one to report.
     }
     for (const suffix of ['', ...SIDE_SUFFIXES]) rmSync(temp + suffix, { force: true });
+    if (journaled) rmSync(journalPath, { force: true });
     throw typedStorageError(error, 'clear could not replace the damaged database (nothing was changed)', dir);
   }
+}
+
+function readClearJournal(path: string, dbPath: string): ClearJournal | null {
+  let text: string;
+  try {
+    text = readNoFollow(path).toString('utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const j = JSON.parse(text) as Partial<ClearJournal>;
+    const asidePattern = new RegExp(`^${basename(dbPath).replace(/\./g, '\\.')}\\.damaged-\\d{8}T\\d{9}Z(?:-\\d+)?$`, 'u');
+    if (j.format !== 'autopatch-j-clear' || j.version !== 1 || !Number.isSafeInteger(j.pid)) return null;
+    if (typeof j.temp !== 'string' || !j.temp.startsWith(REPLACEMENT_PREFIX) || j.temp.includes('/')) return null;
+    if (typeof j.aside !== 'string' || !asidePattern.test(j.aside)) return null;
+    if (!Array.isArray(j.moves) || !j.moves.every((m) => m === '' || (SIDE_SUFFIXES as readonly string[]).includes(m))) return null;
+    return j as ClearJournal;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * At start-up, before anything opens `memory.db`: a clear a crash interrupted is finished from its journal (the
+ * rest of the damaged files move aside, the new database takes its place). Returns what to tell the person —
+ * where the damaged database is now — or null when there was nothing to finish. A clear still running in a
+ * live process is a storage error (try again), never a half-done state to open.
+ */
+export function resumeInterruptedClear(dbPath: string): string | null {
+  const dir = dirname(dbPath);
+  const journalPath = join(dir, CLEAR_JOURNAL);
+  if (!statSync(journalPath, { throwIfNoEntry: false })) return null;
+  const journal = readClearJournal(journalPath, dbPath);
+  if (!journal) {
+    throw new MemoryStorageError(`${journalPath} is not a clear journal autopatch-j wrote`, {
+      fix: `move it aside (mv ${journalPath} ${journalPath}.aside) and run the command again`,
+    });
+  }
+  if (journal.pid !== process.pid && processAlive(journal.pid)) {
+    throw new MemoryStorageError(`a clear of this Memory is running in process ${journal.pid}`, { fix: 'try again in a moment' });
+  }
+  const temp = join(dir, journal.temp);
+  const aside = join(dir, journal.aside);
+  try {
+    if (statSync(temp, { throwIfNoEntry: false })) {
+      for (const suffix of journal.moves) {
+        if (statSync(dbPath + suffix, { throwIfNoEntry: false }) && !statSync(aside + suffix, { throwIfNoEntry: false })) {
+          renameSync(dbPath + suffix, aside + suffix);
+        }
+      }
+      renameSync(temp, dbPath);
+      syncDir(dir);
+    }
+    rmSync(journalPath, { force: true });
+  } catch (error) {
+    throw typedStorageError(error, 'an interrupted clear could not be finished', dir);
+  }
+  return journal.moves.includes('')
+    ? `a clear was interrupted (a crash) and was finished at this start: the damaged database is at ${aside}`
+    : 'a clear was interrupted (a crash) and was finished at this start';
 }

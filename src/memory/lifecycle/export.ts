@@ -47,6 +47,9 @@ export type WriteFn = (fd: number, buffer: Buffer, offset: number, length: numbe
 
 const FLUSH_BYTES = 1 << 20;
 
+/** Temp files of exports in progress: `.memory-export-<pid>-<timestamp>-<random>.tmp`. */
+export const EXPORT_TEMP_PREFIX = '.memory-export-';
+
 /**
  * A buffered writer over a file descriptor that checks every write's byte count: a partial write is
  * continued, a write that makes no progress is an error (a full disk reports itself either way).
@@ -199,7 +202,8 @@ export function writeExportFile<T>(
 ): { path: string; result: T } {
   ensurePrivateDir(exportDir);
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('.', '');
-  const temp = join(exportDir, `.memory-export-${stamp}-${process.pid}-${randomToken(8)}.tmp`);
+  // The pid first: a start-up removes the temp files of exports whose process is gone (kill -9, M-10.4).
+  const temp = join(exportDir, `${EXPORT_TEMP_PREFIX}${process.pid}-${stamp}-${randomToken(8)}.tmp`);
   let created = false;
   try {
     const fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);

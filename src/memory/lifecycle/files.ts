@@ -6,6 +6,9 @@ import { typedStorageError } from '../db/storage-fault.js';
 
 export { ensureGitignore, syncFolder as syncDir } from '../../shared/private-files.js';
 
+/** Replacement databases a clear builds before renaming them into place: `.memory.db.new-<pid>-<random>`. */
+export const REPLACEMENT_PREFIX = '.memory.db.new-';
+
 /** The files SQLite keeps next to a database. */
 export const SIDE_SUFFIXES = ['-wal', '-shm', '-journal'] as const;
 

@@ -58,16 +58,19 @@ interface IndexRow {
   synopsis: string;
 }
 
-// Items per kind read by recency; the character budget usually stops far earlier.
-const INDEX_ROWS_PER_KIND = 40;
-// Active preferences and decisions counted at most (to say how many more exist).
-const COUNT_CAP = 100_000;
+// Items per kind read by recency: more than the character budget holds (lines are rarely under 45 characters).
+const INDEX_ROWS_PER_KIND = 24;
+// Active preferences and decisions of each kind counted at most, to say how many more exist: the count reads
+// the active-items index, so it is capped ("more than 400 more") to stay cheap in a large Memory.
+const COUNT_CAP = 200;
 // The request text and the end of the summary that routing ranks by (M-8.3).
 const REQUEST_CHARS = 2_000;
 const SUMMARY_TAIL_CHARS = 400;
 /** Characters of the routing context for preferences and decisions (more when there is no summary). */
 const INDEX_BUDGET = 2_200;
 const INDEX_BUDGET_WITHOUT_SUMMARY = 2_900;
+// No index line is shorter than this: once less room is left, the rest of the candidates are not looked at.
+const MIN_LINE = 24;
 /** The thread summary shown, at most. */
 const SUMMARY_BUDGET = 1_400;
 
@@ -77,8 +80,10 @@ const LABEL: Record<MemoryKind, string> = {
   discussion_context: 'Current discussion (context, not facts)',
 };
 
-// Control and format characters (line breaks, escapes, bidi overrides) never reach the routing text.
-const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu;
+// Control and format characters (line breaks, escapes, bidi overrides) and runs of spaces become one space.
+const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu;
+// Whether there is anything for CONTROL to do (most titles and synopses have nothing): a test allocates nothing.
+const NEEDS_FOLDING = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\s\s|^\s|\s$|[^\S ]/u;
 
 /**
  * M-8.3: a stored string as one line of data: control and format characters and line breaks become spaces,
@@ -86,7 +91,7 @@ const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu;
  * can take the shape of the routing text around it.
  */
 export function dataLine(text: string, max: number): string {
-  return JSON.stringify(clip(text.replace(CONTROL, ' ').replace(/\s+/gu, ' ').trim(), max));
+  return JSON.stringify(clip(NEEDS_FOLDING.test(text) ? text.replace(CONTROL, ' ').trim() : text, max));
 }
 
 interface RoutingView {
@@ -144,10 +149,11 @@ function routingView(conn: Connection, handle: TurnHandle): RoutingView {
     const compaction = context?.compaction.trim() ?? '';
     if (recent.length === 0 && compaction.length === 0) return { text: '', shown: [] };
     const total = (context?.preferences ?? 0) + (context?.decisions ?? 0);
+    const capped = context?.preferences === COUNT_CAP || context?.decisions === COUNT_CAP;
     const byRecency = recent.filter((r) => r.kind !== 'discussion_context');
     const budget = compaction.length > 0 ? INDEX_BUDGET : INDEX_BUDGET_WITHOUT_SUMMARY;
     let chosen = byRecency;
-    if (total > byRecency.length || byRecency.reduce((n, r) => n + indexLine(r).length, 0) > budget) {
+    if (total > byRecency.length || !fitsWhole(byRecency, budget)) {
       const request = `${context?.request ?? ''}\n${compaction.slice(-SUMMARY_TAIL_CHARS)}`;
       const ranked = rankForRouting(conn, handle.threadId, request);
       const ofKind = (kind: MemoryKind): IndexRow[] => [...ranked, ...byRecency].filter((r) => r.kind === kind);
@@ -157,26 +163,52 @@ function routingView(conn: Connection, handle: TurnHandle): RoutingView {
     return composeRouting(
       compaction,
       chosen,
-      total,
+      { total, capped },
       recent.filter((r) => r.kind === 'discussion_context'),
       budget,
     );
   });
 }
 
-function indexLine(row: IndexRow): string {
-  const summary = row.synopsis.trim().length > 0 ? ` — ${dataLine(row.synopsis, 160)}` : '';
-  return `- [${row.id}] ${dataLine(row.title, 160)}${summary}\n`;
+/** True when every row's line fits the budget (stops at the first that does not). */
+function fitsWhole(rows: IndexRow[], budget: number): boolean {
+  let left = budget;
+  for (const row of rows) {
+    left -= lineOf(row).length;
+    if (left < 0) return false;
+  }
+  return true;
 }
 
-function composeRouting(compaction: string, chosen: IndexRow[], total: number, discussions: IndexRow[], indexBudget: number): RoutingView {
+// One line per row, made once: the fit check and the composition both need it.
+const lineCache = new WeakMap<IndexRow, string>();
+
+function lineOf(row: IndexRow): string {
+  let line = lineCache.get(row);
+  if (line === undefined) {
+    const summary = row.synopsis.trim().length > 0 ? ` — ${dataLine(row.synopsis, 160)}` : '';
+    line = `- [${row.id}] ${dataLine(row.title, 160)}${summary}\n`;
+    lineCache.set(row, line);
+  }
+  return line;
+}
+
+function composeRouting(
+  compaction: string,
+  chosen: IndexRow[],
+  count: { total: number; capped: boolean },
+  discussions: IndexRow[],
+  indexBudget: number,
+): RoutingView {
+  const { total, capped } = count;
   const header = `# Project memory\n${BOUNDARY_NOTE}\nUse memory_search and memory_read for details.\n`;
   let left = ROUTING_BUDGET - header.length;
   const parts: string[] = [header];
   const shown: RoutedItem[] = [];
   // Lines in the order given, while they fit; a section title only above a line that is shown.
   const section = (rows: IndexRow[], kinds: MemoryKind[], budget: number, hiddenCount: (shown: number) => number): void => {
-    const more = (n: number): string => (n > 0 ? `(${n} more; find them with memory_search)\n` : '');
+    const more = (n: number): string =>
+      n <= 0 ? '' : `(${capped && kinds.includes('project_decision') ? 'more than ' : ''}${n} more; find them with memory_search)\n`;
     const reserve = more(hiddenCount(0)).length;
     let room = Math.min(budget, left) - reserve;
     const lines = new Map<MemoryKind, string[]>();
@@ -186,8 +218,9 @@ function composeRouting(compaction: string, chosen: IndexRow[], total: number, d
     const preferenceRoom = decisionsWait ? Math.floor((room * 2) / 3) : room;
     let used = 0;
     for (const row of rows) {
+      if (room < MIN_LINE) break;
       const title = lines.has(row.kind) ? '' : `\n## ${LABEL[row.kind]}\n`;
-      const line = indexLine(row);
+      const line = lineOf(row);
       if (title.length + line.length > room) continue;
       if (row.kind === 'user_preference' && used + title.length + line.length > preferenceRoom) continue;
       used += title.length + line.length;

@@ -10,9 +10,9 @@ const STAGE_SCAN_LIMIT = 64;
  * Postings of one word the ranked stage reads, at most (bounded work, M-7.7). A word in more items than this
  * is common: it never proposes items, it only adds its weight to items a rarer word proposed.
  */
-export const POSTING_LIMIT = 256;
+export const POSTING_LIMIT = 128;
 // Items the rarer words propose for scoring, at most.
-const CANDIDATE_LIMIT = 64;
+const CANDIDATE_LIMIT = 32;
 /**
  * M-7.5 / M-7.7: an item needs this share of the query's weight (the IDF of its words), so one common word
  * of a long query never carries a hit …
@@ -22,7 +22,9 @@ export const MIN_QUERY_SHARE = 0.5;
 export const MIN_TOP_SHARE = 0.75;
 
 const VISIBLE = '(thread_id IS NULL OR thread_id = :thread)';
-const ITEM_JOIN = `JOIN memory_items i ON i.id = s.item_id AND i.is_current = 1 WHERE i.status = 'active'`;
+// CROSS JOIN: the hits come first and each reaches its item through the current-revision index; a plain join may
+// let SQLite start from the active items of a kind instead, a scan that grows with the Memory.
+const ITEM_JOIN = `CROSS JOIN memory_items i ON i.id = s.item_id AND i.is_current = 1 WHERE i.status = 'active'`;
 
 // Stage 1 (M-7.4): exact and prefix hits on whole metadata terms, in the query's normalized and canonical forms.
 const EXACT_PREFIX_SQL = `
@@ -143,7 +145,7 @@ SELECT i.id, i.kind, i.title, i.synopsis
  LIMIT ${ROUTING_LIMIT}`;
 
 /** Words of the request (and of the thread summary) routing ranks by, at most. */
-const ROUTING_WORDS = 24;
+const ROUTING_WORDS = 12;
 /** Routing needs less than a search hit: one rarer word of the request suffices to be preferred. */
 const ROUTING_SHARE = 0.05;
 

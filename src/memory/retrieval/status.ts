@@ -3,7 +3,9 @@ import { readMeta } from '../store/meta.js';
 import { countUsableItems } from '../store/items.js';
 import { countJobs, refusalCounts, unresolvedJobs } from '../store/jobs.js';
 import { findActiveThread } from '../store/threads.js';
+import { goneLeases } from '../store/leases.js';
 import { countTurns } from '../store/turns.js';
+import { countHeldSuggestions } from '../store/held.js';
 import type { FilteredCounts, MemoryStatus } from '../types.js';
 
 /**
@@ -25,6 +27,7 @@ export function readStatus(
     jobs: { pending: 0, leased: 0, retryWait: 0, failed: 0, succeeded: 0, succeededNoOutput: 0 },
     items: { user_preference: 0, project_decision: 0, discussion_context: 0 },
     filteredCandidates: { total: 0, byReason: {} },
+    suggestions: 0,
     unresolved: { failed: [], oldestCreatedAt: null, maxAttempts: 0 },
     backgroundError: context.backgroundError ?? null,
     lastError: null,
@@ -40,6 +43,17 @@ export function readStatus(
       // Unreadable while degraded: the degraded reason already says why.
     }
   };
+  // Issue "Safe hands", item 6: leases still held by processes of this machine that have ended (a start that could
+  // not write yet has not taken them back).
+  attempt(() => {
+    const gone = goneLeases(conn);
+    const n = gone.jobs + gone.turns;
+    if (n > 0)
+      status.warnings.push(
+        `${gone.jobs} job(s) and ${gone.turns} turn(s) are leased by process ${gone.pids.join(', ')}, which has ended; ` +
+          'the next start that can write takes them back (a turn once its lease is over)',
+      );
+  });
   const read = (): void => {
     attempt(() => {
       status.schemaVersion = conn.db.pragma('user_version', { simple: true }) as number;
@@ -69,6 +83,9 @@ export function readStatus(
     });
     attempt(() => {
       status.filteredCandidates = countFiltered(conn);
+    });
+    attempt(() => {
+      if (status.activeThreadId !== null) status.suggestions = countHeldSuggestions(conn, status.activeThreadId);
     });
   };
   // The counts read whole tables (no index of the Memory v2 catalog can answer them). No memory map: a disk
