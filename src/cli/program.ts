@@ -225,6 +225,21 @@ async function commandGuess(words: string[]): Promise<string | null> {
 }
 
 /**
+ * `autopatch-j status --json`: an option the top level does not have, given to what looks like a command
+ * typed without its `memory`. Suggests the command with the same options (commander said what was unknown).
+ */
+async function suggestWithOptions(args: string[]): Promise<void> {
+  const words: string[] = [];
+  const options: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    if (!args[i]!.startsWith('-')) words.push(args[i]!);
+    else options.push(...(/^--(repo|model)$/.test(args[i]!) ? args.slice(i, (i += 1) + 1) : [args[i]!]));
+  }
+  const guess = words.length > 0 ? await commandGuess(words) : null;
+  if (guess) output.err(`Did you mean 'autopatch-j ${[guess, ...options.map((o) => literal(o))].join(' ')}'?\n`);
+}
+
+/**
  * `autopatch-j memory SUB`: the table's subcommand in the project. One that never creates a Memory says so in
  * a project without one (its own answer and exit code); `beforeOpen` may refuse before anything exists.
  */
@@ -414,6 +429,7 @@ export async function main(): Promise<void> {
     if (error instanceof CommanderError) {
       // --help and --version end with 0; help shown because a subcommand is missing, or any parse error, is a usage error.
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.code === 'commander.unknownOption') await suggestWithOptions(process.argv.slice(2));
       return;
     }
     if (output.closed) return;

@@ -93,11 +93,33 @@ describe('routing', () => {
       [['list'], 'autopatch-j memory list'],
       [['show', 'm1a2b3c4'], 'autopatch-j memory show m1a2b3c4'],
       [['stauts'], 'autopatch-j memory status'],
+      [['import'], 'autopatch-j memory import'],
     ] as const) {
       const run = await runCli(['--repo', repo, ...words], { env: env() });
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toContain(`Did you mean '${suggestion}'?`);
+      expect(run.stderr).not.toMatch(/memory export/);
     }
+    // An option of the subcommand: commander refuses it on the top level; the suggestion keeps every option.
+    for (const [words, suggestion] of [
+      [['status', '--json'], 'autopatch-j memory status --json'],
+      [['--json', 'list'], 'autopatch-j memory list --json'],
+      [['show', 'm1a2b3c4', '--json'], 'autopatch-j memory show m1a2b3c4 --json'],
+    ] as const) {
+      const run = await runCli([...words, '--repo', repo], { env: env() });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain("unknown option '--json'");
+      expect(run.stderr).toContain(`Did you mean '${suggestion} --repo ${repo}'?`);
+    }
+    // A real unknown option without a command to suggest stays commander's error alone.
+    const plainError = await runCli(['--repo', repo, '--frobnicate'], { env: env() });
+    expect(plainError.code).toBe(2);
+    expect(plainError.stderr).toContain("unknown option '--frobnicate'");
+    expect(plainError.stderr).not.toContain('Did you mean');
+    // In a session, /memory import says it is a shell command; it does not suggest /memory export.
+    const session = await runCli(['--repo', repo], { env: env(), input: '/memory import backup.json\n' });
+    expect(session.stdout + session.stderr).toContain('memory import runs from the shell: autopatch-j memory import <file>');
+    expect(session.stdout + session.stderr).not.toContain('/memory export');
     expect(fake.server.requests).toHaveLength(0);
   });
 });
