@@ -5,7 +5,7 @@ import { EXIT } from './commands/command-output.js';
 import type { CliContext, OpenOptions } from './context.js';
 import { type MemoryCall, type MemorySubcommand, exitCodesText, findMemorySubcommand, memorySubcommands } from './commands/memory-table.js';
 import { literal, processOutput } from './output.js';
-import { describeError } from '../shared/errors.js';
+import { InputEncodingError, describeError } from '../shared/errors.js';
 
 // The command line (started by main.ts from the bundle). Only commander and the output are loaded up
 // front: every command imports what it needs, so `--version` and `memory list` never load the model SDK,
@@ -151,10 +151,17 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
   let text = prompt;
   if (!process.stdin.isTTY) {
     const { readAllStdin, withPipedText } = await import('./stdin.js');
-    const piped = await readAllStdin(process.stdin, {
-      afterMs: SLOW_PIPE_MS,
-      onSlow: () => output.err('autopatch-j ask: waiting for the piped input to end (< /dev/null asks without it)\n'),
-    });
+    let piped: string;
+    try {
+      piped = await readAllStdin(process.stdin, {
+        afterMs: SLOW_PIPE_MS,
+        onSlow: () => output.err('autopatch-j ask: waiting for the piped input to end (< /dev/null asks without it)\n'),
+      });
+    } catch (error) {
+      if (!(error instanceof InputEncodingError)) throw error;
+      output.err(`autopatch-j ask: ${error.message}\n`);
+      return EXIT.usage;
+    }
     text = withPipedText(prompt, piped);
   } else if (prompt.trim().length === 0 || words.includes('-')) {
     output.err('autopatch-j ask: give the request as text, or pipe it in (autopatch-j ask - < request.txt)\n');

@@ -11,6 +11,8 @@ import { MemoryNotices, printNotices } from './notices.js';
 import { literal } from './output.js';
 import { completePath } from './path-completion.js';
 import { REFERENCE_START } from '../shared/at-reference.js';
+import { InputEncodingError } from '../shared/errors.js';
+import { EXIT } from './commands/command-output.js';
 import { redactUrl } from '../shared/redact.js';
 import { loadProjectInstructions } from '../workspace/project-instructions.js';
 import { instructionFilesText, skippedInstructionsText } from './render/instruction-files.js';
@@ -102,7 +104,15 @@ async function pipedSession(ctx: CliContext, input: NodeJS.ReadStream, lines: bo
   ctx.output.onClosed(onInterrupt);
   let exitCode = 0;
   try {
-    const inputs = lines ? (await readAllStdin(input)).split('\n') : [await readAllStdin(input)];
+    let piped: string;
+    try {
+      piped = await readAllStdin(input);
+    } catch (error) {
+      if (!(error instanceof InputEncodingError)) throw error;
+      ctx.output.err(`autopatch-j: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    const inputs = lines ? piped.split('\n') : [piped];
     for (const raw of inputs) {
       if (stop) break;
       const text = raw.trim();

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { complete } from '../../src/cli/session.js';
@@ -51,6 +51,32 @@ describe('piped input with a prompt', () => {
     ok(await runCli(['ask', '--repo', repo, 'just the prompt'], { env: env(), input: '' }));
     ok(await runCli(['ask', '--repo', repo, '-'], { env: env(), input: 'only piped\n' }));
     expect(of('main').map(lastUser)).toEqual(['just the prompt', 'only piped']);
+  });
+});
+
+describe('piped input that is not UTF-8', () => {
+  it('is refused with the first bad byte and how to convert it: nothing is sent, no turn stored', async () => {
+    const repo = tempRepo();
+    fake.server.always(byRole({ main: () => ({ text: 'seen' }) }));
+    const latin1 = Buffer.from('caf\xe9\n', 'latin1');
+    const gbk = Buffer.from([0xc4, 0xe3, 0xba, 0xc3, 0x0a]); // 你好 in GBK
+    for (const [args, input] of [
+      [['ask', '--repo', repo, 'explain'], latin1],
+      [['ask', '--repo', repo, '-'], gbk],
+      [['--repo', repo, 'explain this'], latin1],
+      [['--repo', repo], gbk],
+      [['--repo', repo, '--lines'], Buffer.concat([Buffer.from('first line\n'), latin1])],
+    ] as const) {
+      const run = await runCli([...args], { env: env(), input });
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
+      expect(run.stderr).toMatch(/the piped input is not UTF-8 text \(byte 0x[0-9a-f]{2} at offset \d+\); nothing was sent or stored/);
+      expect(run.stderr).toContain('iconv -f GB18030 -t UTF-8');
+    }
+    expect(fake.server.requests).toHaveLength(0);
+    expect(existsSync(dbPathOf(repo)) ? turns(repo) : []).toEqual([]);
+    // Valid UTF-8 (Chinese included) still goes through.
+    ok(await runCli(['ask', '--repo', repo, 'explain'], { env: env(), input: '你好\n' }));
+    expect(turns(repo).map((t) => t.user_text)).toEqual(['explain\n\n```\n你好\n```']);
   });
 });
 
