@@ -1,3 +1,4 @@
+import { MEMORY_REQUEST_TIMEOUT_MS } from '../config/config.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LlmClient } from '../llm/types.js';
@@ -108,7 +109,7 @@ type State =
   | { health: 'degraded'; reason: string; conn: Connection | null; untrusted?: boolean }
   | { health: 'closed' };
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = MEMORY_REQUEST_TIMEOUT_MS;
 
 /**
  * The Memory facade (INTERFACES.md §1). Everything is synchronous SQLite except model calls, which happen

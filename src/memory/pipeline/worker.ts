@@ -1,3 +1,4 @@
+import { MEMORY_REQUEST_TIMEOUT_MS } from '../../config/config.js';
 import { rawDiagnostic } from '../../llm/diagnostics.js';
 import type { ChatMessage, ChatResponse, LlmClient, LlmPurpose } from '../../llm/types.js';
 import type { Clock } from '../../shared/clock.js';
@@ -42,7 +43,7 @@ export interface WorkerDeps {
 }
 
 /** M-10.2: the exit pass gives each request at most 60 s. */
-export const EXIT_REQUEST_TIMEOUT_MS = 60_000;
+export const EXIT_REQUEST_TIMEOUT_MS = MEMORY_REQUEST_TIMEOUT_MS;
 // Bounds of the background timer: never spin, never sleep past a lease that might expire.
 const MIN_WAKE_MS = 500;
 const MAX_WAKE_MS = 60_000;
