@@ -630,10 +630,17 @@ export class MemoryManager {
 
   /**
    * Checks an export file against the contract without opening any Memory (`memory import` runs it before
-   * an absent Memory is created). The caller disposes of the result.
+   * an absent Memory is created). The caller disposes of the result. Every active memory of the export must
+   * pass the pipeline's evidence check (M-6.4), loaded here on first use like the worker.
    */
-  static checkExportFile(options: { repoRoot: string; file: string }): CheckedExport {
-    return checkExport(options.file, { repoRoot: options.repoRoot, dataDir: dataDir(options.repoRoot), index: indexActiveItems });
+  static async checkExportFile(options: { repoRoot: string; file: string }): Promise<CheckedExport> {
+    const { unbackedRevision } = await import('./pipeline/consolidation.js');
+    return checkExport(options.file, {
+      repoRoot: options.repoRoot,
+      dataDir: dataDir(options.repoRoot),
+      index: indexActiveItems,
+      unbacked: unbackedRevision,
+    });
   }
 
   /**
@@ -641,20 +648,26 @@ export class MemoryManager {
    * jobs, candidates or items), in one transaction with a new generation; refusals (MemoryImportError)
    * change nothing. Takes a path, or what `checkExportFile` returned (then the caller disposes of it).
    */
-  restore(source: string | CheckedExport): ImportResult {
-    return this.guard('import failed (nothing was changed)', () => {
+  async restore(source: string | CheckedExport): Promise<ImportResult> {
+    const what = 'import failed (nothing was changed)';
+    // A Memory that is not empty is refused before the file is read (the transaction checks again).
+    this.guard(what, () => {
       const conn = this.healthyConn();
-      // A Memory that is not empty is refused before the file is read (the transaction checks again).
       conn.read(() => refuseNonEmpty(conn));
-      const checked = typeof source === 'string' ? MemoryManager.checkExportFile({ repoRoot: this.repoRoot, file: source }) : source;
-      try {
-        const restored = restoreInto(conn, checked, this.now());
+    });
+    const checked =
+      typeof source === 'string'
+        ? await this.guardAsync(what, () => MemoryManager.checkExportFile({ repoRoot: this.repoRoot, file: source }))
+        : source;
+    try {
+      return this.guard(what, () => {
+        const restored = restoreInto(this.healthyConn(), checked, this.now());
         this.worker?.wake();
         return { file: checked.file, exportedAt: checked.exportedAt, fromDegraded: checked.fromDegraded, ...restored };
-      } finally {
-        if (typeof source === 'string') checked.dispose();
-      }
-    });
+      });
+    } finally {
+      if (typeof source === 'string') checked.dispose();
+    }
   }
 
   /** Recent candidates the program refused, newest first, with their clipped quote and reason (M-5.4). */
