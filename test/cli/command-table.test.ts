@@ -62,6 +62,15 @@ describe('one command table for /memory … and autopatch-j memory …', () => {
     expect(complete('/memory forget ', ctx)).toEqual([['m1a2b3c4 ', 'mzz00000 '], '']);
   });
 
+  it('a session names where a shell-only subcommand runs; a memory word alone is guessed from the table', async () => {
+    const { runMemorySlash } = await import('../../src/cli/commands/memory-table.js');
+    const result = await runMemorySlash('/memory import x.json', {} as never);
+    expect(result).toMatchObject({ exitCode: 2, text: 'memory import runs from the shell: autopatch-j memory import <file>' });
+    const guess = await runCli(['keep', 's7k2mq', '--repo', tempRepo()]);
+    expect(guess.code).toBe(2);
+    expect(guess.stderr).toContain("Did you mean 'autopatch-j memory keep s7k2mq'?");
+  });
+
   it('a subcommand that never creates a Memory says so in a project without one, with its declared exit code', async () => {
     for (const sub of MEMORY_TABLE.filter((s) => s.withoutMemory !== null && (s.surfaces ?? ['shell']).includes('shell'))) {
       const repo = tempRepo();
