@@ -13,8 +13,8 @@ describe('search words (M-7.7)', () => {
   it('Chinese words from Intl.Segmenter, bigrams only where it finds single characters, no stop words', () => {
     expect(wordGroups('用户对分支命名有什么要求').map((g) => g.term)).toEqual(['分支', '命名']);
     // 缓存 is two single characters to the segmenter: their bigram stands for the word.
-    expect(indexWords('缓存策略')).toEqual(['缓存', '策略']);
-    expect(indexWords('限流')).toEqual(['限流']);
+    expect(indexWords('缓存策略')).toEqual(['缓存', '=cache', '策略']);
+    expect(indexWords('限流')).toEqual(['限流', '=rate_limit']);
   });
 
   it('identifiers split into their parts, each standing also for the joined form', () => {
@@ -23,11 +23,11 @@ describe('search words (M-7.7)', () => {
         wordGroups(id).map((g) => [g.term, g.alternatives]),
         id,
       ).toEqual([
-        ['rat', ['ratelimiter']],
-        ['limiter', ['ratelimiter']],
+        ['rat', ['ratelimiter', '=rate_limit']],
+        ['limiter', ['ratelimiter', '=rate_limit']],
       ]);
     }
-    expect(indexWords('HTTPServer')).toEqual(['http', 'httpserver', 'server']);
+    expect(indexWords('HTTPServer')).toEqual(['http', 'httpserver', 'server', '=server']);
     expect(canonicalText('rateLimiter')).toBe(canonicalText('rate-limiter'));
   });
 
