@@ -10,9 +10,10 @@ import { GLOSSARY } from './search-glossary.js';
 /**
  * The version of the rules that turn a text into indexed words. Term rows are derived from them, so a change of
  * the words an item is indexed under (the glossary, stemming, segmenting) raises it, and a database whose rows
- * an older version wrote gets them written again at start-up (memory/db/term-format). 3: glossary concepts.
+ * an older version wrote gets them written again at start-up (memory/db/term-format). 3: glossary concepts;
+ * 4: A-not-A questions and "how long / how many" ask and index nothing.
  */
-export const TERM_RULES_VERSION = 3;
+export const TERM_RULES_VERSION = 4;
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -215,6 +216,12 @@ function addAlternative(group: WordGroup, term: string): void {
   if (term !== group.term && !group.alternatives.includes(term)) group.alternatives.push(term);
 }
 
+// Words that ask a degree after "how" (English has no single word for 多久, 多少, 多大).
+const HOW_DEGREE = new Set('long many much big large small often old far soon fast'.split(' '));
+
+// Stands for a segment of asking (an A-not-A question): a stop word, never paired with.
+const ASKING = '\u0000';
+
 /** A CJK term with the characters of its run it stands for ([start, end), in code units) and its concepts. */
 interface CjkTerm {
   term: string;
@@ -235,15 +242,30 @@ function cjkTerms(run: string): CjkTerm[] {
   const parts = Array.from(SEGMENTER.segment(run), (s) => ({ segment: s.segment, start: s.index, end: s.index + s.segment.length }));
   const segments = parts.map((p) => p.segment);
   const single = (i: number): boolean =>
-    i >= 0 && i < segments.length && Array.from(segments[i]!).length === 1 && !ZH_FUNCTION_CHARS.has(segments[i]!);
+    i >= 0 &&
+    i < segments.length &&
+    Array.from(segments[i]!).length === 1 &&
+    !ZH_FUNCTION_CHARS.has(segments[i]!) &&
+    segments[i] !== ASKING;
   // A neighbouring word a lone character may pair with: not a stop word ("用什么库" gives no "么库").
-  const word = (i: number): string | null => (i >= 0 && i < segments.length && !ZH_STOPWORDS.has(segments[i]!) ? segments[i]! : null);
+  const word = (i: number): string | null =>
+    i >= 0 && i < segments.length && !ZH_STOPWORDS.has(segments[i]!) && segments[i] !== ASKING ? segments[i]! : null;
+  // A-not-A questions ("能不能", "要|不要", "可以|不|可以") ask; they say nothing about the subject.
+  for (let i = 0; i < segments.length; i += 1) {
+    const s = segments[i]!;
+    const whole = /^(\p{Script=Han}+)不\1$/u.test(s) || /^(\p{Script=Han})不\1\p{Script=Han}$/u.test(s);
+    const split = segments[i + 1] === `不${s}` ? 2 : segments[i + 1] === '不' && segments[i + 2] === s ? 3 : 0;
+    if (!whole && split === 0) continue;
+    for (let j = i; j < i + Math.max(split, 1); j += 1) segments[j] = ASKING;
+    i += Math.max(split, 1) - 1;
+  }
   const out: CjkTerm[] = [];
   const push = (term: string, paired: boolean, start: number, end: number): void => {
     out.push({ term, paired, start, end, concepts: [] });
   };
   segments.forEach((segment, i) => {
     const { start, end } = parts[i]!;
+    if (segment === ASKING) return;
     if (Array.from(segment).length >= 2) {
       if (!ZH_STOPWORDS.has(segment)) push(segment, false, start, end);
       return;
@@ -312,8 +334,17 @@ export function wordGroups(text: string): WordGroup[] {
     }
   }
   latinConcepts(tokens, out);
+  // "how long / how many / how big …" asks, like 多久, 多少, 多大: the word after "how" is no subject.
+  const asking = new Set<number>();
+  tokens.forEach((token, i) => {
+    const before = tokens[i - 1];
+    if (token && before && token.group >= 0 && before.raw.toLowerCase() === 'how' && HOW_DEGREE.has(token.raw.toLowerCase())) {
+      asking.add(token.group);
+    }
+  });
   const seen = new Map<string, WordGroup>();
-  for (const group of out) {
+  for (const [g, group] of out.entries()) {
+    if (asking.has(g)) continue;
     const known = seen.get(group.term);
     if (!known) {
       seen.set(group.term, { ...group, alternatives: [...group.alternatives], spellings: [...group.spellings] });
