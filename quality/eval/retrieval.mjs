@@ -54,7 +54,7 @@ export function loadRetrievalCorpus(path) {
  * Builds one project's Memory through the pipeline. Returns the open manager, a handle for searches and the
  * corpus key of every stored item (by item id); memories the program refused are listed with their reason.
  */
-async function buildProject(project, api, dir) {
+export async function buildProject(project, api, dir) {
   const bySay = new Map(project.memories.map((m) => [m.say, m]));
   const byTitle = new Map(project.memories.map((m) => [`${m.kind}\u0000${m.title}`, m]));
   const llm = new api.ScriptedLlm()

@@ -1,9 +1,19 @@
+import { GLOSSARY } from './search-glossary.js';
+
 /**
  * The words search ranks by (M-7.7), the same on the item side and the query side: Chinese words found by
  * `Intl.Segmenter` (character bigrams only where it finds no word), identifier parts (camelCase,
  * snake_case, kebab-case, dotted names) with their joined form, lightly stemmed English words, and no
  * stop words. Text is NFKC-folded and case-folded first, like every match (M-7.2).
  */
+
+/**
+ * The version of the rules that turn a text into indexed words. Term rows are derived from them, so a change of
+ * the words an item is indexed under (the glossary, stemming, segmenting) raises it, and a database whose rows
+ * an older version wrote gets them written again at start-up (memory/db/term-format). 3: glossary concepts;
+ * 4: A-not-A questions and "how long / how many" ask and index nothing.
+ */
+export const TERM_RULES_VERSION = 4;
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -50,6 +60,63 @@ export const ZH_STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * General nouns and light verbs: words that name an aspect, a kind or a handling of a subject rather than the
+ * subject ("Go version", "SQL 格式规范", "how should I write tests", "outbox pattern"). They carry weight, but
+ * GENERIC_WEIGHT of it, so a query's subject words decide what it finds: "MySQL 版本" does not find a memory
+ * about API versions by 版本 alone. A closed class of the language (shell nouns, light verbs, the aspects
+ * software is described by), not words of particular queries; matched after stemming, whole words only.
+ */
+const GENERIC_EN_SOURCE =
+  // shell and aspect nouns
+  'approach aspect case choice convention definition detail example format formatting guideline guidelines handling idea ' +
+  'comparison issue layout length level library manner management method mode name naming option order pattern plan practice ' +
+  'principle problem procedure process question requirement scheme selection setup size solution standard step strategy ' +
+  'structure style tool tooling topic type usage version ' +
+  // light verbs
+  'add apply choose chose chosen create define deal dealt follow generate give gave given handle keep kept look make made manage ' +
+  'pick put set show shown take took taken work write wrote written';
+/** Chinese general nouns and light verbs, as whole segmenter words. */
+const GENERIC_ZH_SOURCE =
+  '方案 策略 方式 方法 做法 写法 用法 办法 流程 步骤 过程 规范 标准 格式 风格 样式 版本 类型 模式 级别 顺序 大小 长度 数量 ' +
+  '设置 选项 工具 框架 语言 处理 管理 定义 生成 使用 选择 机制 细节 命名 名称 名字 例子 示例 思路 选型 对比 比较 场景';
+/** A general word weighs this share of its IDF. */
+export const GENERIC_WEIGHT = 0.5;
+const GENERIC_WORDS: ReadonlySet<string> = new Set([...GENERIC_EN_SOURCE.split(' ').map(stemWord), ...GENERIC_ZH_SOURCE.split(' ')]);
+
+/** Marks a concept row of the glossary (normalized text never holds '='). */
+export const CONCEPT_MARK = '=';
+
+interface LatinGlossaryEntry {
+  /** The form's words, stemmed; `caps` when the form counts only written in capitals ("IT"). */
+  tokens: { stem: string; caps: string | null }[];
+  concept: string;
+}
+
+/** English glossary forms by their first word, longest first; Chinese forms by their first character, longest first. */
+const LATIN_GLOSSARY = new Map<string, LatinGlossaryEntry[]>();
+const CJK_GLOSSARY = new Map<string, { form: string; concept: string }[]>();
+for (const forms of GLOSSARY) {
+  const concept = CONCEPT_MARK + forms[0]!.toLowerCase().replace(/[\s-]+/gu, '_');
+  for (const raw of forms) {
+    const form = raw.normalize('NFKC');
+    if (CJK_START.test(form)) {
+      const list = CJK_GLOSSARY.get(form[0]!) ?? CJK_GLOSSARY.set(form[0]!, []).get(form[0]!)!;
+      list.push({ form, concept });
+      list.sort((a, b) => b.form.length - a.form.length);
+      continue;
+    }
+    const caps = /^\p{Lu}{2,}$/u.test(form) ? form : null;
+    const tokens = form
+      .split(/[\s\-_./]+/u)
+      .filter((w) => w.length > 0)
+      .map((w) => ({ stem: stemWord(w.toLowerCase()), caps }));
+    const list = LATIN_GLOSSARY.get(tokens[0]!.stem) ?? LATIN_GLOSSARY.set(tokens[0]!.stem, []).get(tokens[0]!.stem)!;
+    list.push({ tokens, concept });
+    list.sort((a, b) => b.tokens.length - a.tokens.length);
+  }
+}
+
 // Single Chinese characters that are function words: never joined into a bigram.
 const ZH_FUNCTION_CHARS = new Set(
   Array.from('的了是在和与或也都就要会能把被让给对向从到吗呢吧啊呀嘛哦么着过而及其之以于为这那有没不很还又再用'),
@@ -67,6 +134,8 @@ export interface WordGroup {
   paired?: boolean;
   /** The identifier this word is a part of ("react-native-svg"): a name matches only with all its parts. */
   identifier?: string;
+  /** The share of its IDF the word weighs in a query: GENERIC_WEIGHT for a general word, else 1. */
+  weight: number;
 }
 
 /**
@@ -109,61 +178,173 @@ function latinWord(raw: string): string | null {
   return word.length < 2 || (EN_STOPWORDS.has(word) && !acronym) ? null : stemWord(word);
 }
 
+/** A Latin word of the text as written and stemmed, with the group it gave (-1: a stop word), for the glossary. */
+interface LatinToken {
+  raw: string;
+  stem: string;
+  group: number;
+}
+
 /** The words of one identifier chunk: its parts, each standing also for the joined form. */
-function identifierGroups(chunk: string, out: WordGroup[]): void {
+function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[]): void {
   const parts = chunk.split(SEPARATORS).flatMap(camelParts);
   const whole = parts.length > 1 && parts.every((p) => /\p{L}/u.test(p)) ? parts.join('').toLowerCase() : null;
   const joined = whole === null ? null : stemWord(whole);
+  const first = out.length;
   for (const part of parts) {
     const word = latinWord(part);
+    tokens.push({ raw: part, stem: stemWord(part.toLowerCase()), group: word === null ? -1 : out.length });
     if (word === null) continue;
     const spellings = [part.toLowerCase(), ...(whole ? [whole] : [])].filter((w) => /^\p{Script=Latin}+$/u.test(w));
-    out.push({ term: word, alternatives: joined && joined !== word ? [joined] : [], spellings, ...(joined ? { identifier: joined } : {}) });
+    out.push({
+      term: word,
+      alternatives: joined && joined !== word ? [joined] : [],
+      spellings,
+      weight: joined === null && GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1,
+      ...(joined ? { identifier: joined } : {}),
+    });
   }
+  // A glossary word written as one identifier: "E2E", "pub-sub", "e-mail".
+  const concept =
+    parts.length > 1 ? LATIN_GLOSSARY.get(stemWord(parts.join('').toLowerCase()))?.find((e) => e.tokens.length === 1) : undefined;
+  if (concept && (concept.tokens[0]!.caps === null || concept.tokens[0]!.caps === parts.join(''))) {
+    for (let g = first; g < out.length; g += 1) addAlternative(out[g]!, concept.concept);
+  }
+}
+
+function addAlternative(group: WordGroup, term: string): void {
+  if (term !== group.term && !group.alternatives.includes(term)) group.alternatives.push(term);
+}
+
+// Words that ask a degree after "how" (English has no single word for 多久, 多少, 多大).
+const HOW_DEGREE = new Set('long many much big large small often old far soon fast'.split(' '));
+
+// Stands for a segment of asking (an A-not-A question): a stop word, never paired with.
+const ASKING = '\u0000';
+
+/** A CJK term with the characters of its run it stands for ([start, end), in code units) and its concepts. */
+interface CjkTerm {
+  term: string;
+  paired: boolean;
+  start: number;
+  end: number;
+  concepts: string[];
 }
 
 /**
  * The words of a CJK run: segmenter words, and character bigrams where it found only single characters. A
  * run of single characters gives its bigrams ("缓|存" → 缓存); a single character between words is paired with
  * the next character on each side ("限|流用" → 限流, "数据|库" → 据库), so the same text gives the same pairs
- * whatever the words around it.
+ * whatever the words around it. The glossary's Chinese forms are found on the segmenter's word boundaries, and
+ * every term inside one stands also for its concept.
  */
-function cjkTerms(run: string): { term: string; paired: boolean }[] {
-  const segments = Array.from(SEGMENTER.segment(run), (s) => s.segment);
+function cjkTerms(run: string): CjkTerm[] {
+  const parts = Array.from(SEGMENTER.segment(run), (s) => ({ segment: s.segment, start: s.index, end: s.index + s.segment.length }));
+  const segments = parts.map((p) => p.segment);
   const single = (i: number): boolean =>
-    i >= 0 && i < segments.length && Array.from(segments[i]!).length === 1 && !ZH_FUNCTION_CHARS.has(segments[i]!);
+    i >= 0 &&
+    i < segments.length &&
+    Array.from(segments[i]!).length === 1 &&
+    !ZH_FUNCTION_CHARS.has(segments[i]!) &&
+    segments[i] !== ASKING;
   // A neighbouring word a lone character may pair with: not a stop word ("用什么库" gives no "么库").
-  const word = (i: number): string | null => (i >= 0 && i < segments.length && !ZH_STOPWORDS.has(segments[i]!) ? segments[i]! : null);
-  const out: { term: string; paired: boolean }[] = [];
+  const word = (i: number): string | null =>
+    i >= 0 && i < segments.length && !ZH_STOPWORDS.has(segments[i]!) && segments[i] !== ASKING ? segments[i]! : null;
+  // A-not-A questions ("能不能", "要|不要", "可以|不|可以") ask; they say nothing about the subject.
+  for (let i = 0; i < segments.length; i += 1) {
+    const s = segments[i]!;
+    const whole = /^(\p{Script=Han}+)不\1$/u.test(s) || /^(\p{Script=Han})不\1\p{Script=Han}$/u.test(s);
+    const split = segments[i + 1] === `不${s}` ? 2 : segments[i + 1] === '不' && segments[i + 2] === s ? 3 : 0;
+    if (!whole && split === 0) continue;
+    for (let j = i; j < i + Math.max(split, 1); j += 1) segments[j] = ASKING;
+    i += Math.max(split, 1) - 1;
+  }
+  const out: CjkTerm[] = [];
+  const push = (term: string, paired: boolean, start: number, end: number): void => {
+    out.push({ term, paired, start, end, concepts: [] });
+  };
   segments.forEach((segment, i) => {
+    const { start, end } = parts[i]!;
+    if (segment === ASKING) return;
     if (Array.from(segment).length >= 2) {
-      if (!ZH_STOPWORDS.has(segment)) out.push({ term: segment, paired: false });
+      if (!ZH_STOPWORDS.has(segment)) push(segment, false, start, end);
       return;
     }
     if (!single(i)) return;
-    if (single(i + 1)) out.push({ term: segment + segments[i + 1]!, paired: false });
+    if (single(i + 1)) push(segment + segments[i + 1]!, false, start, parts[i + 1]!.end);
     if (single(i - 1) || single(i + 1)) return;
     const before = word(i - 1) === null ? null : Array.from(segments[i - 1]!).at(-1)!;
     const after = word(i + 1) === null ? null : Array.from(segments[i + 1]!)[0]!;
-    if (before && !ZH_FUNCTION_CHARS.has(before)) out.push({ term: before + segment, paired: true });
-    if (after && !ZH_FUNCTION_CHARS.has(after)) out.push({ term: segment + after, paired: true });
+    if (before && !ZH_FUNCTION_CHARS.has(before)) push(before + segment, true, start - before.length, end);
+    if (after && !ZH_FUNCTION_CHARS.has(after)) push(segment + after, true, start, end + after.length);
   });
+  const boundaries = new Set(parts.map((p) => p.end));
+  for (const { start } of parts) {
+    // The longest form that starts here and ends on a boundary ("生产者" is not "生产").
+    const entry = CJK_GLOSSARY.get(run[start]!)?.find((e) => run.startsWith(e.form, start) && boundaries.has(start + e.form.length));
+    if (!entry) continue;
+    const end = start + entry.form.length;
+    const inside = out.filter((t) => t.start >= start && t.end <= end);
+    if (inside.length === 0) out.push({ term: entry.concept, paired: false, start, end, concepts: [] });
+    for (const t of inside) if (!t.concepts.includes(entry.concept)) t.concepts.push(entry.concept);
+  }
   return out;
+}
+
+/** The glossary's English forms found in a text's Latin words: each word inside one stands also for its concept. */
+function latinConcepts(tokens: (LatinToken | null)[], out: WordGroup[]): void {
+  for (let i = 0; i < tokens.length; i += 1) {
+    const entries = tokens[i] ? LATIN_GLOSSARY.get(tokens[i]!.stem) : undefined;
+    if (!entries) continue;
+    const entry = entries.find((e) =>
+      e.tokens.every((t, j) => {
+        const token = tokens[i + j];
+        return token !== null && token !== undefined && token.stem === t.stem && (t.caps === null || token.raw === t.caps);
+      }),
+    );
+    if (!entry) continue;
+    const inside = tokens.slice(i, i + entry.tokens.length).filter((t) => t!.group >= 0);
+    if (inside.length === 0) out.push({ term: entry.concept, alternatives: [], spellings: [], weight: 1 });
+    for (const t of inside) addAlternative(out[t!.group]!, entry.concept);
+  }
 }
 
 /** The query words of a text, in order, each once (by term). */
 export function wordGroups(text: string): WordGroup[] {
   const out: WordGroup[] = [];
+  // Latin words in order; null where a CJK run stands between them (a glossary form does not span it).
+  const tokens: (LatinToken | null)[] = [];
   for (const match of text.normalize('NFKC').matchAll(CHUNK)) {
     const chunk = match[0];
     if (CJK_START.test(chunk)) {
-      for (const { term, paired } of cjkTerms(chunk)) out.push({ term, alternatives: [], spellings: [], paired });
+      tokens.push(null);
+      for (const { term, paired, concepts } of cjkTerms(chunk)) {
+        out.push({
+          term,
+          alternatives: concepts,
+          spellings: [],
+          paired,
+          weight: !paired && GENERIC_WORDS.has(term) ? GENERIC_WEIGHT : 1,
+        });
+      }
     } else {
-      identifierGroups(chunk, out);
+      const latin: LatinToken[] = [];
+      identifierGroups(chunk, out, latin);
+      tokens.push(...latin);
     }
   }
+  latinConcepts(tokens, out);
+  // "how long / how many / how big …" asks, like 多久, 多少, 多大: the word after "how" is no subject.
+  const asking = new Set<number>();
+  tokens.forEach((token, i) => {
+    const before = tokens[i - 1];
+    if (token && before && token.group >= 0 && before.raw.toLowerCase() === 'how' && HOW_DEGREE.has(token.raw.toLowerCase())) {
+      asking.add(token.group);
+    }
+  });
   const seen = new Map<string, WordGroup>();
-  for (const group of out) {
+  for (const [g, group] of out.entries()) {
+    if (asking.has(g)) continue;
     const known = seen.get(group.term);
     if (!known) {
       seen.set(group.term, { ...group, alternatives: [...group.alternatives], spellings: [...group.spellings] });

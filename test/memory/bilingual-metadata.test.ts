@@ -28,6 +28,8 @@ describe('bilingual metadata (issue 23 item 3)', () => {
     expect(CONSOLIDATION_SYSTEM_PROMPT).toMatch(/BOTH Chinese and English/);
     expect(CONSOLIDATION_SYSTEM_PROMPT).toMatch(/abbreviations/);
     expect(CONSOLIDATION_SYSTEM_PROMPT).toMatch(/search terms, not memory text/);
+    // A product may also be found by the kind of tool it is ("message queue" for RabbitMQ).
+    expect(CONSOLIDATION_SYSTEM_PROMPT).toMatch(/general kind it is/);
   });
 
   it('realistic answers: a memory said in one language is found by search in the other and by its abbreviation', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager } from '../../src/index.js';
-import { canonicalText, indexWords, stemWord, wordGroups } from '../../src/shared/search-words.js';
+import { GENERIC_WEIGHT, canonicalText, indexWords, stemWord, wordGroups } from '../../src/shared/search-words.js';
 import { seedItems } from '../helpers/seed-items.js';
 import { tempRepo } from '../helpers/temp-repo.js';
 
@@ -13,8 +13,8 @@ describe('search words (M-7.7)', () => {
   it('Chinese words from Intl.Segmenter, bigrams only where it finds single characters, no stop words', () => {
     expect(wordGroups('用户对分支命名有什么要求').map((g) => g.term)).toEqual(['分支', '命名']);
     // 缓存 is two single characters to the segmenter: their bigram stands for the word.
-    expect(indexWords('缓存策略')).toEqual(['缓存', '策略']);
-    expect(indexWords('限流')).toEqual(['限流']);
+    expect(indexWords('缓存策略')).toEqual(['缓存', '=cache', '策略']);
+    expect(indexWords('限流')).toEqual(['限流', '=rate_limit']);
   });
 
   it('identifiers split into their parts, each standing also for the joined form', () => {
@@ -23,12 +23,30 @@ describe('search words (M-7.7)', () => {
         wordGroups(id).map((g) => [g.term, g.alternatives]),
         id,
       ).toEqual([
-        ['rat', ['ratelimiter']],
-        ['limiter', ['ratelimiter']],
+        ['rat', ['ratelimiter', '=rate_limit']],
+        ['limiter', ['ratelimiter', '=rate_limit']],
       ]);
     }
-    expect(indexWords('HTTPServer')).toEqual(['http', 'httpserver', 'server']);
+    expect(indexWords('HTTPServer')).toEqual(['http', 'httpserver', 'server', '=server']);
     expect(canonicalText('rateLimiter')).toBe(canonicalText('rate-limiter'));
+  });
+
+  it('questions ask: A-not-A forms and "how long / how many …" weigh nothing; general words weigh less', () => {
+    const terms = (text: string): string[] => wordGroups(text).map((g) => g.term);
+    expect(terms('价格能不能用 double 存')).toEqual(['价格', 'doubl']);
+    expect(terms('要不要加索引')).toEqual(['加索', '索引']);
+    expect(terms('可不可以用 Redis')).toEqual(['redis']);
+    expect(terms('好不好')).toEqual([]);
+    // 不要 alone is a word of its own ("don't").
+    expect(terms('不要用 Lombok')).toEqual(['不要', 'lombok']);
+    expect(terms('how long is the access token valid')).toEqual(['access', 'token', 'valid']);
+    expect(terms('how many retries')).toEqual(['retry']);
+    expect(terms('a long comment')).toEqual(['long', 'comment']);
+    const weight = (text: string): number[] => wordGroups(text).map((g) => g.weight);
+    expect(weight('MySQL 版本')).toEqual([1, GENERIC_WEIGHT]);
+    expect(weight('outbox pattern')).toEqual([1, GENERIC_WEIGHT]);
+    // Inside an identifier a general word is part of a name.
+    expect(weight('StyleSheet')).toEqual([1, 1]);
   });
 
   it('light English stemming: plurals, -ing, -ed; digits and short words untouched', () => {
@@ -116,6 +134,23 @@ describe('ranked retrieval (M-7.7)', () => {
     expect(memory.search(handle, 'how should the release notes of the mobile app be localized for japanese users')).toEqual([]);
     expect(memory.search(handle, 'graphql schema stitching')).toEqual([]);
     expect(memory.search(handle, '前端状态管理用什么')).toEqual([]);
+    await memory.close();
+  });
+
+  it('the subject decides: a memory sharing only a general word with the query is no answer', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'project_decision', title: 'URL versioning under /api/v1', aliases: ['API 版本'], content: 'Breaking changes get /api/v2.' },
+      { kind: 'project_decision', title: '全局异常处理放在一个 ControllerAdvice', content: '异常统一处理。' },
+      { kind: 'user_preference', title: '写测试默认用 pytest fixture', content: '写测试默认用 pytest fixture。' },
+      { kind: 'project_decision', title: 'No SELECT * in models', content: 'Write the columns out explicitly.' },
+    ]);
+    const { memory, handle } = open(repo);
+    expect(memory.search(handle, 'Node 版本')).toEqual([]);
+    expect(memory.search(handle, '时区处理')).toEqual([]);
+    expect(memory.search(handle, 'how should I write tests').map((h) => h.title)).toEqual(['写测试默认用 pytest fixture']);
+    // The general word still counts with the subject: both words of "API 版本" are the alias.
+    expect(memory.search(handle, 'API 版本').map((h) => h.title)).toEqual(['URL versioning under /api/v1']);
     await memory.close();
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager } from '../../src/index.js';
 import { TERM_FORMAT } from '../../src/memory/db/term-format.js';
+import { TERM_RULES_VERSION } from '../../src/shared/search-words.js';
 import { seedItems } from '../helpers/seed-items.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
@@ -36,5 +37,20 @@ describe('search terms of an older format (Memory v2 databases written before ra
       expect(db.pragma('application_id', { simple: true })).toBe(TERM_FORMAT);
       expect(db.prepare("SELECT count(*) AS n FROM memory_term_suffixes WHERE suffix = 'imiter in front'").get()).toEqual({ n: 0 });
     });
+  });
+
+  it('rows of the previous word rules (no glossary concepts) are written again: "db" then finds 数据库', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [{ kind: 'project_decision', title: '数据库迁移统一用 Flyway', content: '数据库迁移统一用 Flyway。' }]);
+    const previous = (TERM_FORMAT & ~0xff00) | ((TERM_RULES_VERSION - 1) << 8);
+    withRawDb(dbPathOf(repo), (db) => {
+      db.exec(`DELETE FROM memory_content_terms WHERE term LIKE '=%'; PRAGMA application_id = ${previous};`);
+    });
+    const memory = MemoryManager.open({ repoRoot: repo });
+    const handle = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
+    expect(memory.search(handle, 'db migration').map((h) => h.title)).toEqual(['数据库迁移统一用 Flyway']);
+    memory.failTurn(handle);
+    await memory.close();
+    expect(withRawDb(dbPathOf(repo), (db) => db.pragma('application_id', { simple: true }))).toBe(TERM_FORMAT);
   });
 });

@@ -32,7 +32,7 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
     for (const lang of ['zh', 'en', 'mixed']) expect(report.ours.byLang[lang]!.recallAt5, lang).toBeGreaterThanOrEqual(0.85);
   });
 
-  it('held-back queries: recall@5 ≥ 0.85 and above BM25, precision ≥ 0.80, routing or search ≥ 95 %; false hits held at 12 %', async () => {
+  it('held-back queries: recall@5 ≥ 0.85 and above BM25, precision ≥ 0.80, routing or search ≥ 95 %, false hits ≤ 10 %', async () => {
     const report = await runRetrieval(heldBack, { MemoryManager, ScriptedLlm }, { base: corpus });
     const all = report.ours.all;
     expect(all.answerable).toBeGreaterThan(150);
@@ -40,7 +40,7 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
     expect(all.recallAt5!).toBeGreaterThan(report.bm25.all.recallAt5!);
     expect(all.precision).toBeGreaterThanOrEqual(0.8);
     expect(all.reach).toBeGreaterThanOrEqual(0.95);
-    // The expectation is 10 %; measured 11.1 % (13.0 % on first contact). Held here so it cannot grow.
-    expect(all.falseHits).toBeLessThanOrEqual(0.12);
+    // Measured 9.3 % (13.0 % on first contact, 11.1 % before general words weighed less).
+    expect(all.falseHits).toBeLessThanOrEqual(0.1);
   });
 });

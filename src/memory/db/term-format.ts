@@ -1,3 +1,4 @@
+import { TERM_RULES_VERSION } from '../../shared/search-words.js';
 import type { Connection } from './connection.js';
 
 // Chinese words come from ICU's dictionary (Intl.Segmenter): another ICU major version may split them
@@ -9,9 +10,10 @@ const ICU_MAJOR = Number.parseInt(process.versions.icu ?? '0', 10) & 0xff;
  * The format of the search-term rows (`memory_terms`, `memory_term_suffixes`, `memory_content_terms`), kept in
  * the database header's application id: no table or column is added, so the Memory v2 catalog stays exact.
  * Term rows are derived data; rows an older format wrote are written again from the items (store/reindex.ts).
- * 'AP', format 2, the ICU major version.
+ * 'AP', the version of the word rules (shared/search-words: stop and general words, the glossary), the ICU
+ * major version.
  */
-export const TERM_FORMAT = (0x4150 << 16) | (2 << 8) | ICU_MAJOR;
+export const TERM_FORMAT = (0x4150 << 16) | (TERM_RULES_VERSION << 8) | ICU_MAJOR;
 
 /** True when the term rows were written in the current format. */
 export function termsCurrent(conn: Connection): boolean {

@@ -45,8 +45,10 @@ Answer with exactly one JSON object and nothing else:
   later, in BOTH Chinese and English whatever the quotes' language, with the common abbreviations and
   synonyms ("集成测试 / integration test / IT", "限流 / rate limiting / rate limiter", "k8s / Kubernetes",
   "数据库迁移 / DB migration"). Aliases: other names of the whole memory; keywords: its key terms. Each must
-  name this memory's subject (a word of the quotes, or its translation or abbreviation); never add a fact, a
-  value or a choice the quotes do not state (at most 16 aliases and 24 keywords).`;
+  name this memory's subject (a word of the quotes, or its translation or abbreviation); a named tool, library
+  or service may also get the general kind it is, in both languages ("RabbitMQ → message queue / 消息队列",
+  "Liquibase → migration tool / 迁移工具"), since people ask by the kind; never add a fact,
+  a value or a choice the quotes do not state (at most 16 aliases and 24 keywords).`;
 
 /** Active items offered to the model per consolidation, at most. */
 export const MAX_ACTIVE_ITEMS = 32;

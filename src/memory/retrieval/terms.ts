@@ -21,9 +21,10 @@ export interface PreparedQuery {
   substringExact: boolean;
   /**
    * Ranked-stage forms: [group, indexed term, kind (0 word, 1 alternative form, 2 typo, 3 phrase), factor,
-   * identifier (the group of its first part, or the word's own group), parts of that identifier].
+   * identifier (the group of its first part, or the word's own group), parts of that identifier, the share of
+   * its IDF the group weighs (a general word weighs less)].
    */
-  forms: [number, string, 0 | 1 | 2 | 3, number, number, number][];
+  forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number][];
 }
 
 /** Query words the ranked stage weighs, at most. */
@@ -74,7 +75,7 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
   for (let size = 2; size <= MAX_PHRASE_WORDS; size += 1) {
     for (let i = 0; i + size <= words.length; i += 1) keys.add(phraseKey(words.slice(i, i + size)));
   }
-  for (const key of keys) forms.push([-1, key, 3, 1, -1, 1]);
+  for (const key of keys) forms.push([-1, key, 3, 1, -1, 1, 1]);
   // The parts of one identifier form one unit: it counts only for an item that has every part (or the whole).
   const unitOf = new Map<string, number>();
   const partsOf = new Map<number, number>();
@@ -86,7 +87,7 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
   groups.forEach((group, g) => {
     const unit = group.identifier === undefined ? g : unitOf.get(group.identifier)!;
     const at = (term: string, kind: 0 | 1 | 2, factor: number): void => {
-      forms.push([g, term, kind, factor, unit, partsOf.get(unit)!]);
+      forms.push([g, term, kind, factor, unit, partsOf.get(unit)!, group.weight]);
     };
     at(group.term, 0, 1);
     for (const alternative of group.alternatives) at(alternative, 1, 1);
