@@ -18,7 +18,7 @@ import {
 import { type ClaimedBatch, batchStillOwned, finishBatch } from '../store/jobs.js';
 import type { CandidateRecord, MemoryKind } from '../types.js';
 import type { ConsolidationPayload, ConsolidationRead, OperationAnswer } from './contracts.js';
-import { replacesChoice, sameText, sharesSubject, unsupportedText } from './evidence.js';
+import { keptTerms, notPlainLine, replacesChoice, sameText, sharesSubject, unsupportedText } from './evidence.js';
 
 export const CONSOLIDATION_SYSTEM_PROMPT = `You consolidate candidate memories of a coding assistant for one project.
 You receive one JSON document: new candidates (already checked against the user's exact words) and the
@@ -101,7 +101,7 @@ export interface OperationRefusal {
   candidateIds: string[];
   title: string;
   kind: string;
-  reason: 'contract' | 'unsupported_text' | 'unrelated_target' | 'no_replacement';
+  reason: 'contract' | 'unsupported_text' | 'unrelated_target' | 'no_replacement' | 'unsafe_text';
   detail: string;
 }
 
@@ -197,6 +197,12 @@ export function planConsolidation(
       refuse('contract', 'title and content are required');
       continue;
     }
+    // M-6.4: the title and synopsis are shown as one line of data wherever Memory is rendered.
+    const unsafe = [op.title, ...op.synopsis.split('\n')].map(notPlainLine).find((p) => p !== null) ?? null;
+    if (unsafe) {
+      refuse('unsafe_text', `the title or synopsis ${unsafe}`);
+      continue;
+    }
     const quotes = op.candidate_ids.flatMap((id) => byId.get(id)!.sources.map((s) => s.quote));
     const target = op.target_id === null ? undefined : input.activeItems.get(op.target_id);
     // A revision keeps what the item already said: its own evidence backs that part.
@@ -222,6 +228,18 @@ export function planConsolidation(
       const scope = kind === 'discussion_context' ? threadId : null;
       const twin = activeTwin(conn, kind, scope, op.title, op.content);
       if (twin) plan.duplicates.set(plan.operations.length, twin);
+    }
+    // M-7.7: an alias or keyword shares a term with the quotes or the title, or is a (bounded) translation.
+    const terms = keptTerms([...op.aliases, ...op.keywords], quotes, op.title);
+    if (terms.dropped.length > 0) {
+      plan.repairs = [...new Set([...plan.repairs, 'dropped_unrelated_terms'])];
+      const kept = new Set(terms.kept);
+      plan.operations.push({
+        ...op,
+        aliases: op.aliases.filter((a) => kept.has(a.trim())),
+        keywords: op.keywords.filter((k) => kept.has(k.trim())),
+      });
+      continue;
     }
     plan.operations.push(op);
   }
@@ -359,7 +377,8 @@ function revisionFields(op: OperationAnswer): { title: string; content: string; 
   return {
     title: op.title.trim(),
     content,
-    synopsis: op.synopsis.trim().length > 0 ? op.synopsis.trim() : clip(content.replace(/\s+/g, ' '), 200),
+    // One line: the synopsis is checked line by line for markup, and its line breaks are only form.
+    synopsis: op.synopsis.trim().length > 0 ? op.synopsis.replace(/\s+/gu, ' ').trim() : clip(content.replace(/\s+/g, ' '), 200),
     aliases: unique(op.aliases),
     keywords: unique(op.keywords),
   };

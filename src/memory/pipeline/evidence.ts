@@ -90,14 +90,21 @@ const LATIN_FRAME = new Set(FRAME_PHRASES.filter((p) => /^[a-z ]+$/u.test(p) && 
 const CJK_FRAME = FRAME_PHRASES.filter((p) => !/^[a-z ]+$/u.test(p)).sort((a, b) => b.length - a.length);
 const LATIN_FRAME_PHRASES = FRAME_PHRASES.filter((p) => p.includes(' '));
 
-// Words that say a new choice replaces an old one (a supersede needs one in its evidence).
+// A quote replaces an old choice (a supersede needs one in its evidence, M-6.4) when it names a change ("换成",
+// "switch to", "instead"), turns a choice down ("不使用", "不再", "no longer", "stop using", "drop"), or rules
+// again ("改一下", "最终", "final call"). What is replaced is the target's subject, checked apart.
 const REPLACEMENT = [
-  /改用|换成|换用|改成|改为|替换|取代|代替|弃用|废弃|淘汰|迁移到|迁到|切换到|切到|不再|不用.{0,12}了|别再|而不是|转向/u,
   new RegExp(
-    '\\binstead\\b|\\bswitch(?:ed|ing)? (?:to|over)\\b|\\breplac(?:e|ed|es|ing)\\b|\\bno longer\\b' +
-      '|\\banymore\\b|\\bmigrat(?:e|ed|ing) (?:to|from)\\b|\\bmov(?:e|ed|ing) (?:to|off|away from)\\b' +
+    '改用|换成|换用|改成|改为|改回|替换|取代|代替|弃用|废弃|淘汰|放弃|迁移到|迁到|切换到|切到|转向|而不是|不再|别再|不要再|' +
+      '(?:不|别|不要|停止|停|无需|不必)(?:使用|用|采用|选用|上|走)|去掉|砍掉|干掉|下掉|改一下|改主意|最终|最后决定|还是(?:用|改|换|决定)',
+    'u',
+  ),
+  new RegExp(
+    '\\binstead\\b|\\bswitch(?:ed|ing)? (?:to|over|back)\\b|\\breplac(?:e|ed|es|ing)\\b|\\bno longer\\b' +
+      '|\\banymore\\b|\\bmigrat(?:e|ed|ing) (?:to|from|off)\\b|\\bmov(?:e|ed|ing) (?:to|off|away from)\\b' +
       '|\\bdrop(?:ped|ping)?\\b|\\brather than\\b|\\bstop(?:ped)? using\\b|\\bdeprecat(?:e|ed|ing)\\b' +
-      '|\\bnot .{1,40} any ?more\\b',
+      '|\\bnot .{1,40} any ?more\\b|\\b(?:abandon|ditch|scrap|revert|reverse)(?:ed|ing|s)?\\b|\\bchange(?:d)? (?:our|my|the) mind\\b' +
+      "|\\bfinal (?:call|decision|answer)\\b|\\bon second thought\\b|\\b(?:don't|do not|won't|will not) use\\b",
     'iu',
   ),
 ];
@@ -128,13 +135,38 @@ export function subjectTerms(text: string): Set<string> {
   return out;
 }
 
+// Words that turn a statement around or widen it (M-6.4): a memory may use one only where its quotes do.
+const NEGATORS = new RegExp(
+  "(?<![\\p{L}\\p{N}_'])(?:not|no|never|none|nothing|nobody|without|cannot|can't|don't|doesn't|won't|isn't|aren't|shouldn't|mustn't)" +
+    '(?![\\p{L}\\p{N}_])|(?!不同|不错|不少|不断|不仅|不管|不论|不过|不久|不妨|不如|不然|没错|别的|别人|别处)(?:不|没|别|勿|禁止|无需|无须|非)',
+  'giu',
+);
+const UNIVERSALS = new RegExp(
+  "(?<![\\p{L}\\p{N}_'])(?:all|every|everything|everyone|each|any|anything|anyone|never|nothing|none|nobody|always|whatever)" +
+    '(?![\\p{L}\\p{N}_])|所有|全部|一切|任何|每|凡是|永远|从不|从来|绝不|一概|全都|统统|无论|不管',
+  'giu',
+);
+
+/** True when `text` says something of this class (a negation, a universal quantifier) that no quote says. */
+function widens(pattern: RegExp, text: string, quotes: string): boolean {
+  pattern.lastIndex = 0;
+  if (!pattern.test(text)) return false;
+  pattern.lastIndex = 0;
+  return !pattern.test(quotes);
+}
+
+// A clause ends at a comma, semicolon or colon, and before a conjunction that adds a statement.
+const CLAUSE_SPLIT = /[。！？!?；;\n，,：:]|\.(?=\s|$)|\s(?:and|but|also|plus|then)\s|并且|而且|同时|另外|此外|然后/u;
+
 /**
  * Why an operation's title and content are not backed by the evidence quotes, or null when they are: the
  * title must share a term with the evidence, at least half of all its terms must come from the evidence,
- * and every sentence of the content that says something must share a term with it.
+ * every clause of the content that says something must share a term with it, and neither may add a
+ * negation or a universal quantifier ("never", "all", "所有") the quotes do not have.
  */
 export function unsupportedText(title: string, content: string, quotes: readonly string[]): string | null {
-  const evidence = subjectTerms(quotes.join('\n'));
+  const joined = foldCase(quotes.join('\n'));
+  const evidence = subjectTerms(joined);
   const titleTerms = subjectTerms(title);
   if (titleTerms.size > 0 && ![...titleTerms].some((t) => evidence.has(t))) {
     return 'the title shares no words with the quoted evidence (it must be written in the words and language of the quotes)';
@@ -145,13 +177,72 @@ export function unsupportedText(title: string, content: string, quotes: readonly
   if (backed / all.size < MIN_COVERAGE) {
     return `only ${backed} of ${all.size} words of the title and content come from the quoted evidence`;
   }
-  for (const sentence of content.split(/[。！？!?；;\n]|\.(?=\s|$)/u)) {
-    const terms = subjectTerms(sentence);
+  for (const clause of `${title}\n${content}`.split(CLAUSE_SPLIT)) {
+    const terms = subjectTerms(clause);
     if (terms.size > 0 && ![...terms].some((t) => evidence.has(t))) {
-      return `content sentence "${sentence.trim().slice(0, 80)}" is not backed by the quoted evidence`;
+      return `"${clause.trim().slice(0, 80)}" is not backed by the quoted evidence`;
     }
   }
+  const text = foldCase(`${title}\n${content}`);
+  if (widens(NEGATORS, text, joined)) return 'the title or content adds a negation the quotes do not have';
+  if (widens(UNIVERSALS, text, joined)) return 'the title or content adds a quantifier ("all", "never", "所有") the quotes do not have';
   return null;
+}
+
+// What a title, alias or keyword may not hold (M-5.5, M-6.4): line breaks, control and bidi characters, and
+// markup that would make it structure instead of data (a heading, list, quote, table, fence, link, tag).
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/u;
+const MARKUP =
+  /^\s*(?:#{1,6}\s|>|[-*+]\s|\d+[.)]\s|\|)|```|~~~|<\/?[a-z][^>]*>|\[[^\]]*\]\([^)]*\)|\|\s*[-:]{3,}|^\s*(?:-{3,}|={3,})\s*$/iu;
+
+/** Why a title, alias or keyword is not one line of plain text, or null. */
+export function notPlainLine(text: string): string | null {
+  if (CONTROL.test(text)) return 'holds a line break or a control character';
+  if (MARKUP.test(text)) return 'holds markup (a heading, list, quote, table, fence, link or tag)';
+  return null;
+}
+
+/** Translations (an alias in a script the quotes do not use at all) kept per candidate or operation, at most. */
+export const MAX_TRANSLATED_TERMS = 8;
+
+const scriptsOf = (text: string): { han: boolean; latin: boolean } => ({
+  han: /\p{Script=Han}/u.test(text),
+  latin: /\p{Script=Latin}/u.test(text),
+});
+
+/**
+ * M-7.7: the aliases and keywords worth keeping. One that shares a term with the quotes or the title is
+ * kept; one written only in a script the quotes do not use at all is a translation ("集成测试" → "integration
+ * test", "IT") and kept up to MAX_TRANSLATED_TERMS; any other (an unrelated word in the quotes' own script),
+ * and any that is not one plain line, is dropped.
+ */
+export function keptTerms(terms: readonly string[], quotes: readonly string[], title: string): { kept: string[]; dropped: string[] } {
+  const joined = quotes.join('\n');
+  const evidence = subjectTerms(`${joined}\n${title}`);
+  const used = scriptsOf(joined);
+  const kept: string[] = [];
+  const dropped: string[] = [];
+  let translations = 0;
+  for (const raw of terms) {
+    const term = raw.trim();
+    if (term.length === 0) continue;
+    if (notPlainLine(term) !== null) {
+      dropped.push(term);
+      continue;
+    }
+    const own = subjectTerms(term);
+    if ([...own].some((t) => evidence.has(t))) {
+      kept.push(term);
+      continue;
+    }
+    const scripts = scriptsOf(term);
+    const foreign = (scripts.han || scripts.latin) && !(scripts.han && used.han) && !(scripts.latin && used.latin);
+    if (foreign && translations < MAX_TRANSLATED_TERMS) {
+      translations += 1;
+      kept.push(term);
+    } else dropped.push(term);
+  }
+  return { kept, dropped };
 }
 
 /** True when the target item is about what the evidence is about (shares a subject term). */

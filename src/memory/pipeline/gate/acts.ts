@@ -119,7 +119,10 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
         return problem('hypothetical', 'the decision waits on a condition');
     }
   }
-  const question = questionSignal(s, act);
+  const asked = questionSignal(s, act);
+  // "以后能不能都用中文回答？", "Could you always answer in English?": a standing wish asked politely is held for the user.
+  const polite = asked !== null && !asked.includes('wh-') && s.hits(P.politeRequests).length > 0;
+  const question = polite ? null : asked;
   if (question && !question.includes('wh-')) return problem('question', question);
   if (ACT_CONDITION_FOLLOWER.test(text.slice(act.hit.end, clause.end)))
     return problem('hypothetical', 'the act is the condition of a request');
@@ -191,7 +194,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
   if (act.type === 'ruling' || act.type === 'decision') {
     const task = oneOffTask(s, act);
-    if (task) return problem('one_off_request', task);
+    if (task) return problem('one_off_request', task.detail, task.verdict);
   }
   if (kind === 'project_decision' && act.type === 'ruling' && P.imperativeRulings.has(new Span(act.hit.text))) {
     const before = text.slice(clause.start, act.hit.index);
@@ -199,6 +202,11 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
       return problem('no_speech_act', 'the verb is not an imperative ruling');
     }
   }
+  // The act stands; weak evidence around it holds it for the user (M-5.7).
+  if (polite) return problem('polite_request', 'a standing wish asked as a question');
+  const weak = s.hits(P.weakeners).find((h) => !overlaps(h, act.hit) && !masked(s, h));
+  if (weak) return problem('weakened', `the wish is weakened ("${weak.text}")`);
+  if (s.hits(P.sarcasm).length > 0) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;
 }
 
@@ -210,7 +218,11 @@ export function judgeSentence(
   framed: boolean,
 ): GateProblem | null {
   const acts = findActs(s, kind);
-  if (acts.length === 0) return problem('no_speech_act', 'no explicit speech act in the quoted sentence');
+  if (acts.length === 0) {
+    // "这次回答用英文": a request scoped to this answer, and nothing standing.
+    if (s.hits(P.temporary).some((t) => !masked(s, t))) return problem('temporary', 'a request for this answer only');
+    return problem('no_speech_act', 'no explicit speech act in the quoted sentence');
+  }
   const live = acts.filter((a) => !a.negated);
   if (live.length === 0) {
     if (s.hits(P.undecided).length > 0) return problem('undecided', 'the statement is undecided');

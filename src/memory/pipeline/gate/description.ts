@@ -87,11 +87,15 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   return wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w));
 }
 
-/** A ruling verb in a one-off task ("帮我把这个函数删掉", "can you remove this line"). */
-export function oneOffTask(s: Sentence, act: Act): string | null {
+/**
+ * A ruling verb in a one-off task: about one place ("把这个变量名改成 camelCase") it is refused; in the frame of a
+ * request ("帮忙…", "can you …") it may still be a ruling, and is held for the user (M-5.7).
+ */
+export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 'suggest' | 'refuse' } | null {
   if (s.hits(P.explicitDecision).length > 0) return null;
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
-  if (s.hits(P.localObjects).length > 0) return 'a change to one place, not a project ruling';
-  if (act.type === 'ruling' && s.hits(P.requestFrames).length > 0) return 'a request for a task, not a ruling';
+  if (s.hits(P.localObjects).length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
+  if (act.type === 'ruling' && s.hits(P.requestFrames).length > 0)
+    return { detail: 'a request for a task, not a ruling', verdict: 'suggest' };
   return null;
 }

@@ -2,15 +2,16 @@ import { isNegated, judgeSentence } from './acts.js';
 import { type Piece, sentencesCovering, sentencesOf } from './clauses.js';
 import * as L from './lexicon.js';
 import { isTagQuestion } from './mood.js';
-import { BARE_CONFIRMATION, EN_FACT, P, POSTPONE_END, QUESTION_MARK, ZH_FACT } from './phrases.js';
+import { BARE_CONFIRMATION, EN_FACT, NOT_NEGATION, P, POSTPONE_END, QUESTION_MARK, ZH_FACT } from './phrases.js';
 import { overlaps, Sentence } from './sentence.js';
 import { isReportingFrame } from './speaker.js';
-import { inCodeOrOutput, insideRanges } from './text-types.js';
+import { inCodeOrOutput, insideRanges, nearPaste } from './text-types.js';
 import { type GateProblem, problem, type StatementKind } from './verdict.js';
 import { fold, Phrases, Span } from './words.js';
 
 export { inCodeOrOutput } from './text-types.js';
-export type { GateProblem, GateReason, StatementKind } from './verdict.js';
+export { REASON_VERDICT } from './verdict.js';
+export type { GateProblem, GateReason, StatementKind, Verdict } from './verdict.js';
 
 /**
  * The speech-act gate (M-5.3, M-5.6): does a quoted user statement carry the user's own standing wish or this
@@ -48,6 +49,8 @@ export function judgeStatement(
     if (best === null || (best.reason === 'no_speech_act' && r.reason !== 'no_speech_act')) best = r;
   }
   if (standing === null) return best ?? problem('code_or_tool_output', 'the quote sits in pasted material');
+  // A statement right beside pasted material may be part of it (M-5.7): held for the user.
+  if (nearPaste(text, begin)) return problem('paste_nearby', 'the quote stands right beside pasted material');
   const index = sentences.indexOf(standing);
   const following = sentences[index + 1] ? text.slice(sentences[index + 1]!.start, sentences[index + 1]!.end) : firstSentence(next);
   if (following !== null) {
@@ -79,6 +82,14 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
   const own = hits.filter((h) => h.index < quoteEnd && h.end > quoteAt);
   if (own.length === 0) return { confirms: false, problem: null };
   const first = own[0]!;
+  // A confirmation answers: it opens a clause ("行，就这么办", "那就这样"); "3 亿行" holds 行 as a measure word.
+  const lead = span.text
+    .slice(span.text.lastIndexOf('\n', first.index) + 1, first.index)
+    .split(/[，,。.!！;；:：]/u)
+    .at(-1)!;
+  if (P.fillers.strip(new Span(P.negations.strip(new Span(lead)))).replace(/[\s\p{P}\p{S}]/gu, '').length > 0) {
+    return { confirms: false, problem: null };
+  }
   const before = span.text.slice(Math.max(0, first.index - 6), first.index);
   if (P.negations.find(new Span(before)).some((n) => n.end >= before.trimEnd().length - 1)) {
     return { confirms: false, problem: problem('negated', 'confirmation: the answer is no') };
@@ -93,6 +104,20 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
   if (QUESTION_MARK.test(span.text)) return { confirms: false, problem: problem('question', 'confirmation: the answer is a question') };
   const rest = P.fillers.strip(new Span(P.confirmations.strip(span))).replace(/[\s\p{P}\p{S}]/gu, '');
   return Array.from(rest).length <= 8 ? { confirms: true } : { confirms: false, problem: null };
+}
+
+/**
+ * True when the text, read from its start, turns down what came before it ("不，别用那个", "算了", "no, keep
+ * MySQL", "actually, scratch that"): a refusal or retraction in its first clause.
+ */
+export function turnsDown(text: string): boolean {
+  const first = sentencesOf(text)[0];
+  if (!first) return false;
+  const span = new Span(fold(text.slice(first.start, first.end)));
+  if (P.retractions.find(span).some((h) => h.index <= 16)) return true;
+  return P.refusals
+    .find(span)
+    .some((h) => /^[\s\p{P}]*$/u.test(span.text.slice(0, h.index)) && !NOT_NEGATION.has(span.text.slice(h.index, h.index + 2)));
 }
 
 /** The fixed parts of a gap pattern ("每次…都" → 每次, 都); a plain phrase is its own only part. */

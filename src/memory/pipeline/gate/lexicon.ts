@@ -207,6 +207,33 @@ export const SPECULATION = w(
     'chances are', 'my guess', 'i imagine', 'presumably', 'i expect', 'odds are', 'could end up', 'i predict'],
 );
 
+/** An answer that turns a proposal down, at the start of a turn ("不，…", "no, …", "不行"). */
+export const REFUSALS = w(
+  ['不', '不要', '不行', '不用', '别', '不好', '不可以', '不同意', '否', '还是别', '别用', '不要用', '不考虑', '等等', '等一下'],
+  ['no', 'nope', "don't", 'do not', 'wait', 'hold on', 'not that', 'no way', "let's not", 'i disagree', 'disagree'],
+);
+
+/** Polite requests in question form, addressed to the assistant: a standing wish asked, not a question about one. */
+export const POLITE_REQUESTS = w(
+  ['能不能', '可不可以', '能否', '可否', '你能', '你可以', '麻烦你', '请你', '能…吗', '可以…吗', '能…么', '可以…么'],
+  ['could you', 'can you', 'would you', 'will you', 'would you mind', 'could you please', 'can you please', 'would you please'],
+);
+
+/** Words that weaken a wish: it holds "if possible", not always (M-5.7 suggests instead of accepting). */
+export const WEAKENERS = w(
+  ['尽量', '尽可能', '如果可以', '可以的话', '方便的话', '有空的话', '能的话', '争取', '适当', '酌情', '视情况', '大部分情况下', '多数情况下', '一般来说'],
+  ['if possible', 'where possible', 'when possible', 'whenever possible', 'try to', 'preferably', 'if you can', 'when you can',
+    'as much as possible', 'where it makes sense', 'when it makes sense', 'where feasible', 'if feasible', 'most of the time',
+    'when practical', 'where practical', 'if it is not too much trouble', 'if convenient'],
+);
+
+/** Markers of sarcasm: the words may say the opposite of what is meant. */
+export const SARCASM = w(
+  ['呵呵', '真是太好了', '好棒棒', '真棒啊', '太棒了呢', '可真行', '服了', '🙄', '又来了'],
+  ['yeah right', 'oh great', 'oh sure', 'because that worked so well', 'what could go wrong', 'said no one ever', '/s', '🙄',
+    'sure, why not', 'as if'],
+);
+
 /** Words that cancel the statement before them. */
 export const RETRACTIONS = w(
   ['算了', '当我没说', '不对', '撤回', '收回', '忘了吧', '别管了', '刚才说错了', '说错了', '不用了', '还是算了', '不要了', '作罢',
@@ -403,7 +430,7 @@ export const EN_PAST = ['got', 'had', 'was', 'were', 'did', 'went', 'made', 'saw
 
 /** Words that hold a disqualifier word but mean something else ("默认假设" = assume by default, "临时文件" = temp file). */
 export const NOT_DISQUALIFIERS = w(
-  ['默认假设', '先假设', '都假设', '就假设', '可能性', '不确定性', '临时文件', '临时目录', '临时表', '临时变量', '今天的日期'],
+  ['默认假设', '先假设', '都假设', '就假设', '可能性', '不确定性', '尽可能', '临时文件', '临时目录', '临时表', '临时变量', '今天的日期'],
   ['assume that', 'temporary file', 'temporary files', 'temp file', 'temp files', 'temporary table', 'temporary directory'],
 );
 
@@ -514,6 +541,11 @@ export const GRAMMAR = {
   /** Adverbs and prepositions that may stand beside 我/我们/你 before 说/觉得 ("我一直觉得", "我跟你说"); anything else names someone else. */
   ownSubjectAdverbs: ['也', '都', '之前', '以前', '刚才', '刚刚', '一直', '其实', '早就', '已经', '就', '还', '又', '确实', '个人', '自己', '本人', '也是',
     '真的', '始终', '总', '老', '曾经', '上次', '昨天', '今天', '跟', '对', '给', '和', '同', '向'],
+  /** English verbs of saying that may stand right before their speaker ("…, says my manager"). */
+  enReportingVerbs: ['says', 'said', 'writes', 'wrote', 'according to', 'per', 'insists', 'suggested', 'decided', 'wants'],
+  /** Discourse words that may stand before the user's own 说 ("还是说一下", "再说一遍", "补充说明"). */
+  speakerFillers: ['还是', '那么', '那', '就', '再', '先', '也', '顺便', '另外', '补充', '最后', '总之', '对了', '然后', '所以', '还', '又',
+    '重新', '再次', '好', '嗯', '总结', '简单', '提前', '这里', '我再', '我先', '我就', '我还是', '我'],
   /** Tails that attribute a statement to someone ("…，这是老板定的"). */
   attributionTails: ['定的', '说的', '要求的', '决定的', '的要求', '的意思', '拍板的'],
   /** Before an A-not-A form, these make it no question ("不管要不要", "别问我要不要"). */

@@ -27,6 +27,10 @@ export const P = {
   undecided: new Phrases(L.UNDECIDED, 'either'),
   speculation: new Phrases(L.SPECULATION, 'either'),
   retractions: new Phrases(L.RETRACTIONS, 'either'),
+  refusals: new Phrases(L.REFUSALS, 'either'),
+  politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
+  weakeners: new Phrases(L.WEAKENERS, 'either'),
+  sarcasm: new Phrases(L.SARCASM, 'either'),
   tagQuestions: new Phrases(L.TAG_QUESTIONS),
   aNotA: new Phrases({ zh: L.ZH_QUESTION.aNotA, en: [] }, 'either'),
   zhWh: new Phrases({ zh: L.ZH_QUESTION.wh, en: [] }, 'either'),
@@ -103,7 +107,10 @@ export const JOINT = new RegExp(`(?:我们|我|咱们|we|our team)\\s*${anyOf(G.
 export const GROUP_OWNER = new RegExp(anyOf(G.groupOwners), 'u');
 export const NOT_REPORTER = new RegExp(`${anyOf(G.notReporters)}$`, 'u');
 export const OWN_SUBJECT_ADVERBS = new RegExp(anyOf(G.ownSubjectAdverbs), 'gu');
-export const ATTRIBUTION_TAIL = new RegExp(anyOf(G.attributionTails), 'u');
+// Right after a party: "老板定的", "领导说的"; right before one: "says my manager", "according to the PM".
+export const ATTRIBUTION_AFTER = new RegExp(`^\\s*(?:也|都|就|已经)?\\s*${anyOf(G.attributionTails)}`, 'u');
+export const REPORTING_BEFORE = new RegExp(`\\b${anyOf(G.enReportingVerbs)}\\s+(?:by\\s+)?$`, 'u');
+export const SPEAKER_FILLERS = new RegExp(anyOf(G.speakerFillers), 'gu');
 export const ZH_NOT_QUESTION_BEFORE = new RegExp(anyOf(G.zhNotQuestionBefore), 'u');
 export const ZH_WHY = new RegExp(anyOf(G.zhWhy), 'u');
 export const ZH_UNIVERSAL_AFTER = new RegExp(`^[^，,。]{0,8}?${anyOf(G.zhUniversalAfter)}`, 'u');

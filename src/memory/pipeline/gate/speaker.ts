@@ -1,6 +1,5 @@
 import type { Piece } from './clauses.js';
 import {
-  ATTRIBUTION_TAIL,
   EN_DECIDING,
   EN_LONE_ADVERB,
   EN_OPENERS,
@@ -11,6 +10,9 @@ import {
   NOT_REPORTER,
   OWN_SUBJECT_ADVERBS,
   P,
+  REPORTING_BEFORE,
+  ATTRIBUTION_AFTER,
+  SPEAKER_FILLERS,
 } from './phrases.js';
 import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
 import { fold, Span } from './words.js';
@@ -63,6 +65,8 @@ export function thirdParty(s: Sentence, act: Act): string | null {
       if (rest.length === 0) continue;
     }
     if (NOT_REPORTER.test(subject)) continue;
+    // "还是说一下：…", "再说一遍": a subject of discourse words only is the user speaking.
+    if (subject.replace(SPEAKER_FILLERS, '').replace(/[\s\p{P}]/gu, '').length === 0) continue;
     return 'reported speech';
   }
   // English verbs of deciding need us as their subject: "Netflix decided …", "Alice agreed …" are someone else.
@@ -75,11 +79,18 @@ export function thirdParty(s: Sentence, act: Act): string | null {
       return 'someone else decided it';
     }
   }
-  // "…, says my manager", "…，这是老板定的"
-  const after = s.hits(P.thirdParties, act.hit.end).filter((h) => s.clauseOf(h.index) !== act.clause || h.index > act.hit.end);
-  if (after.length > 0) {
-    const tail = text.slice(act.hit.end);
-    if (P.reporting.has(new Span(tail)) || ATTRIBUTION_TAIL.test(tail)) return 'attributed to someone else';
+  // "…, says my manager", "…，这是老板定的": a party after the act is its speaker only beside a verb of saying or
+  // deciding ("says my manager", "老板定的"); "附上官方文档链接" names a kind of document, not a speaker.
+  for (const h of s.hits(P.thirdParties, act.hit.end)) {
+    if (s.clauseOf(h.index) === act.clause && h.index <= act.hit.end) continue;
+    const before = text.slice(Math.max(act.hit.end, h.index - 12), h.index);
+    const after = text.slice(h.end, h.end + 8);
+    if (
+      REPORTING_BEFORE.test(before) ||
+      ATTRIBUTION_AFTER.test(after) ||
+      s.hits(P.reporting, h.end, h.end + 6).some((r) => r.index - h.end <= 3)
+    )
+      return 'attributed to someone else';
   }
   return null;
 }

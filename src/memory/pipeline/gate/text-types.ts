@@ -80,8 +80,30 @@ const PASTE_INTRO = new RegExp(
   'iu',
 );
 
+// A line naming the author of what follows: an issue-tracker or chat comment, a mail ("@alice commented on
+// 3 Mar", "**Bob** wrote:", "Reply from carol:", "张三 评论：", "From: dave@example.com"). The block after it is
+// someone else's words until a blank line.
+const AUTHOR_HEADER = new RegExp(
+  '^\\s*(?:[>*_#\\s-]*)(?:@?[\\w.-]+|\\*\\*[^*\\n]{1,40}\\*\\*|\\[[^\\]\\n]{1,40}\\])\\s+' +
+    '(?:commented|wrote|replied|said|posted|reviewed|responded|added a comment|left a comment)\\b[^\\n]{0,60}$' +
+    '|^\\s*(?:comment|reply|review|message|answer|response)\\s+(?:from|by)\\s+\\S[^\\n]{0,40}:?\\s*$' +
+    '|^\\s*(?:from|to|cc|subject|sent|date):\\s+\\S' +
+    '|^\\s*[\\p{Script=Han}\\w.@-]{1,20}\\s*(?:评论|回复|写道|留言)\\s*[:：]\\s*$' +
+    '|^\\s*(?:#\\d+|issue\\s*#?\\d+|pr\\s*#?\\d+)\\b[^\\n]{0,80}(?:opened|commented|by)\\b',
+  'iu',
+);
+
 // A line that is someone speaking: a sentence with a person in it ("以后这种报错你直接告诉我原因。").
 const SPEECH_LINE = /(?:我|你|我们|咱们|\b(?:i|we|you|let's|please)\b).*[。！？.!?]\s*$/iu;
+
+const QUOTE_LINE = /^\s*>/u;
+
+/** True when the line of the offset is in a block introduced by an author's header. */
+function quotedBlock(text: string, offset: number): boolean {
+  const lines = text.slice(0, offset).split('\n');
+  for (let i = lines.length - 1; i >= 0 && lines[i]!.trim().length > 0; i -= 1) if (AUTHOR_HEADER.test(lines[i]!)) return true;
+  return false;
+}
 
 function isOutputLine(line: string): boolean {
   if (line.trim().length === 0) return false;
@@ -103,6 +125,9 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   lines.pop();
   const previous = lines[lines.length - 1];
   if (previous !== undefined && PASTE_INTRO.test(previous)) return true;
+  // Someone else's comment runs until a blank line, speech or not.
+  for (let i = lines.length - 1; i >= 0 && lines[i]!.trim().length > 0; i -= 1) if (AUTHOR_HEADER.test(lines[i]!)) return true;
+  if (AUTHOR_HEADER.test(line)) return true;
   if (SPEECH_LINE.test(line)) return false;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const previous = lines[i]!;
@@ -111,6 +136,24 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
     if (!isOutputLine(previous)) return false;
   }
   return false;
+}
+
+/**
+ * True when the line of the offset touches someone else's pasted words (M-5.7): the line right before or after
+ * it, with no blank line between, is a quoted line, an introduction of a paste or an author's header. (A log
+ * or code line beside it is material the user comments on: "以后这种报错你直接告诉我原因。")
+ */
+export function nearPaste(text: string, offset: number): boolean {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const before = lineStart > 0 ? text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1) : null;
+  const after =
+    lineEnd >= 0 ? text.slice(lineEnd + 1, text.indexOf('\n', lineEnd + 1) < 0 ? text.length : text.indexOf('\n', lineEnd + 1)) : null;
+  const pasted = (line: string | null, at: number): boolean =>
+    line !== null &&
+    line.trim().length > 0 &&
+    (QUOTE_LINE.test(line) || PASTE_INTRO.test(line) || AUTHOR_HEADER.test(line) || quotedBlock(text, at));
+  return pasted(before, Math.max(0, lineStart - 1)) || (lineEnd >= 0 && pasted(after, lineEnd + 1));
 }
 
 const QUOTE_PAIRS: readonly RegExp[] = [
