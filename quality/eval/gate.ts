@@ -9,7 +9,7 @@ import { type ChatRequest, type MemoryKind, MemoryManager, ScriptedLlm } from '.
 
 const KINDS = { p: 'user_preference', d: 'project_decision', c: 'discussion_context' } as const;
 
-const Options = z.strictObject({
+const Options = z.object({
   /** The quoted part of the user text (default: all of it). */
   quote: z.string().optional(),
   /** The assistant answer of the turn before, holding the proposal a confirmation binds to. */
@@ -166,6 +166,7 @@ export async function runGateCorpus(corpus: GateCorpus): Promise<{ version: numb
           memory.completeTurn(n, zh ? '好的。' : 'OK.');
         }
         current = candidateOf(item, turns);
+        const filteredBefore = memory.status().filteredCandidates;
         const refusedBefore = memory.refused({ limit: 1 })[0]?.candidateId;
         const suggestedBefore = memory.suggestions({ limit: 1 })[0]?.candidateId;
         const processed = await memory.processDue({ force: true });
@@ -185,6 +186,13 @@ export async function runGateCorpus(corpus: GateCorpus): Promise<{ version: numb
           reason = refusal.reason;
         } else if (extraction[0]!.outcome !== 'succeeded') {
           outcome = 'refuse';
+        } else {
+          // Refused at consolidation (M-6.4: the title or content says more than the quotes).
+          const after = memory.status().filteredCandidates;
+          if (after.total > filteredBefore.total) {
+            outcome = 'refuse';
+            reason = Object.keys(after.byReason).find((k) => (after.byReason[k] ?? 0) > (filteredBefore.byReason[k] ?? 0)) ?? null;
+          }
         }
         results.push({ ...item, outcome, reason });
       }
