@@ -11,6 +11,8 @@ import {
   inCodeOrOutput,
   turnsDown,
   isBareConfirmation,
+  aboutAnswers,
+  isOffer,
   isProposal,
   judgeConfirmation,
   judgeDiscussion,
@@ -166,8 +168,8 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
 
   // The adjacent previous turn may only lend a decision its assistant proposal.
   for (const s of located) {
-    if (s.fromAdjacent && (s.role !== 'assistant' || candidate.kind !== 'project_decision')) {
-      return refuse('adjacent_turn_not_allowed', 'only a decision may cite the previous turn, and only its assistant proposal');
+    if (s.fromAdjacent && s.role !== 'assistant') {
+      return refuse('adjacent_turn_not_allowed', 'only the assistant proposal of the previous turn may be cited');
     }
   }
   const userSources = located.filter((s) => s.role === 'user');
@@ -181,12 +183,15 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
 
   if (assistantSources.length > 0) {
     // Assistant words back only the proposal a short confirmation of the user accepts (M-5.3, M-5.7).
-    if (candidate.kind !== 'project_decision') return refuse('assistant_source', "a preference rests on the user's words only");
+    // A confirmed proposal is a decision, or a preference when it proposes how the assistant answers or works.
+    if (candidate.kind === 'user_preference' && !assistantSources.every((s) => aboutAnswers(s.quote))) {
+      return refuse('assistant_source', 'a confirmed project proposal is a decision, not a preference');
+    }
     const turn = userSources[0]!.turn;
     if (assistantSources.some((s) => s.turn.threadId !== turn.threadId || s.turn.sequence !== turn.sequence - 1)) {
       return refuse('assistant_source', 'an assistant quote backs only the proposal of the turn right before the confirmation');
     }
-    return verdictOf(judgeConfirmed(userSources, assistantSources, anchorTerms, context));
+    return verdictOf(judgeConfirmed(candidate.kind as StatementKind, userSources, assistantSources, anchorTerms, context));
   }
 
   // Every user quote is judged; one that stands beside one that does not is conflicting evidence.
@@ -212,6 +217,7 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
  * down (in the confirming turn after the confirmation, or the next turn).
  */
 function judgeConfirmed(
+  kind: StatementKind,
   userSources: readonly LocatedSource[],
   assistantSources: readonly LocatedSource[],
   anchorTerms: ReadonlySet<string>,
@@ -227,7 +233,7 @@ function judgeConfirmed(
     }
     if (verdict.problem) return verdict.problem;
     // "好，就用 Redisson": the user states the decision itself, adopting the proposal.
-    const own = assessStatement(source, 'project_decision', anchorTerms, context);
+    const own = assessStatement(source, kind, anchorTerms, context);
     if (own) return own;
     statement ??= source;
   }
@@ -236,6 +242,11 @@ function judgeConfirmed(
     return { reason: 'confirmation_without_proposal', detail: 'assistant words need a confirmation of the user', verdict: 'refuse' };
   }
   if (!hasAdjacentProposal(confirmation, assistantSources, anchorTerms, context)) {
+    // "yep" to "Would you like me to add a workflow …?": the user accepts an offer of work; whether it is a
+    // project rule is for the user to say.
+    if (assistantSources.some((s) => isOffer(s.text, s.begin, s.end))) {
+      return { reason: 'one_off_request', detail: 'the confirmation accepts an offer of work', verdict: 'suggest' };
+    }
     return {
       reason: 'confirmation_without_proposal',
       detail: 'a short confirmation needs the assistant proposal of the turn right before it',

@@ -48,7 +48,8 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
     )
       return true;
     // "默认情况下 Spring 会把 bean 设成单例": a named product that "会" do something is described, comma or not.
-    if (before.trim().length === 0 && /^\s*[a-z][\w.-]*\s*(?:都|也|就|总|一般)?会/u.test(after)) return true;
+    if (before.trim().length === 0 && /^\s*[a-z][\w.-]*\s*(?:都|也|就|总|一般|只)?(?:不会|会|不|只|是|有|没有|支持|返回|用)/u.test(after))
+      return true;
     // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
     if (ZH_DEMONSTRATIVE.test(before)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
@@ -95,7 +96,7 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
   if (s.hits(P.explicitDecision).length > 0) return null;
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
   if (s.hits(P.localObjects).length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
-  if (act.type === 'ruling' && s.hits(P.requestFrames).length > 0)
+  if ((act.type === 'ruling' || act.type === 'rule') && s.hits(P.requestFrames).length > 0)
     return { detail: 'a request for a task, not a ruling', verdict: 'suggest' };
   return null;
 }

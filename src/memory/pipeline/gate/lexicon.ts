@@ -22,7 +22,7 @@ export const STANDING = w(
     '每回…都', '每一次…都', '每个…都',
     '所有…都', '任何…都', '凡是…都', '全部…都', '无论…都', '不管…都', '不论…都', '但凡…都', '只要…就', '一旦…就', '统统',
     '请记住', '记住', '长期', '原则上', '一概', '无一例外', '千万别', '千万不要', '绝对不要', '绝不', '坚决不', '任何时候', '什么时候都', '任何时候都', '无论何时', '随时都', '谁都不',
-    '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别',
+    '谁也不', '别再', '不要再', '不许再', '不准再', '再也不要', '再也别', '后面…都', '往后…都', '今后…都', '以后…都',
     '今后都', '但凡⋯都'],
   ['from now on', 'going forward', 'moving forward', 'by default', 'always', 'never', 'in future', 'in the future',
     'from here on', 'from here on out', 'from this point on', 'henceforth', 'from today', 'starting today',
@@ -39,7 +39,7 @@ export const PREFERENCE_VERBS = w(
   ['我喜欢', '我更喜欢', '我比较喜欢', '我偏好', '我倾向于', '我倾向', '我习惯', '我希望你', '我希望', '我要求', '我的偏好', '我更倾向',
     '我偏爱', '我宁愿', '我宁可', '我更想要', '我想要你', '我一般习惯', '我一般喜欢', '我平时习惯', '我通常习惯', '我比较习惯',
     '我个人偏好', '我个人喜欢', '我受不了', '我讨厌'],
-  ['i prefer', "i'd prefer", 'i would prefer', 'i like it when', 'i like', 'i want you to', 'my preference',
+  ['i prefer', "i'd prefer", 'i would prefer', 'i like it when', 'i like', 'i want you to', 'i want', 'my preference',
     "i'd rather", 'i would rather', 'i much prefer', 'i really prefer', 'please always', "i'd like you to", 'i would like you to',
     'i expect you to', 'i need you to always', "i can't stand", 'i hate it when'],
 );
@@ -59,7 +59,8 @@ export const DECISION = w(
     'agreed to use',
     'we agreed', 'we will standardize', "let's stick with", 'stick with', "we're moving to", 'we are moving to',
     'migrate to', "we'll migrate", 'we will migrate', 'going with', 'switch … to', 'move … to', 'migrate … to', 'convert … to',
-    'moved … to', 'switched to',
+    'moved … to', 'switched to', "let's do the … thing", "let's do the … approach", "let's do the … option", "let's do the … plan",
+    "let's do the … one", "let's go with the … one",
     'migrated … to', 'we moved', 'we switched', "we've switched", "we've moved", 'we migrated', "we've migrated",
     "we're dropping", 'we are dropping', "let's drop", "we'll drop",
     "let's move to", "we're going to use", 'we are going to use', 'is deprecated', 'are deprecated', "let's standardize",
@@ -156,7 +157,7 @@ export const REPORTING_FRAMES = w(
 /** This answer only. */
 export const TEMPORARY = w(
   ['这次', '这一次', '本次', '这回', '暂时', '临时', '先这样', '这个回答', '这条回答', '仅此一次', '只这一次', '只是这次', '今天先',
-    '目前先', '这一轮', '今天', '这会儿', '眼下', '先不', '这周', '本周', '这个月', '今晚', '这两天', '这个 sprint', '这个sprint',
+    '目前先', '这一轮', '今天', '这会儿', '眼下', '先不', '先别', '这周', '本周', '这个月', '今晚', '这两天', '这个 sprint', '这个sprint',
     '这个迭代', '本迭代', '这期', '这个版本先', '休假', '请假', '出差', '一周', '两周', '几天', '两天', '三天', '一个月', '这几天', '这个 pr', '这个pr', '这个 commit',
     '这次的', '这一版', '这一个'],
   ['for this answer', 'just this time', 'this time', 'for now', 'just for now', 'for this one', 'just for this', 'only this once',
@@ -171,7 +172,7 @@ export const TEMPORARY = w(
 export const HYPOTHETICAL = w(
   ['假设', '假如', '万一', '倘若', '假使', '设想', '如果说', '要是说', '想象一下', '打个比方', '理想情况下', '最好能', '要是能', '如果能'],
   ['what if', 'hypothetically', 'suppose', 'supposing', 'imagine', 'were we to', "let's say", 'lets say', 'would it be',
-    'in theory', 'in a world where', 'if we were to', 'if i were', 'ideally', 'in an ideal world', 'would be nice',
+    'in theory', 'in a world where', 'if we were to', 'if i were', 'in an ideal world', 'would be nice',
     'it would be great if'],
 );
 
@@ -216,32 +217,67 @@ export const REFUSALS = w(
 /** Polite requests in question form, addressed to the assistant: a standing wish asked, not a question about one. */
 export const POLITE_REQUESTS = w(
   ['能不能', '可不可以', '能否', '可否', '你能', '你可以', '麻烦你', '请你', '能…吗', '可以…吗', '能…么', '可以…么'],
-  ['could you', 'can you', 'would you', 'will you', 'would you mind', 'could you please', 'can you please', 'would you please'],
+  ['could you', 'can you', 'would you', 'will you', 'would you mind', 'could you please', 'can you please', 'would you please', 'you could',
+    'is it possible to', 'would it be possible to'],
 );
 
 /** Words that weaken a wish: it holds "if possible", not always (M-5.7 suggests instead of accepting). */
 export const WEAKENERS = w(
   ['尽量', '尽可能', '如果可以', '可以的话', '方便的话', '有空的话', '能的话', '争取', '适当', '酌情', '视情况', '大部分情况下', '多数情况下', '一般来说'],
-  ['if possible', 'where possible', 'when possible', 'whenever possible', 'try to', 'preferably', 'if you can', 'when you can',
+  ['if possible', 'where possible', 'when possible', 'whenever possible', 'try to', 'preferably', 'ideally', "if that's not too painful",
+    'if it is not too painful', 'if you can', 'when you can',
     'as much as possible', 'where it makes sense', 'when it makes sense', 'where feasible', 'if feasible', 'most of the time',
     'when practical', 'where practical', 'if it is not too much trouble', 'if convenient'],
 );
 
 /** Markers of sarcasm: the words may say the opposite of what is meant. */
 export const SARCASM = w(
-  ['呵呵', '真是太好了', '好棒棒', '真棒啊', '太棒了呢', '可真行', '服了', '🙄', '又来了'],
-  ['yeah right', 'oh great', 'oh sure', 'because that worked so well', 'what could go wrong', 'said no one ever', '/s', '🙄',
+  ['反正', '呵呵', '真是太好了', '好棒棒', '真棒啊', '太棒了呢', '可真行', '服了', '🙄', '又来了', '反正也没人', '反正没人', '反正也没', '反正用户会', '对对对', '😅', '🙃', '🤡',
+    '不管了', '随便你', '随你', '爱怎么', '想怎么…就怎么'],
+  ['yeah right', 'oh great', 'oh sure', 'because that worked so well', 'what could go wrong', 'said no one ever', '/s', '🙄', '🙃', '😅',
+    "i'm sure … will love it", 'what could possibly go wrong', 'whatever you want', 'i give up', 'genius idea',
     'sure, why not', 'as if'],
 );
 
+/** A correction of what the user said before: the restated rule is held for the user (M-5.7). */
+export const CORRECTIONS = w(['纠正一下', '更正一下', '更正', '纠正', '我是说', '我的意思是', '准确地说', '说错了', '我刚才是说', '不对，'],
+  ['correction:', 'to correct myself', 'i mean', 'i meant', 'sorry, i meant', 'let me correct', 'to clarify', 'what i meant']);
+
+/** A party's rule taken on by this project ("我们这个项目也得跟", "we'll follow that"). */
+export const ADOPTIONS = w(['也得跟', '也要跟', '也跟', '也照做', '照做', '也得遵守', '也要遵守', '遵守', '跟着做', '也这么做', '也按这个'],
+  ["we'll follow", 'we will follow', 'we have to follow', 'we follow', 'we comply', 'applies to us', 'we go along', "we're adopting it",
+    'we adopt it', 'we are following']);
+
+/** Typo'd forms of the commonest standing markers, matched like them ("form now on", "以侯"). */
+export const TYPO_SOURCES = w(['以后', '今后', '默认'], ['from now on', 'going forward', 'by default', 'always', 'never', 'every time',
+  'in the future', 'moving forward']);
+
+/** Names of a proposal, judged by a confirmation ("这个思路好", "that approach works"). */
+export const PROPOSAL_NOUNS = w(['思路', '方案', '办法', '做法', '想法', '建议', '主意', '这样', '设计'], ['approach', 'plan', 'idea', 'option',
+  'suggestion', 'way', 'design', 'proposal']);
+
+/** What extends a confirmed proposal into a rule ("make it the standard", "any new client", "都按这个来"). */
+export const EXTENSIONS = w(['都按', '都照', '标准', '规范', '以后都', '统一'], ['the standard', 'any new', 'every new', 'all new', 'the default',
+  'from now on', 'going forward', 'everywhere']);
+
+/** Words pointing at one thing in particular: a rule about it is a one-off task. */
+export const DEICTICS = w(['这个', '那个', '这里', '那里', '这段', '这行', '这次', '这儿', '上面的', '下面的'], ['this', 'that', 'these', 'those',
+  'it', 'here', 'there', 'them']);
+
+/** A topic of answers an instruction may follow ("回答里…，附上…", "in your answers, …"). */
+export const ANSWER_TOPICS = w(['回答里', '回答中', '回答时', '回答的时候', '回复里', '回复时', '解释的时候', '写代码的时候', '给代码的时候', '贴代码的时候'],
+  ['in your answers', 'in answers', 'when you answer', 'in your replies', 'when you reply', 'when you explain', 'in code examples']);
+
 /** Words that cancel the statement before them. */
 export const RETRACTIONS = w(
-  ['算了', '当我没说', '不对', '撤回', '收回', '忘了吧', '别管了', '刚才说错了', '说错了', '不用了', '还是算了', '不要了', '作罢',
+  ['算了', '当我没说', '不对', '撤回', '收回', '忘了吧', '别管了', '刚才说错了', '说错了', '不用了', '还是算了', '不要了', '作罢', '先别记', '别记', '不要记',
+    '先别定', '别记下来', '先不记',
     '我收回', '划掉', '没事了', '当没说'],
   ['scratch that', 'never mind', 'nevermind', 'forget it', 'forget that', 'forget what i said', 'ignore that',
     'ignore what i said',
     'disregard that', 'i take that back', 'take that back', 'on second thought', 'actually no', 'actually, no', 'wait no',
-    'nah', 'not anymore', 'strike that', 'cancel that', 'my bad'],
+    'nah', 'not anymore', 'strike that', 'cancel that', 'my bad', "don't save that", "don't remember that", "don't record that", 'do not save that',
+    "don't write that down", 'hold off on that'],
 );
 
 /** A tag question right after a statement turns it into a question ("…，你觉得呢？"). */
@@ -464,7 +500,7 @@ export const EN_RESULT_SUBJECTS = ['they', 'it', 'this', 'that', 'the', 'there',
 /** Offers of the assistant's own work ("want me to …",
   "要我…吗"): a confirmation of one is a task, unless it names a project choice. */
 export const OFFERS = w(['要我', '要不要我', '需要我', '我来'], ['want me to', 'should i', 'shall i', 'do you want me to',
-  'would you like me to', 'i can']);
+  'would you like me to', 'i can', 'like me to']);
 
 /** English verbs of deciding or wanting: a sentence with one of them needs us (or no one) as its subject. */
 export const EN_DECIDING = ['decided', 'decides', 'agreed', 'agrees', 'settled', 'chose', 'picked', 'going with', 'switching',
@@ -478,8 +514,8 @@ export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and',
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
 export const FACT_SHAPES = {
-  zh: '^(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到)',
-  en: "^(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b",
+  zh: '^(?:(?:[a-z][\\w.-]*(?:\\s*的\\s*[^，,。]{1,16}?)?\\s*(?:默认)?\\s*(?:只|不会|会|是|为|有|支持|返回|需要|没有))|' + '(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到))',
+  en: "^(?:[a-z][\\w.-]*(?:'s)?\\s+(?:[\\w.-]+\\s+){0,3}(?:defaults to|is|are|has|only|doesn't|does not|returns|retries|supports)\\s|(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b)",
 };
 
 /** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */
@@ -540,11 +576,13 @@ export const GRAMMAR = {
   notReporters: ['比如', '如果', '就是', '也就是', '换句话', '再', '听', '据', '可以', '应该', '怎么', '这么', '那么', '来', 'as', 'like', 'i'],
   /** Adverbs and prepositions that may stand beside 我/我们/你 before 说/觉得 ("我一直觉得", "我跟你说"); anything else names someone else. */
   ownSubjectAdverbs: ['也', '都', '之前', '以前', '刚才', '刚刚', '一直', '其实', '早就', '已经', '就', '还', '又', '确实', '个人', '自己', '本人', '也是',
+    '不是', '并不是', '是', '不', '没', '只是', '就是', '上周', '昨天', '上次', '前面', '前两天',
     '真的', '始终', '总', '老', '曾经', '上次', '昨天', '今天', '跟', '对', '给', '和', '同', '向'],
   /** English verbs of saying that may stand right before their speaker ("…, says my manager"). */
   enReportingVerbs: ['says', 'said', 'writes', 'wrote', 'according to', 'per', 'insists', 'suggested', 'decided', 'wants'],
   /** Discourse words that may stand before the user's own 说 ("还是说一下", "再说一遍", "补充说明"). */
   speakerFillers: ['还是', '那么', '那', '就', '再', '先', '也', '顺便', '另外', '补充', '最后', '总之', '对了', '然后', '所以', '还', '又',
+    '上周', '上个月', '昨天', '前天', '前面', '之前', '以前', '刚才', '刚刚', '上次', '早上', '今天', 'hmm', 'ok', 'okay', 'so', 'well', '嗯', '哦', '噢', '呃',
     '重新', '再次', '好', '嗯', '总结', '简单', '提前', '这里', '我再', '我先', '我就', '我还是', '我'],
   /** Tails that attribute a statement to someone ("…，这是老板定的"). */
   attributionTails: ['定的', '说的', '要求的', '决定的', '的要求', '的意思', '拍板的'],
@@ -577,6 +615,21 @@ export const GRAMMAR = {
   changeVerbs: ['改', '换', '迁', '切', '删', '用', 'drop', 'remove', 'switch', 'move', 'migrate', 'use'],
   /** One-word confirmations that need a proposal at the end of the answer before them. */
   bareConfirmations: ['ok', 'okay', 'k', 'y', 'yes', 'yep', 'sure', 'yeah'],
+  /** What may open a clause before a grammar act ("就是 @Data 别用…", "but please don't …"). */
+  clauseLeads: ['就是', '但是', '但', '不过', '还有', '另外', '而且', '并且', '也', '就', '请', '你', '千万', '一定', '记得', '所以', '那', '那就',
+    'and', 'but', 'also', 'so', 'please', 'just', 'then', 'and please', 'ok', 'okay'],
+  /** Subjects that make a prohibitive a statement about oneself ("I don't …", "我们不要…", "要不要"). */
+  speakingSubjects: ['i', 'we', "we'd", 'they', 'he', 'she', '我', '我们', '咱们', '他', '她', '他们', '要', '能', '会', '可', '该', '用', '是'],
+  /** Prohibitives that open a general rule ("别用缩写", "不要自己算", "don't …", "never …"). */
+  prohibitives: ['千万别', '千万不要', '不要', '别', '不许', '不准', '禁止', '严禁', '不能', '不用再', "don't", 'do not', 'never', 'avoid'],
+  /** Imperative verbs that open an instruction ("先问我", "附上…", "ask me first", "include …"). */
+  imperatives: ['先问我', '先问', '问我', '告诉我', '提醒我', '先说', '附上', '加上', '带上', '给出', '列出', '标出', '标注', '注明', '写上', '先给', '直接给',
+    '用', '都用', '统一用', '走', '先跑', '跑', '加', '写', '别', '不要', '记得', 'ask me', 'ask', 'tell me', 'include', 'add', 'put', 'show',
+    'give', 'mention', 'start with', 'lead with', 'end with', 'use', 'run', 'mark', 'flag', 'check', 'list', 'always', 'never', "don't"],
+  /** A choice named against its alternative ("…, not the H2 thing", "而不是", "rather than"). */
+  contrasts: ['而不是', '而非', '不要用', '别用', '不用', ', not ', '，不是', 'rather than', 'instead of', 'not the '],
+  /** Verbs of choosing a thing to use. */
+  choiceVerbs: ['用', '使用', '采用', '走', '上', '选', 'use', 'keep', 'put', 'store', 'go with', 'stick to', 'stick with', 'write'],
   /** Group-name endings that are words, not groups ("组件", "组合"). */
   notGroupEndings: ['件', '合', '成', '织', '装', '队'],
 } as const;

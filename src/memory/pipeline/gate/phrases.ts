@@ -3,8 +3,33 @@ import { Phrases } from './words.js';
 
 /** The lexicon compiled once: phrase matchers and the grammar patterns built from the word classes of lexicon.ts. */
 
+/** Typo'd forms: one adjacent transposition or a doubled letter in a word of 4+ letters; 后 as 後/侯, 以 as 已. */
+function typos(words: L.Words): L.Words {
+  const en = new Set<string>();
+  for (const entry of words.en) {
+    const parts = entry.split(' ');
+    parts.forEach((part, i) => {
+      if (part.length < 4) return;
+      for (let j = 0; j + 1 < part.length; j += 1) {
+        const swapped = part.slice(0, j) + part[j + 1] + part[j] + part.slice(j + 2);
+        if (swapped !== part) en.add([...parts.slice(0, i), swapped, ...parts.slice(i + 1)].join(' '));
+      }
+    });
+  }
+  const zh = new Set<string>();
+  for (const entry of words.zh) {
+    for (const [from, to] of [
+      ['后', '後'],
+      ['后', '侯'],
+      ['以', '已'],
+    ] as const)
+      if (entry.includes(from)) zh.add(entry.replace(from, to));
+  }
+  return { zh: [...zh], en: [...en].filter((e) => !words.en.includes(e)) };
+}
+
 export const P = {
-  standing: new Phrases(L.STANDING),
+  standing: new Phrases({ zh: [...L.STANDING.zh, ...typos(L.TYPO_SOURCES).zh], en: [...L.STANDING.en, ...typos(L.TYPO_SOURCES).en] }),
   preferenceVerbs: new Phrases(L.PREFERENCE_VERBS),
   decision: new Phrases(L.DECISION),
   labels: new Phrases(L.RULING_LABELS),
@@ -31,6 +56,12 @@ export const P = {
   politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
   weakeners: new Phrases(L.WEAKENERS, 'either'),
   sarcasm: new Phrases(L.SARCASM, 'either'),
+  corrections: new Phrases(L.CORRECTIONS, 'either'),
+  adoptions: new Phrases(L.ADOPTIONS, 'either'),
+  deictics: new Phrases(L.DEICTICS, 'either'),
+  proposalNouns: new Phrases(L.PROPOSAL_NOUNS, 'either'),
+  extensions: new Phrases(L.EXTENSIONS, 'either'),
+  answerTopics: new Phrases(L.ANSWER_TOPICS, 'either'),
   tagQuestions: new Phrases(L.TAG_QUESTIONS),
   aNotA: new Phrases({ zh: L.ZH_QUESTION.aNotA, en: [] }, 'either'),
   zhWh: new Phrases({ zh: L.ZH_QUESTION.wh, en: [] }, 'either'),

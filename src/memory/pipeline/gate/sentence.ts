@@ -6,7 +6,7 @@ import { fold, type Hit, Phrases, Span } from './words.js';
 /** A sentence prepared for judging, and the act found in it. */
 
 export interface Act {
-  type: 'standing' | 'preference' | 'decision' | 'label' | 'ruling';
+  type: 'standing' | 'preference' | 'decision' | 'label' | 'ruling' | 'rule';
   hit: Hit;
   clause: number;
   negated: boolean;
@@ -73,6 +73,16 @@ export class Sentence {
 
 export function overlaps(a: Hit, b: Hit): boolean {
   return a.index < b.end && b.index < a.end;
+}
+
+/**
+ * True when a word belongs to the act's own words: it overlaps the act and is not only inside the gap of a
+ * gap pattern ("以后…都" holds "是不是" in "以后是不是都要…": that question is still a question).
+ */
+export function ofAct(h: Hit, act: Act): boolean {
+  if (!overlaps(h, act.hit)) return false;
+  const gap = act.hit.gap;
+  return !(gap && h.index >= gap[0] && h.end <= gap[1]);
 }
 
 export function wordsOf(text: string): string[] {

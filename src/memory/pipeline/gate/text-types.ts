@@ -22,7 +22,9 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*(?:panic|fatal error|runtime error): /u,
   /^\s*goroutine \d+ \[/u,
   /^\s*-{3} (?:FAIL|PASS|SKIP)/u,
-  /^\s*(?:FAIL|PASS|ok|SKIP)\s+[\w./@-]+/u,
+  /^\s*(?:FAIL|PASS|ok|SKIP)\s+[\w@-]*[./][\w./@-]*/u,
+  // chat transcripts: a speaker tag opens the line ("【王磊】…", "[alice] …", "<bob> …")
+  /^\s*(?:【[^】\n]{1,16}】|\[[^\]\n]{1,24}\]\s|<[^>\n]{1,24}>\s)\s*\S/u,
   // log lines: level prefixes, timestamps, key=value logs, JSON logs
   /^\s*\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE)\]?[\s:|\]-]/u,
   /^\s*\[(?:info|warn|warning|error|debug|trace|fatal)\]/iu,
@@ -75,7 +77,8 @@ const OUTPUT_LINE: readonly RegExp[] = [
 /** A line introducing pasted material ("日志如下：", "Here's the output:"). */
 const PASTE_INTRO = new RegExp(
   '(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says' +
-    '|printed|prints|shows|showed|got this|below|warns|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面' +
+    '|printed|prints|shows|showed|got this|below|warns|pasted|forwarded|copied|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面' +
+    '|贴|转|转发|截图|原文' +
     '|信息)[^:\\n：]{0,20}[:：]\\s*$',
   'iu',
 );
@@ -149,6 +152,8 @@ export function nearPaste(text: string, offset: number): boolean {
   const before = lineStart > 0 ? text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1) : null;
   const after =
     lineEnd >= 0 ? text.slice(lineEnd + 1, text.indexOf('\n', lineEnd + 1) < 0 ? text.length : text.indexOf('\n', lineEnd + 1)) : null;
+  // The user's own line of speech answers what was pasted ("我觉得可以，以后…").
+  if (SPEECH_LINE.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd))) return false;
   const pasted = (line: string | null, at: number): boolean =>
     line !== null &&
     line.trim().length > 0 &&

@@ -55,6 +55,8 @@ export interface Hit {
   index: number;
   end: number;
   text: string;
+  /** For a gap pattern ("每次…都"), the gap's offsets: what stands there is not the pattern's own word. */
+  gap?: [number, number];
 }
 
 function escape(text: string): string {
@@ -66,11 +68,11 @@ function source(entry: string, gap: string): string {
     return entry
       .split('⋯')
       .map((part) => source(part, gap))
-      .join(SENTENCE_GAP_ZH);
+      .join(`(${SENTENCE_GAP_ZH})`);
   return entry
     .split('…')
     .map((part) => escape(part.trim()).replace(/ +/g, '\\s*'))
-    .join(gap);
+    .join(`(${gap})`);
 }
 
 /** A compiled lexicon: one regular expression for all of its entries. */
@@ -92,7 +94,7 @@ export class Phrases {
     const parts: string[] = [];
     if (zh.length > 0) parts.push(`(?:${zh.join('|')})`);
     if (en.length > 0) parts.push(`(?<![\\p{L}\\p{N}_'])(?:${en.join('|')})(?![\\p{L}\\p{N}_])`);
-    this.regex = new RegExp(parts.join('|'), 'gu');
+    this.regex = new RegExp(parts.join('|'), 'dgu');
   }
 
   /** Every whole-word occurrence in the span. */
@@ -111,7 +113,17 @@ export class Phrases {
         this.regex.lastIndex = m.index + 1;
         continue;
       }
-      out.push({ index: m.index, end, text: m[0] });
+      const hit: Hit = { index: m.index, end, text: m[0] };
+      if (m.length > 1 && m.indices) {
+        for (let g = 1; g < m.indices.length; g += 1) {
+          const range = m.indices[g];
+          if (range) {
+            hit.gap = [range[0], range[1]];
+            break;
+          }
+        }
+      }
+      out.push(hit);
     }
     return out;
   }
