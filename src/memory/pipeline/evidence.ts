@@ -190,15 +190,24 @@ export function unsupportedText(title: string, content: string, quotes: readonly
 }
 
 // What a title, alias or keyword may not hold (M-5.5, M-6.4): line breaks, control and bidi characters, and
-// markup that would make it structure instead of data (a heading, list, quote, table, fence, link, tag).
+// markup that would make it structure instead of data (a heading, quote, table, fence, rule, link, tag).
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/u;
-const MARKUP =
-  /^\s*(?:#{1,6}\s|>|[-*+]\s|\d+[.)]\s|\|)|```|~~~|<\/?[a-z][^>]*>|\[[^\]]*\]\([^)]*\)|\|\s*[-:]{3,}|^\s*(?:-{3,}|={3,})\s*$/iu;
+const MARKUP = new RegExp(
+  [
+    '^\\s*(?:#{1,6}\\s|>|\\|)', // a heading, a quote, a table row
+    '```|~~~', // a fence
+    '<\\/[a-z][\\w-]*>|<[a-z][\\w-]*\\s[^>]*=|<[a-z][\\w-]*\\s*\\/>', // a closing tag, a tag with attributes, a self-closing tag
+    '<(?:system|script|style|iframe|img|div|br|p|details|summary|a|assistant|user|instructions?)\\b[^>]*>', // a structural tag
+    '\\[[^\\]]*\\]\\([^)]*\\)', // a link
+    '\\|\\s*[-:]{3,}|^\\s*(?:-{3,}|={3,})\\s*$', // a table rule, a horizontal rule
+  ].join('|'),
+  'iu',
+);
 
 /** Why a title, alias or keyword is not one line of plain text, or null. */
 export function notPlainLine(text: string): string | null {
   if (CONTROL.test(text)) return 'holds a line break or a control character';
-  if (MARKUP.test(text)) return 'holds markup (a heading, list, quote, table, fence, link or tag)';
+  if (MARKUP.test(text)) return 'holds markup (a heading, quote, table, fence, rule, link or tag)';
   return null;
 }
 

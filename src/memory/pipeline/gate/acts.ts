@@ -70,7 +70,7 @@ export function rulingLabel(s: Sentence): Hit | null {
   const hit = P.labels.first(s.span, lead, Math.min(s.span.text.length, lead + 24));
   if (!hit || hit.index !== lead) return null;
   // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
-  return /^[^:：。.!?！？\n]{0,32}?[*_]*[:：]/u.test(s.span.text.slice(hit.end)) ? hit : null;
+  return /^[^:：。.!?！？\n]{0,32}?[*_]*(?:[:：]|\s[—–-]{1,2}\s)/u.test(s.span.text.slice(hit.end)) ? hit : null;
 }
 
 /** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */

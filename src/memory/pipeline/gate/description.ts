@@ -88,6 +88,10 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   return wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w));
 }
 
+// A name of one thing in the code: camelCase, PascalCase with a second capital, snake_case, a path or branch.
+const CODE_NAME =
+  /(?<![\p{L}])(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z0-9]+_[a-z0-9_]+|[\w.-]+\/[\w./-]+)(?![\p{L}])/u;
+
 /**
  * A ruling verb in a one-off task: about one place ("把这个变量名改成 camelCase") it is refused; in the frame of a
  * request ("帮忙…", "can you …") it may still be a ruling, and is held for the user (M-5.7).
@@ -96,6 +100,9 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
   if (s.hits(P.explicitDecision).length > 0) return null;
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
   if (s.hits(P.localObjects).length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
+  // "帮我把 OrderService 里那个废弃的 calcDiscount 方法删了": a request naming one thing of the code.
+  if (s.hits(P.requestFrames).length > 0 && CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)))
+    return { detail: 'a request about one named thing of the code', verdict: 'refuse' };
   if ((act.type === 'ruling' || act.type === 'rule') && s.hits(P.requestFrames).length > 0)
     return { detail: 'a request for a task, not a ruling', verdict: 'suggest' };
   return null;

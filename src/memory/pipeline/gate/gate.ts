@@ -101,7 +101,8 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
     .split(/[，,。.!！;；:：]/u)
     .at(-1)!;
   // … or it judges the proposal ("这个思路好", "that approach works").
-  const approval = P.proposalNouns.has(new Span(lead)) && P.deictics.has(new Span(lead));
+  // … or a part of it ("第一点同意", "the first point sounds good").
+  const approval = (P.proposalNouns.has(new Span(lead)) && P.deictics.has(new Span(lead))) || P.proposalParts.has(new Span(lead));
   if (!approval && P.fillers.strip(new Span(P.negations.strip(new Span(lead)))).replace(/[\s\p{P}\p{S}]/gu, '').length > 0) {
     return { confirms: false, problem: null };
   }

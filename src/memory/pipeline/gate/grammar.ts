@@ -20,8 +20,14 @@ const PROHIBITIVE_OPENING = new RegExp(
 );
 const IMPERATIVE_OPENING = new RegExp(`^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*(${word(G.imperatives)})(?=[\\s\\p{L}\\p{N}])`, 'u');
 const CONTRAST = new RegExp(word(G.contrasts), 'u');
-const CHOICE = new RegExp(`(?:^|[^\\p{L}])(${word(G.choiceVerbs)})(?![\\p{L}])`, 'u');
+const CHOICE = new RegExp(`(?<![a-z])(${word(G.choiceVerbs)})(?![a-z])`, 'u');
 const STOP_GERUND = /(?:^|[^\p{L}])(stop\s+[a-z]+ing)\b/u;
+const CONVENTION = new RegExp(
+  `(?<![a-z])(?:${word(G.ownConventionSubjects)})\\s*(?:${word(G.conventionModals)})?\\s*(${word(G.conventionVerbs)})(?![a-z])`,
+  'u',
+);
+const UNIVERSAL = new RegExp(`(?<![a-z])(?:${word(G.universals)})(?![a-z])`, 'u');
+const PRESENT_STATE = new RegExp(word(G.presentState), 'u');
 const SPEAKERS = new RegExp(`(?:^|[^\\p{L}])(?:${word(G.speakingSubjects)})$`, 'u');
 
 const hitAt = (s: Sentence, clause: number, offset: number, text: string): Hit => {
@@ -73,6 +79,19 @@ export function grammarActs(s: Sentence): Hit[] {
       if (imperative && !particular(s, i)) {
         out.push(hitAt(s, i, imperative.index + imperative[0].length - imperative[1]!.length, imperative[1]!));
         continue;
+      }
+    }
+  }
+  // A convention of this project: "这个仓库里我们用 pnpm workspace", "We target Node 20 LTS here", "we'd keep every
+  // service image under 200MB" — our choice, scoped to this project or to every thing of a kind, not a state
+  // of the code ("我们现在用的是 MySQL").
+  const scoped = s.hits(P.projectScopes).length > 0 || UNIVERSAL.test(s.span.text);
+  if (scoped && !PRESENT_STATE.test(s.span.text)) {
+    for (let i = 0; i < s.clauses.length; i += 1) {
+      const m = CONVENTION.exec(s.clauseText(i));
+      if (m) {
+        out.push(hitAt(s, i, m.index + m[0].length - m[1]!.length, m[1]!));
+        break;
       }
     }
   }

@@ -86,8 +86,8 @@ export const RULING_VERBS = w(
     '直接去掉', '直接干掉', '直接移除', '直接下掉', '全删', '全部删', '都删', '都删掉', '删掉吧', '删了吧', '干掉', '砍掉', '去掉吧',
     '都改成', '全部改成', '都换成', '全部换成', '一律改成', '都用', '全用', '只用', '只允许', '禁止', '不允许', '不许', '不准', '严禁',
     '必须', '务必', '一定要'],
-  ['drop', 'remove', 'delete', 'kill', 'rip out', 'get rid of', 'deprecate', 'sunset', 'retire', 'ban', 'forbid',
-    'must', 'must not', "mustn't", 'only use', 'use … everywhere', 'use … only', 'is required', 'are required',
+  ['drop', 'remove', 'delete', 'kill', 'rip out', 'get rid of', 'deprecate', 'sunset', 'retire', 'ban', 'forbid', 'scrap', 'ditch',
+    'abandon', 'must', 'must not', "mustn't", 'only use', 'use … everywhere', 'use … only', 'is required', 'are required',
     'is not allowed', 'are not allowed', 'is forbidden', 'are forbidden', 'nobody', 'no one'],
 );
 
@@ -157,7 +157,7 @@ export const REPORTING_FRAMES = w(
 /** This answer only. */
 export const TEMPORARY = w(
   ['这次', '这一次', '本次', '这回', '暂时', '临时', '先这样', '这个回答', '这条回答', '仅此一次', '只这一次', '只是这次', '今天先',
-    '目前先', '这一轮', '今天', '这会儿', '眼下', '先不', '先别', '这周', '本周', '这个月', '今晚', '这两天', '这个 sprint', '这个sprint',
+    '目前先', '这一轮', '今天', '这会儿', '眼下', '先不', '先别', '待会儿', '待会', '一会儿', '这周', '本周', '这个月', '今晚', '这两天', '这个 sprint', '这个sprint',
     '这个迭代', '本迭代', '这期', '这个版本先', '休假', '请假', '出差', '一周', '两周', '几天', '两天', '三天', '一个月', '这几天', '这个 pr', '这个pr', '这个 commit',
     '这次的', '这一版', '这一个'],
   ['for this answer', 'just this time', 'this time', 'for now', 'just for now', 'for this one', 'just for this', 'only this once',
@@ -240,7 +240,7 @@ export const SARCASM = w(
 );
 
 /** A correction of what the user said before: the restated rule is held for the user (M-5.7). */
-export const CORRECTIONS = w(['纠正一下', '更正一下', '更正', '纠正', '我是说', '我的意思是', '准确地说', '说错了', '我刚才是说', '不对，'],
+export const CORRECTIONS = w(['纠正一下', '更正一下', '更正', '纠正', '我是说', '我说的是', '我的意思是', '准确地说', '说错了', '我刚才是说', '不对，'],
   ['correction:', 'to correct myself', 'i mean', 'i meant', 'sorry, i meant', 'let me correct', 'to clarify', 'what i meant']);
 
 /** A party's rule taken on by this project ("我们这个项目也得跟", "we'll follow that"). */
@@ -256,13 +256,20 @@ export const TYPO_SOURCES = w(['以后', '今后', '默认'], ['from now on', 'g
 export const PROPOSAL_NOUNS = w(['思路', '方案', '办法', '做法', '想法', '建议', '主意', '这样', '设计'], ['approach', 'plan', 'idea', 'option',
   'suggestion', 'way', 'design', 'proposal']);
 
+/** A part of a proposal a confirmation may name ("第一点同意", "the first point sounds good"). */
+export const PROPOSAL_PARTS = w(['第一点', '第二点', '第三点', '第一条', '第二条', '前半部分', '后半部分', '第一个', '第二个', '前面那个', '前两点'],
+  ['the first point', 'the second point', 'the first part', 'the second part', 'point one', 'point two', 'part one', 'the first one']);
+
 /** What extends a confirmed proposal into a rule ("make it the standard", "any new client", "都按这个来"). */
 export const EXTENSIONS = w(['都按', '都照', '标准', '规范', '以后都', '统一'], ['the standard', 'any new', 'every new', 'all new', 'the default',
   'from now on', 'going forward', 'everywhere']);
 
 /** Words pointing at one thing in particular: a rule about it is a one-off task. */
-export const DEICTICS = w(['这个', '那个', '这里', '那里', '这段', '这行', '这次', '这儿', '上面的', '下面的'], ['this', 'that', 'these', 'those',
-  'it', 'here', 'there', 'them']);
+export const DEICTICS = w(['这个', '那个', '这里', '那里', '这段', '这行', '这次', '这儿', '上面的', '下面的'], ['this', 'these', 'those', 'there']);
+
+/** The scope of this project ("这个仓库里", "in this repo", "here"). */
+export const PROJECT_SCOPES = w(['这个仓库', '本仓库', '这个项目', '本项目', '我们项目', '项目里', '仓库里', '这个 repo', '这个repo'], ['in this repo',
+  'in this project', 'in this codebase', 'here', 'for this repo', 'for this project', 'across the repo', 'across the codebase']);
 
 /** A topic of answers an instruction may follow ("回答里…，附上…", "in your answers, …"). */
 export const ANSWER_TOPICS = w(['回答里', '回答中', '回答时', '回答的时候', '回复里', '回复时', '解释的时候', '写代码的时候', '给代码的时候', '贴代码的时候'],
@@ -345,13 +352,14 @@ export const EXPLICIT_DECISION = w(
 /** English ruling verbs that must open their clause (an imperative), after at most "let's / we'll / just". */
 export const IMPERATIVE_RULINGS = w(
   [],
-  ['drop', 'remove', 'delete', 'kill', 'rip out', 'get rid of', 'deprecate', 'sunset', 'retire', 'ban', 'forbid', 'only use'],
+  ['drop', 'remove', 'delete', 'kill', 'rip out', 'get rid of', 'deprecate', 'sunset', 'retire', 'ban', 'forbid', 'only use', 'scrap',
+    'ditch', 'abandon', 'revert'],
 );
 
 /** Verbs of telling or checking: a question after them is their object ("说一下有没有用上", "check whether"). */
 export const EMBEDDING_VERBS = w(
   ['说一下', '说明', '告诉我', '看看', '看一下', '看', '检查', '确认', '提醒我', '标出', '列出', '注明', '查一下', '判断', '写清楚', '讲一下',
-    '顺便说', '说说', '指出', '写', '讲', '解释', '先写', '说清楚', '讲清楚'],
+    '顺便说', '说说', '指出', '写', '讲', '解释', '先写', '说清楚', '讲清楚', '说', '再说', '先说', '附', '附一下', '附上', '标一下', '写一下', '注明'],
   ['tell me', 'check', 'mention', 'note', 'point out', 'say', 'explain', 'list', 'show', 'verify', 'confirm', 'flag'],
 );
 
@@ -389,10 +397,10 @@ export const NOUN_COMPOUNDS = w(
 
 /** Past-time or state words that make a sentence a fact about the code, not discussion. */
 export const CODE_FACT = w(
-  ['里有个', '里面有个', '中有个', '有个 bug', '有个bug', '我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是',
+  ['原因是', '是因为', '根因是', '问题出在', '日志看', '从日志', '里有个', '里面有个', '中有个', '有个 bug', '有个bug', '我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是',
     '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
     '写在', '定义在', '返回的是', '返回', '版本是', '配置的是', '位于', '放在', '继承自', '调用了', '里面有', '一共有', '目前有', '现在有', '读取的是', '调用的是', '依赖的是', '返回的是', '读的是', '写的是', '指向的是', '继承的是', '实现的是', '连的是'],
-  ['currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in',
+  ['because', 'the cause is', 'caused by', 'the reason is', 'turns out', 'currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in',
     'is implemented in', 'runs on', 'depends on', 'returns',
     'is defined in', 'lives in', 'is located in', 'extends', 'calls', 'there are', 'there is', 'has', 'contains', 'is set to',
     'is configured', 'points to', 'version is', 'is on version', 'is pinned to'],
@@ -414,7 +422,7 @@ export const CONFIRMATIONS = w(
     '听你的', '就按这个', '就用这个', '就这个', '对', '是的', '嗯', '嗯嗯', '确认', '赞成', '那就这样', '就这么做', '定了', '就它了',
     '成', '妥', '可', '要', '对的', '没错', '就这么搞', '搞吧', '整吧', '冲', '上吧', '来吧', '行吧', '好吧', '也行', '安排',
     '按这个来', '就按你说的来', '那就这么办', '就按这个方案', '赞', '就这么着', '那就这么着'],
-  ['agreed', 'agree', 'sounds good', 'go with that', 'go with it', "let's do that", "let's do it", 'do it', 'yes', 'yep', 'yup',
+  ['agreed', 'agree', 'sounds good', 'sounds right', 'lock that in', 'lock it in', "let's lock", 'go with that', 'go with it', "let's do that", "let's do it", 'do it', 'yes', 'yep', 'yup',
     'yeah', 'ok', 'okay', 'k', 'sure', 'lgtm', 'approved', 'makes sense', 'that works', 'deal', 'fine', 'go ahead', 'ship it',
     'yes please', 'that one', 'perfect', 'great', 'please do', 'sounds great', 'works for me', 'go for it', 'y', '+1',
     'do that', "let's go", 'absolutely', 'sgtm', 'fine by me', 'alright', 'all right', 'good call', 'sold', 'exactly',
@@ -434,7 +442,7 @@ export const CONFIRMATION_FILLERS = w(
 export const PROPOSALS = w(
   ['建议', '推荐', '提议', '我们可以', '可以考虑', '不如', '要不要试试', '要不试试', '要不', '要不要', '我的建议是', '我倾向于', '倾向于',
     '方案是', '可以改为', '可以改用', '可以采用', '可以换成', '可以用', '应该用', '最好用', '我会选', '我选', '是否要', '要我',
-    '你看要不要', '是否考虑', '考虑', '那我们就', '我们就', '对吗', '好吗', '可以吗', '行吗', '怎么样', '你看如何', '要不要我'],
+    '你看要不要', '是否考虑', '考虑', '那我们就', '我们就', '对吗', '好吗', '可以吗', '行吗', '怎么样', '你看如何', '要不要我', '我倾向', '倾向'],
   ['i suggest', "i'd suggest", 'i recommend', "i'd recommend", 'i propose', "i'd propose", 'my recommendation', 'my suggestion',
     'my proposal', 'i would propose', 'i would suggest', 'i would recommend', 'we could', 'we should', 'how about', 'what about',
     'shall we', "i'd go with", 'i would go with', 'consider', 'recommend', 'suggest', 'propose', 'should we', 'want me to',
@@ -519,7 +527,7 @@ export const FACT_SHAPES = {
 };
 
 /** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */
-export const ZH_PARTICLES = '了着过吧啦呢嘛都也就的得地又再要呀啊哈';
+export const ZH_PARTICLES = '了着过吧啦呢嘛都也就的得地又再要呀啊哈把用能给按让';
 
 /** Chinese answer-about-the-assistant words: a standing pattern about answers is a preference, never a project decision. */
 export const ABOUT_ANSWERS = w(
@@ -626,6 +634,16 @@ export const GRAMMAR = {
   imperatives: ['先问我', '先问', '问我', '告诉我', '提醒我', '先说', '附上', '加上', '带上', '给出', '列出', '标出', '标注', '注明', '写上', '先给', '直接给',
     '用', '都用', '统一用', '走', '先跑', '跑', '加', '写', '别', '不要', '记得', 'ask me', 'ask', 'tell me', 'include', 'add', 'put', 'show',
     'give', 'mention', 'start with', 'lead with', 'end with', 'use', 'run', 'mark', 'flag', 'check', 'list', 'always', 'never', "don't"],
+  /** Subjects of a convention of ours ("我们用…", "we target …"). */
+  ownConventionSubjects: ['我们', '咱们', '本项目', '这个项目', '这个仓库', 'we', "we'd", "we'll", 'this repo', 'this project', 'the repo'],
+  conventionModals: ['统一', '都', '一律', '只', 'should', 'always', 'only', 'must'],
+  /** Verbs of a convention. */
+  conventionVerbs: ['用', '使用', '采用', '走', '保持', '维持', 'use', 'target', 'keep', 'support', 'require', 'pin', 'deploy', 'ship', 'run',
+    'write', 'store', 'follow'],
+  /** Words of a universal rule ("every service", "all new code"). */
+  universals: ['every', 'all', 'each', 'any', '所有', '每个', '任何', '一律'],
+  /** Words that make a "we use" a state of the code, not a convention. */
+  presentState: ['现在', '目前', '当前', '用的是', '的是', 'currently', 'right now', 'at the moment', 'today', 'still'],
   /** A choice named against its alternative ("…, not the H2 thing", "而不是", "rather than"). */
   contrasts: ['而不是', '而非', '不要用', '别用', '不用', ', not ', '，不是', 'rather than', 'instead of', 'not the '],
   /** Verbs of choosing a thing to use. */

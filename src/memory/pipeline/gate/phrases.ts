@@ -13,6 +13,8 @@ function typos(words: L.Words): L.Words {
       for (let j = 0; j + 1 < part.length; j += 1) {
         const swapped = part.slice(0, j) + part[j + 1] + part[j] + part.slice(j + 2);
         if (swapped !== part) en.add([...parts.slice(0, i), swapped, ...parts.slice(i + 1)].join(' '));
+        const dropped = part.slice(0, j + 1) + part.slice(j + 2);
+        en.add([...parts.slice(0, i), dropped, ...parts.slice(i + 1)].join(' '));
       }
     });
   }
@@ -59,7 +61,9 @@ export const P = {
   corrections: new Phrases(L.CORRECTIONS, 'either'),
   adoptions: new Phrases(L.ADOPTIONS, 'either'),
   deictics: new Phrases(L.DEICTICS, 'either'),
+  projectScopes: new Phrases(L.PROJECT_SCOPES, 'either'),
   proposalNouns: new Phrases(L.PROPOSAL_NOUNS, 'either'),
+  proposalParts: new Phrases(L.PROPOSAL_PARTS, 'either'),
   extensions: new Phrases(L.EXTENSIONS, 'either'),
   answerTopics: new Phrases(L.ANSWER_TOPICS, 'either'),
   tagQuestions: new Phrases(L.TAG_QUESTIONS),

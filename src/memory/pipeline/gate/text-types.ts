@@ -23,6 +23,8 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*goroutine \d+ \[/u,
   /^\s*-{3} (?:FAIL|PASS|SKIP)/u,
   /^\s*(?:FAIL|PASS|ok|SKIP)\s+[\w@-]*[./][\w./@-]*/u,
+  // commit messages ("chore: …", "fix(api): …")
+  /^\s*(?:feat|fix|chore|docs|refactor|test|tests|ci|build|perf|style|revert)(?:\([^)\n]*\))?!?: \S/u,
   // chat transcripts: a speaker tag opens the line ("【王磊】…", "[alice] …", "<bob> …")
   /^\s*(?:【[^】\n]{1,16}】|\[[^\]\n]{1,24}\]\s|<[^>\n]{1,24}>\s)\s*\S/u,
   // log lines: level prefixes, timestamps, key=value logs, JSON logs
