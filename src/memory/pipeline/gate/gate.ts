@@ -68,7 +68,10 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
   const following = sentences[index + 1] ? text.slice(sentences[index + 1]!.start, sentences[index + 1]!.end) : firstSentence(next);
   if (following !== null) {
     const span = new Span(fold(following));
-    if (P.retractions.find(span).some((h) => h.index <= 16)) return problem('retracted', 'the statement is taken back right after');
+    // The next turn may also turn it down ("wait, no — keep npm"); in the same turn "no MySQL shims" is content.
+    const nextTurn = !sentences[index + 1];
+    if (P.retractions.find(span).some((h) => h.index <= 16) || (nextTurn && turnsDown(following)))
+      return problem('retracted', 'the statement is taken back right after');
     if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
   }
   return null;
@@ -118,7 +121,8 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
     const postponed = part.text.split(/[，,。.!！;；]/u).some((c) => POSTPONE_END.test(c));
     if (P.undecided.has(part) || P.speculation.has(part) || postponed)
       return problem('undecided', 'confirmation: the answer is hedged or put off');
-    if (P.retractions.has(part)) return problem('retracted', 'confirmation: taken back');
+    // "别的断言库都不要了" drops something else; a retraction stands alone in its clause ("算了", "不要了").
+    if (P.retractions.find(part).some((h) => bareRetraction(part, h))) return problem('retracted', 'confirmation: taken back');
     if (P.temporary.find(part).some((t) => !P.confirmations.find(part).some((h) => overlaps(h, t))))
       return problem('temporary', 'confirmation: only for this time');
     if (QUESTION_MARK.test(part.text)) return problem('question', 'confirmation: the answer is a question');
@@ -181,6 +185,12 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
     const offers = s.hits(P.offers);
     const signals = s.hits(P.proposals).filter((h) => !offers.some((o) => overlaps(o, h)));
     if (offers.length > 0 && signals.length === 0 && s.hits(P.decision).length === 0) return false;
+    // "要我现在帮你把这三个 SQL 改成批量插入吗？": an offer of work for now is a task, whatever it changes.
+    if (
+      offers.length > 0 &&
+      (s.hits(P.temporary).length + s.hits(P.localObjects).length > 0 || /现在|right now|\bnow\b/u.test(s.span.text))
+    )
+      return false;
     return [...signals, ...(s.hits(P.decision).length > 0 ? offers : [])].some((h) => {
       const clause = s.clauseOf(h.index);
       return !insideRanges(s.quoted, h.index, h.end) && !isNegated(s, h, clause);
@@ -200,6 +210,12 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
 /** True when the text is about how the assistant answers or works ("以后我回答的时候先给 TL;DR"). */
 export function aboutAnswers(text: string): boolean {
   return P.aboutAnswers.has(new Span(fold(text)));
+}
+
+function bareRetraction(span: Span, h: { index: number; end: number }): boolean {
+  const from = Math.max(span.text.slice(0, h.index).search(/[^，,。.!！;；\s]*$/u), 0);
+  const before = span.text.slice(from, h.index).replace(/[\s\p{P}]|还是|那|就|我|先/gu, '');
+  return Array.from(before).length <= 1;
 }
 
 /** True when the quoted sentence offers the assistant's own work ("Would you like me to add …?", "要我…吗"). */

@@ -31,7 +31,7 @@ export const STANDING = w(
     'stop putting', "don't ever", 'do not ever',
     'at all times', 'for every', 'all future', 'any time you', 'anytime you', 'every single', 'prefer … over', 'prefer … to',
     'favor … over', 'favour … over', 'as a general rule', 'without exception', 'no matter what', 'under no circumstances',
-    'never ever', 'starting next', 'from the next', 'make it a rule', 'as a default', "don't … again", 'do not … again'],
+    'never ever', 'starting next', 'from the next', 'make it a rule', 'as a default', "don't … again", 'do not … again', 'no exceptions'],
 );
 
 /** "I prefer / 我比较喜欢": a wish about how things are done for this user. */
@@ -48,11 +48,11 @@ export const PREFERENCE_VERBS = w(
 export const DECISION = w(
   ['决定', '采用', '改为', '改用', '换成', '改成', '最终用', '最终选', '最终定', '就选', '那就定', '那就用', '那就选', '那就上', '选了', '定了', '定下来', '确定用', '确定使用',
     '确定采用', '统一使用', '统一用',
-    '统一采用', '统一成', '统一为', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '不再讨论', '不讨论了', '别再讨论了', '就按…来', '方案定为', '选型定了', '统一改成',
+    '统一采用', '统一成', '统一为', '回到', '还是用', '退回到', '改回', '我们的约定是', '规矩是', '惯例是', '达成共识', '共识是', '不再讨论', '不讨论了', '别再讨论了', '就按…来', '方案定为', '选型定了', '统一改成',
     '统一走', '就用', '选用', '选定', '敲定', '拍板', '决议', '约定', '迁到', '迁移到',
     '切到', '切换到', '迁移至', '就定', '就这么定', '用…吧', '上…吧', '废弃', '弃用', '不再支持', '不再维护', '下线', '下掉', '就这么着', '那就这么着', '就这么办', '就这么干', '就这么搞', '就这样干', '那就…吧', '不考虑了'],
   ['we decided', "we've decided", 'we have decided', 'i decided', "i've decided", 'decided to', 'decided on',
-    'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt',
+    'decision is', 'we will use', "we'll use", 'we will adopt', "let's go with", "let's use", 'go with', 'adopt', 'made the call', 'my call is', "it's decided", 'go back to',
     'adopting', 'switch to', 'switching to', "we're switching", 'we are switching', 'standardize on', 'standardise on',
     'the project will use', 'this project will', 'the project will', 'this repo will', 'the repo will', 'our project will',
     'this codebase will', 'this service will', 'we are going with', "we're going with", 'final decision', 'settled on',
@@ -107,7 +107,7 @@ export const OWN_SUBJECTS = w(
 
 /** Someone else's act: colleagues, other teams, vendors. */
 export const THIRD_PARTIES = w(
-  ['同事', '他们', '她们', '他', '她', '后端组', '前端组', '测试组', '运维组', '架构组', '安全组', '平台组', '数据组', '后端那边',
+  ['同事', '他们', '她们', '他', '她', '后端组', '前端组', '测试组', '运维组', '架构组', '安全组', '平台组', '数据组', '老大', '我老大', '头儿', '安全团队', '后端那边',
     '前端那边', '隔壁', '别的组', '别的团队', '其他组', '其他团队', '另一个团队', '客户', '甲方', '产品经理', '老板', '领导', '组长',
     '主管', '经理', '架构师', '总监', '有人', '别人', '社区', '官方', '上游', '网友', '朋友', '室友', '那个组',
     '他们组', '他们团队', '某些人', '同学', '运维', 'dba', '测试同学', '产品同学', '上面', '上头', '公司要求', '甲方爸爸', '对方', '对方公司', '合作方', '友商', '竞品'],
@@ -216,14 +216,15 @@ export const REFUSALS = w(
 
 /** Polite requests in question form, addressed to the assistant: a standing wish asked, not a question about one. */
 export const POLITE_REQUESTS = w(
-  ['能不能', '可不可以', '能否', '可否', '你能', '你可以', '麻烦你', '请你', '能…吗', '可以…吗', '能…么', '可以…么'],
-  ['could you', 'can you', 'would you', 'will you', 'would you mind', 'could you please', 'can you please', 'would you please', 'you could',
+  ['能不能', '可不可以', '能否', '可否', '你能', '你可以', '麻烦你', '麻烦', '请你', '能…吗', '可以…吗', '能…么', '可以…么', '行不行', '好吗', '好不好',
+    '可以吗', '是不是可以', '行吗'],
+  ['could we', 'can we', 'could we agree', 'shall we agree', 'could you', 'can you', 'would you', 'will you', 'would you mind', 'could you please', 'can you please', 'would you please', 'you could',
     'is it possible to', 'would it be possible to'],
 );
 
 /** Words that weaken a wish: it holds "if possible", not always (M-5.7 suggests instead of accepting). */
 export const WEAKENERS = w(
-  ['尽量', '尽可能', '如果可以', '可以的话', '方便的话', '有空的话', '能的话', '争取', '适当', '酌情', '视情况', '大部分情况下', '多数情况下', '一般来说'],
+  ['能…就', '一般来说', '尽量', '尽可能', '如果可以', '可以的话', '方便的话', '有空的话', '能的话', '争取', '适当', '酌情', '视情况', '大部分情况下', '多数情况下', '一般来说'],
   ['if possible', 'where possible', 'when possible', 'whenever possible', 'try to', 'preferably', 'ideally', "if that's not too painful",
     'if it is not too painful', 'if you can', 'when you can',
     'as much as possible', 'where it makes sense', 'when it makes sense', 'where feasible', 'if feasible', 'most of the time',
@@ -232,9 +233,9 @@ export const WEAKENERS = w(
 
 /** Markers of sarcasm: the words may say the opposite of what is meant. */
 export const SARCASM = w(
-  ['反正', '呵呵', '真是太好了', '好棒棒', '真棒啊', '太棒了呢', '可真行', '服了', '🙄', '又来了', '反正也没人', '反正没人', '反正也没', '反正用户会', '对对对', '😅', '🙃', '🤡',
+  ['行行行', '好好好', '是是是', '多方便啊', '多好啊', '最喜欢…了', '出了事再说', '反正', '呵呵', '真是太好了', '好棒棒', '真棒啊', '太棒了呢', '可真行', '服了', '🙄', '又来了', '反正也没人', '反正没人', '反正也没', '反正用户会', '对对对', '😅', '🙃', '🤡',
     '不管了', '随便你', '随你', '爱怎么', '想怎么…就怎么'],
-  ['yeah right', 'oh great', 'oh sure', 'because that worked so well', 'what could go wrong', 'said no one ever', '/s', '🙄', '🙃', '😅',
+  ["that'll speed things up", "that'll help", "that'll be fun", 'yeah yeah', 'yeah right', 'oh great', 'oh sure', 'because that worked so well', 'what could go wrong', 'said no one ever', '/s', '🙄', '🙃', '😅',
     "i'm sure … will love it", 'what could possibly go wrong', 'whatever you want', 'i give up', 'genius idea',
     'sure, why not', 'as if'],
 );
@@ -249,8 +250,8 @@ export const ADOPTIONS = w(['也得跟', '也要跟', '也跟', '也照做', '�
     'we adopt it', 'we are following']);
 
 /** Typo'd forms of the commonest standing markers, matched like them ("form now on", "以侯"). */
-export const TYPO_SOURCES = w(['以后', '今后', '默认'], ['from now on', 'going forward', 'by default', 'always', 'never', 'every time',
-  'in the future', 'moving forward']);
+export const TYPO_SOURCES = w(['以后', '今后', '默认', '以后都'], ['from now on', 'going forward', 'by default', 'always', 'never', 'every time',
+  'in the future', 'moving forward', 'going fwd', 'from now']);
 
 /** Names of a proposal, judged by a confirmation ("这个思路好", "that approach works"). */
 export const PROPOSAL_NOUNS = w(['思路', '方案', '办法', '做法', '想法', '建议', '主意', '这样', '设计'], ['approach', 'plan', 'idea', 'option',
@@ -261,7 +262,8 @@ export const PROPOSAL_PARTS = w(['第一点', '第二点', '第三点', '第一�
   ['the first point', 'the second point', 'the first part', 'the second part', 'point one', 'point two', 'part one', 'the first one']);
 
 /** What extends a confirmed proposal into a rule ("make it the standard", "any new client", "都按这个来"). */
-export const EXTENSIONS = w(['都按', '都照', '标准', '规范', '以后都', '统一'], ['the standard', 'any new', 'every new', 'all new', 'the default',
+export const EXTENSIONS = w(['都按', '都照', '标准', '规范', '以后都', '统一', '约定'], ['the standard', 'any new', 'every new', 'all new', 'the default',
+  'the convention', 'the rule', 'our standard',
   'from now on', 'going forward', 'everywhere']);
 
 /** Words pointing at one thing in particular: a rule about it is a one-off task. */
@@ -281,7 +283,7 @@ export const RETRACTIONS = w(
     '先别定', '别记下来', '先不记',
     '我收回', '划掉', '没事了', '当没说'],
   ['scratch that', 'never mind', 'nevermind', 'forget it', 'forget that', 'forget what i said', 'ignore that',
-    'ignore what i said',
+    'ignore what i said', 'forget what i just said', 'forget about that',
     'disregard that', 'i take that back', 'take that back', 'on second thought', 'actually no', 'actually, no', 'wait no',
     'nah', 'not anymore', 'strike that', 'cancel that', 'my bad', "don't save that", "don't remember that", "don't record that", 'do not save that',
     "don't write that down", 'hold off on that'],
@@ -329,7 +331,7 @@ export const EN_QUESTION = {
 
 /** A clause that states a condition of a rule ("when you're unsure …", "遇到…的时候"): markers inside it are not the act. */
 export const CONDITION_OPENINGS = w(
-  ['如果', '要是', '若', '当', '遇到', '碰到', '每当', '只要', '一旦', '凡是', '在'],
+  ['如果', '要是', '若', '当', '遇到', '碰到', '每当', '只要', '一旦', '凡是', '在', '每次'],
   ['if', 'when', 'whenever', 'once', 'unless', 'in case', 'where', 'wherever', 'before', 'after', 'until', 'while', 'for any',
     'for every', 'any time', 'anytime'],
 );
@@ -387,7 +389,7 @@ export const DESCRIPTIVE_MARKERS = w(
 
 /** A marker word inside one of these is a noun, not a speech act ("以后端", "代码示例", "default branch"). */
 export const NOUN_COMPOUNDS = w(
-  ['以后端', '以后台', '以后续', '以后面', '以后再', '之后再', '以后有空', '以后有时间', '的默认', '默认值', '默认分支', '默认参数', '默认配置', '默认端口', '默认的', '默认是', '最终一致',
+  ['以后端', '以后台', '以后续', '以后面', '以后缀', '以后者', '以后果', '以后期', '以后再', '之后再', '以后有空', '以后有时间', '的默认', '默认值', '默认分支', '默认参数', '默认配置', '默认端口', '默认的', '默认是', '最终一致',
     '最终用户', '最终产物', '决定性', '决定因素', '约定俗成', '以后再说', '以后再看', '以后再议', '之后再说'],
   ['default branch', 'default value', 'default values', 'default port', 'default config', 'default configuration',
     'default settings', 'the default', 'a default', 'defaults to', 'always-on', 'never-ending', 'never mind', 'as always',
@@ -397,7 +399,7 @@ export const NOUN_COMPOUNDS = w(
 
 /** Past-time or state words that make a sentence a fact about the code, not discussion. */
 export const CODE_FACT = w(
-  ['原因是', '是因为', '根因是', '问题出在', '日志看', '从日志', '里有个', '里面有个', '中有个', '有个 bug', '有个bug', '我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是',
+  ['一直是', '一直都是', '原因是', '是因为', '根因是', '问题出在', '日志看', '从日志', '里有个', '里面有个', '中有个', '有个 bug', '有个bug', '我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是',
     '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
     '写在', '定义在', '返回的是', '返回', '版本是', '配置的是', '位于', '放在', '继承自', '调用了', '里面有', '一共有', '目前有', '现在有', '读取的是', '调用的是', '依赖的是', '返回的是', '读的是', '写的是', '指向的是', '继承的是', '实现的是', '连的是'],
   ['because', 'the cause is', 'caused by', 'the reason is', 'turns out', 'currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in',
@@ -442,10 +444,10 @@ export const CONFIRMATION_FILLERS = w(
 export const PROPOSALS = w(
   ['建议', '推荐', '提议', '我们可以', '可以考虑', '不如', '要不要试试', '要不试试', '要不', '要不要', '我的建议是', '我倾向于', '倾向于',
     '方案是', '可以改为', '可以改用', '可以采用', '可以换成', '可以用', '应该用', '最好用', '我会选', '我选', '是否要', '要我',
-    '你看要不要', '是否考虑', '考虑', '那我们就', '我们就', '对吗', '好吗', '可以吗', '行吗', '怎么样', '你看如何', '要不要我', '我倾向', '倾向'],
+    '你看要不要', '是否考虑', '考虑', '那我们就', '我们就', '对吗', '好吗', '可以吗', '行吗', '怎么样', '你看如何', '要不要我', '我倾向', '倾向', '我可以', '我会先'],
   ['i suggest', "i'd suggest", 'i recommend', "i'd recommend", 'i propose', "i'd propose", 'my recommendation', 'my suggestion',
     'my proposal', 'i would propose', 'i would suggest', 'i would recommend', 'we could', 'we should', 'how about', 'what about',
-    'shall we', "i'd go with", 'i would go with', 'consider', 'recommend', 'suggest', 'propose', 'should we', 'want me to',
+    'shall we', "i'd go with", 'i would go with', "i'd pick", 'i would pick', "i'd go for", 'i could', 'consider', 'recommend', 'suggest', 'propose', 'should we', 'want me to',
     'should i', 'shall i', "let's", 'the best option', 'best option', 'i lean towards', 'i lean toward', "i'd lean",
     'one option', 'sound good', 'sounds good?', 'ok?', 'right?', 'agreed?', 'does that work'],
 );
@@ -522,8 +524,8 @@ export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and',
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
 export const FACT_SHAPES = {
-  zh: '^(?:(?:[a-z][\\w.-]*(?:\\s*的\\s*[^，,。]{1,16}?)?\\s*(?:默认)?\\s*(?:只|不会|会|是|为|有|支持|返回|需要|没有))|' + '(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到))',
-  en: "^(?:[a-z][\\w.-]*(?:'s)?\\s+(?:[\\w.-]+\\s+){0,3}(?:defaults to|is|are|has|only|doesn't|does not|returns|retries|supports)\\s|(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b)",
+  zh: '^(?:(?:(?:默认情况下|默认)?[，,\\s]*(?:[^，,。\\s]{1,6}的\\s*)?[a-z@][\\w.-]*(?:\\s*(?:的|里的|里)\\s*[^，,。]{1,24}?)?\\s*(?:默认)?\\s*(?:只|不会|会|是|为|有|叫|不支持|支持|返回|需要|没有|加在了|用了|没生效))|(?:这个|那个|该|此|这些|那些)[^，,。]{1,24}?(?:了|没|不)|' + '(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到))',
+  en: "^(?:[a-z][\\w.-]*(?:'s)?\\s+(?:[\\w.-]+\\s+){0,3}(?:defaults to|is|are|has|only|doesn't|does not|returns|retries|supports|takes|accepts|expects|requires|needs|throws)\\s|(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b)",
 };
 
 /** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */
@@ -625,27 +627,28 @@ export const GRAMMAR = {
   bareConfirmations: ['ok', 'okay', 'k', 'y', 'yes', 'yep', 'sure', 'yeah'],
   /** What may open a clause before a grammar act ("就是 @Data 别用…", "but please don't …"). */
   clauseLeads: ['就是', '但是', '但', '不过', '还有', '另外', '而且', '并且', '也', '就', '请', '你', '千万', '一定', '记得', '所以', '那', '那就',
+    '最后', '先', '再', '然后', '都',
     'and', 'but', 'also', 'so', 'please', 'just', 'then', 'and please', 'ok', 'okay'],
   /** Subjects that make a prohibitive a statement about oneself ("I don't …", "我们不要…", "要不要"). */
   speakingSubjects: ['i', 'we', "we'd", 'they', 'he', 'she', '我', '我们', '咱们', '他', '她', '他们', '要', '能', '会', '可', '该', '用', '是'],
   /** Prohibitives that open a general rule ("别用缩写", "不要自己算", "don't …", "never …"). */
   prohibitives: ['千万别', '千万不要', '不要', '别', '不许', '不准', '禁止', '严禁', '不能', '不用再', "don't", 'do not', 'never', 'avoid'],
   /** Imperative verbs that open an instruction ("先问我", "附上…", "ask me first", "include …"). */
-  imperatives: ['先问我', '先问', '问我', '告诉我', '提醒我', '先说', '附上', '加上', '带上', '给出', '列出', '标出', '标注', '注明', '写上', '先给', '直接给',
+  imperatives: ['直接', '按', '照', '给', '先给我', '给我', '先问我', '先问', '问我', '告诉我', '提醒我', '先说', '附上', '加上', '带上', '给出', '列出', '标出', '标注', '注明', '写上', '先给', '直接给',
     '用', '都用', '统一用', '走', '先跑', '跑', '加', '写', '别', '不要', '记得', 'ask me', 'ask', 'tell me', 'include', 'add', 'put', 'show',
     'give', 'mention', 'start with', 'lead with', 'end with', 'use', 'run', 'mark', 'flag', 'check', 'list', 'always', 'never', "don't"],
   /** Subjects of a convention of ours ("我们用…", "we target …"). */
   ownConventionSubjects: ['我们', '咱们', '本项目', '这个项目', '这个仓库', 'we', "we'd", "we'll", 'this repo', 'this project', 'the repo'],
   conventionModals: ['统一', '都', '一律', '只', 'should', 'always', 'only', 'must'],
   /** Verbs of a convention. */
-  conventionVerbs: ['用', '使用', '采用', '走', '保持', '维持', 'use', 'target', 'keep', 'support', 'require', 'pin', 'deploy', 'ship', 'run',
+  conventionVerbs: ['就是', '用', '使用', '采用', '走', '保持', '维持', 'use', 'target', 'keep', 'support', 'require', 'pin', 'deploy', 'ship', 'run',
     'write', 'store', 'follow'],
   /** Words of a universal rule ("every service", "all new code"). */
   universals: ['every', 'all', 'each', 'any', '所有', '每个', '任何', '一律'],
   /** Words that make a "we use" a state of the code, not a convention. */
   presentState: ['现在', '目前', '当前', '用的是', '的是', 'currently', 'right now', 'at the moment', 'today', 'still'],
   /** A choice named against its alternative ("…, not the H2 thing", "而不是", "rather than"). */
-  contrasts: ['而不是', '而非', '不要用', '别用', '不用', ', not ', '，不是', 'rather than', 'instead of', 'not the '],
+  contrasts: ['而不是', '而非', '不要用', '别用', '不用', '不引入', '不上', ', not ', '，不是', 'rather than', 'instead of', 'not the ', ', no '],
   /** Verbs of choosing a thing to use. */
   choiceVerbs: ['用', '使用', '采用', '走', '上', '选', 'use', 'keep', 'put', 'store', 'go with', 'stick to', 'stick with', 'write'],
   /** Group-name endings that are words, not groups ("组件", "组合"). */

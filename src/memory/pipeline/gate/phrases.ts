@@ -3,7 +3,10 @@ import { Phrases } from './words.js';
 
 /** The lexicon compiled once: phrase matchers and the grammar patterns built from the word classes of lexicon.ts. */
 
-/** Typo'd forms: one adjacent transposition or a doubled letter in a word of 4+ letters; 后 as 後/侯, 以 as 已. */
+/**
+ * The markers and their typo'd forms: one adjacent transposition, a dropped or an added final letter in a word of 4+
+ * letters; 后 as 後/侯/候, 以 as 已.
+ */
 function typos(words: L.Words): L.Words {
   const en = new Set<string>();
   for (const entry of words.en) {
@@ -16,6 +19,7 @@ function typos(words: L.Words): L.Words {
         const dropped = part.slice(0, j + 1) + part.slice(j + 2);
         en.add([...parts.slice(0, i), dropped, ...parts.slice(i + 1)].join(' '));
       }
+      en.add([...parts.slice(0, i), `${part}e`, ...parts.slice(i + 1)].join(' '));
     });
   }
   const zh = new Set<string>();
@@ -23,11 +27,12 @@ function typos(words: L.Words): L.Words {
     for (const [from, to] of [
       ['后', '後'],
       ['后', '侯'],
+      ['后', '候'],
       ['以', '已'],
     ] as const)
       if (entry.includes(from)) zh.add(entry.replace(from, to));
   }
-  return { zh: [...zh], en: [...en].filter((e) => !words.en.includes(e)) };
+  return { zh: [...words.zh, ...zh], en: [...words.en, ...en] };
 }
 
 export const P = {

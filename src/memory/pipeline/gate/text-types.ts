@@ -23,6 +23,10 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*goroutine \d+ \[/u,
   /^\s*-{3} (?:FAIL|PASS|SKIP)/u,
   /^\s*(?:FAIL|PASS|ok|SKIP)\s+[\w@-]*[./][\w./@-]*/u,
+  // a document's heading (a pasted README or CONTRIBUTING section)
+  /^\s*#{1,6}\s+\S/u,
+  // columns of tool output ("default-scheduler  0/3 nodes are available")
+  /^\s*[\w./:-]+ {2,}\S/u,
   // commit messages ("chore: …", "fix(api): …")
   /^\s*(?:feat|fix|chore|docs|refactor|test|tests|ci|build|perf|style|revert)(?:\([^)\n]*\))?!?: \S/u,
   // chat transcripts: a speaker tag opens the line ("【王磊】…", "[alice] …", "<bob> …")
@@ -80,7 +84,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
 const PASTE_INTRO = new RegExp(
   '(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says' +
     '|printed|prints|shows|showed|got this|below|warns|pasted|forwarded|copied|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面' +
-    '|贴|转|转发|截图|原文' +
+    '|贴|转|转发|截图|原文|写的|写着|回答|回复|answer|reply|response|chatgpt|claude|copilot|cursor|gemini|gpt' +
     '|信息)[^:\\n：]{0,20}[:：]\\s*$',
   'iu',
 );
@@ -102,11 +106,14 @@ const AUTHOR_HEADER = new RegExp(
 const SPEECH_LINE = /(?:我|你|我们|咱们|\b(?:i|we|you|let's|please)\b).*[。！？.!?]\s*$/iu;
 
 const QUOTE_LINE = /^\s*>/u;
+const DOC_HEADING = /^\s*#{1,6}\s+\S/u;
 
 /** True when the line of the offset is in a block introduced by an author's header. */
 function quotedBlock(text: string, offset: number): boolean {
   const lines = text.slice(0, offset).split('\n');
-  for (let i = lines.length - 1; i >= 0 && lines[i]!.trim().length > 0; i -= 1) if (AUTHOR_HEADER.test(lines[i]!)) return true;
+  // So does a pasted document's section under its heading ("## Branching").
+  for (let i = lines.length - 1; i >= 0 && lines[i]!.trim().length > 0; i -= 1)
+    if (AUTHOR_HEADER.test(lines[i]!) || DOC_HEADING.test(lines[i]!)) return true;
   return false;
 }
 
@@ -131,7 +138,9 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   const previous = lines[lines.length - 1];
   if (previous !== undefined && PASTE_INTRO.test(previous)) return true;
   // Someone else's comment runs until a blank line, speech or not.
-  for (let i = lines.length - 1; i >= 0 && lines[i]!.trim().length > 0; i -= 1) if (AUTHOR_HEADER.test(lines[i]!)) return true;
+  // So does a pasted document's section under its heading ("## Branching").
+  for (let i = lines.length - 1; i >= 0 && lines[i]!.trim().length > 0; i -= 1)
+    if (AUTHOR_HEADER.test(lines[i]!) || DOC_HEADING.test(lines[i]!)) return true;
   if (AUTHOR_HEADER.test(line)) return true;
   if (SPEECH_LINE.test(line)) return false;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
