@@ -195,7 +195,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202
 const MARKUP = new RegExp(
   [
     '^\\s*(?:#{1,6}\\s|>|\\|)', // a heading, a quote, a table row
-    '```|~~~', // a fence
+    '^\\s*(?:```|~~~)', // a fence
     '<\\/[a-z][\\w-]*>|<[a-z][\\w-]*\\s[^>]*=|<[a-z][\\w-]*\\s*\\/>', // a closing tag, a tag with attributes, a self-closing tag
     '<(?:system|script|style|iframe|img|div|br|p|details|summary|a|assistant|user|instructions?)\\b[^>]*>', // a structural tag
     '\\[[^\\]]*\\]\\([^)]*\\)', // a link

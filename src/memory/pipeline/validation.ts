@@ -232,6 +232,11 @@ function judgeConfirmed(
       continue;
     }
     if (verdict.problem) return verdict.problem;
+    // "同意你说的，包结构就按 feature 分": a confirmation that goes on to restate the proposal confirms it.
+    if (judgeConfirmation(source.text, source.begin, source.end, true).confirms && restates(source, assistantSources)) {
+      confirmation ??= source;
+      continue;
+    }
     // "好，就用 Redisson": the user states the decision itself, adopting the proposal.
     const own = assessStatement(source, kind, anchorTerms, context);
     if (own) return own;
@@ -381,6 +386,12 @@ function hasAdjacentProposal(
     return false;
   // Every other assistant quote stands in the paragraph of a proposal: it is part of what was confirmed.
   return assistant.every((s) => proposals.includes(s) || proposals.some((p) => p.turn.id === s.turn.id && sameParagraph(s.text, p, s)));
+}
+
+/** True when the user's quote shares a content term with one of the assistant quotes (it restates the proposal). */
+function restates(user: LocatedSource, assistant: readonly LocatedSource[]): boolean {
+  const said = new Set(contentTerms(stripMarkers(prepare(user.quote)), 512));
+  return assistant.some((s) => contentTerms(stripMarkers(prepare(s.quote)), 512).some((t) => said.has(t)));
 }
 
 function sameParagraph(text: string, a: LocatedSource, b: LocatedSource): boolean {

@@ -216,7 +216,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
   if (act.type === 'ruling' || act.type === 'decision' || act.type === 'rule') {
     const task = oneOffTask(s, act);
-    if (task) return problem('one_off_request', task.detail, task.verdict);
+    // Under a condition ("如果要改的超过 100 行，先给我方案"), a request frame is part of the rule.
+    const conditioned = act.type === 'rule' && Array.from({ length: act.clause }, (_, k) => s.isCondition(k)).some(Boolean);
+    if (task && !(conditioned && task.verdict === 'suggest')) return problem('one_off_request', task.detail, task.verdict);
   }
   if (kind === 'project_decision' && act.type === 'ruling' && P.imperativeRulings.has(new Span(act.hit.text))) {
     const before = text.slice(clause.start, act.hit.index);

@@ -99,7 +99,9 @@ const CODE_NAME =
 export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 'suggest' | 'refuse' } | null {
   if (s.hits(P.explicitDecision).length > 0) return null;
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
-  if (s.hits(P.localObjects).length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
+  const scopes = s.hits(P.projectScopes);
+  const local = s.hits(P.localObjects).filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end));
+  if (local.length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
   // "帮我把 OrderService 里那个废弃的 calcDiscount 方法删了": a request naming one thing of the code.
   if (s.hits(P.requestFrames).length > 0 && CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)))
     return { detail: 'a request about one named thing of the code', verdict: 'refuse' };

@@ -43,7 +43,15 @@ export function judgeStatement(
   return verdict;
 }
 
+// "哎，还是解释吧", "还是先用 Java 吧": what follows settles the other way.
+const REVERSAL =
+  /还是[^，,。.!！?？]{0,14}吧|还是先|actually,? (?:let's|we'll|keep|use)|(?:let's|we'll) (?:keep|use|stick with) [^,.]{1,30} instead/u;
+// M-5.7: "/remember TEXT" is the user's own explicit standing act (the CLI admits it as the user's turn).
+const REMEMBER = /^\s*\/remember(?:\s+--decision)?\s+/u;
+
 function readStatement(text: string, begin: number, end: number, kind: StatementKind, next: string | null): GateProblem | null {
+  const remembered = REMEMBER.exec(text);
+  if (remembered && !text.slice(remembered[0].length).includes('```')) return null;
   if (inCodeOrOutput(text, begin)) return problem('code_or_tool_output', 'quote sits in pasted code, a quotation, a log or tool output');
   const sentences = sentencesOf(text);
   const covering = sentencesCovering(sentences, begin, end);
@@ -70,7 +78,7 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     const span = new Span(fold(following));
     // The next turn may also turn it down ("wait, no — keep npm"); in the same turn "no MySQL shims" is content.
     const nextTurn = !sentences[index + 1];
-    if (P.retractions.find(span).some((h) => h.index <= 16) || (nextTurn && turnsDown(following)))
+    if (P.retractions.find(span).some((h) => h.index <= 16) || (nextTurn && turnsDown(following)) || REVERSAL.test(span.text))
       return problem('retracted', 'the statement is taken back right after');
     if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
   }
@@ -89,7 +97,7 @@ export type ConfirmationVerdict = { confirms: true } | { confirms: false; proble
  * A short confirmation of the proposal just before ("同意", "好", "sounds good, go with that"). The whole
  * turn is read: a hedge, a time scope, a question or a retraction anywhere in it cancels the confirmation.
  */
-export function judgeConfirmation(text: string, begin: number, end: number): ConfirmationVerdict {
+export function judgeConfirmation(text: string, begin: number, end: number, anyLength = false): ConfirmationVerdict {
   if (inCodeOrOutput(text, begin)) return { confirms: false, problem: null };
   const span = new Span(fold(text));
   const hits = P.confirmations.find(span);
@@ -135,8 +143,8 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
   // Short, or what follows extends the proposal into a rule ("yes, do that — and make it the standard for any
   // new client", "后面新写的接口都按这个来").
   const rest = P.fillers.strip(new Span(P.confirmations.strip(span))).replace(/[\s\p{P}\p{S}]/gu, '');
-  const extends_ = P.standing.has(span) || P.decision.has(span) || P.extensions.has(span);
-  return Array.from(rest).length <= 8 || extends_ ? { confirms: true } : { confirms: false, problem: null };
+  const extends_ = P.standing.has(span) || P.decision.has(span) || P.extensions.has(span) || P.proposalReferences.has(span);
+  return anyLength || Array.from(rest).length <= 8 || extends_ ? { confirms: true } : { confirms: false, problem: null };
 }
 
 /**
@@ -200,10 +208,9 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   // An option of a list ("A. 在网关层做限流…") is proposed by another sentence of the answer that names it ("我建议 A").
   const label = OPTION_LABEL.exec(text.slice(begin, end))?.[1];
   if (!label) return false;
-  const named = new RegExp(
-    `(?:^|[^\\p{L}\\p{N}])(?:方案|option\\s*)?${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`,
-    'iu',
-  );
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // "我推荐方案二" names it after 方案 whatever stands before; "I'd pick B" names it as a word of its own.
+  const named = new RegExp(`方案\\s*${escaped}|(?<![\\p{L}\\p{N}])(?:option\\s*)?${escaped}(?![\\p{L}\\p{N}])`, 'iu');
   return sentences.some((piece) => !covering.includes(piece) && named.test(text.slice(piece.start, piece.end)) && signalled(piece));
 }
 

@@ -107,7 +107,7 @@ export const OWN_SUBJECTS = w(
 
 /** Someone else's act: colleagues, other teams, vendors. */
 export const THIRD_PARTIES = w(
-  ['同事', '他们', '她们', '他', '她', '后端组', '前端组', '测试组', '运维组', '架构组', '安全组', '平台组', '数据组', '老大', '我老大', '头儿', '安全团队', '后端那边',
+  ['同事', '他们', '她们', '他', '她', '后端组', '前端组', '测试组', '运维组', '架构组', '安全组', '平台组', '数据组', '老大', '我老大', '头儿', '安全团队', 'leader', '我们 leader', '我们leader', '后端那边',
     '前端那边', '隔壁', '别的组', '别的团队', '其他组', '其他团队', '另一个团队', '客户', '甲方', '产品经理', '老板', '领导', '组长',
     '主管', '经理', '架构师', '总监', '有人', '别人', '社区', '官方', '上游', '网友', '朋友', '室友', '那个组',
     '他们组', '他们团队', '某些人', '同学', '运维', 'dba', '测试同学', '产品同学', '上面', '上头', '公司要求', '甲方爸爸', '对方', '对方公司', '合作方', '友商', '竞品'],
@@ -128,8 +128,8 @@ export const OTHER_PROJECTS = w(
   ['上个项目', '上一个项目', '之前的项目', '以前的项目', '老项目', '另一个项目', '别的项目', '其他项目', '另一个仓库', '另一个 repo',
     '别的 repo', '别的仓库', '老东家', '上家公司', '前公司', '以前公司', '之前公司', '上一家', '去年', '前年', '当时', '那时候', '那时',
     '那会儿', '那会', '以前我们', '之前我们', '以前在', '之前在', '原来的项目', '老系统', '之前那个', '以前的…公司', '以前的…项目',
-    '之前的…公司', '之前的…项目', '以前的…团队', '之前的…团队', '上家', '老公司', '前东家', '那个…项目', '那个…仓库', '那个…公司', '那个…团队', '人家的…项目', '别人的…项目'],
-  ['my last project', 'my previous project', 'my old project', 'previous project', 'last project', 'another project',
+    '之前的…公司', '之前的…项目', '以前的…团队', '之前的…团队', '上家', '老公司', '前东家', '那个…项目', '那个…仓库', '那个…公司', '那个…团队', '之前那家', '那家公司', '之前…公司', '以前…公司', '个人项目', '私人项目', '自己的项目', '人家的…项目', '别人的…项目'],
+  ['side project', 'my side project', 'personal project', 'my personal project', 'my last project', 'my previous project', 'my old project', 'previous project', 'last project', 'another project',
     'other project', 'another repo', 'other repo', 'another codebase', 'my last job', 'my previous job', 'my old job',
     'my old company', 'my previous company', 'at my last', 'at my old', 'at my previous', 'last year', 'years ago',
     'back then', 'back when', 'at the time', 'in the old', 'used to', 'at google', 'at amazon', 'at meta',
@@ -235,7 +235,7 @@ export const WEAKENERS = w(
 export const SARCASM = w(
   ['行行行', '好好好', '是是是', '多方便啊', '多好啊', '最喜欢…了', '出了事再说', '反正', '呵呵', '真是太好了', '好棒棒', '真棒啊', '太棒了呢', '可真行', '服了', '🙄', '又来了', '反正也没人', '反正没人', '反正也没', '反正用户会', '对对对', '😅', '🙃', '🤡',
     '不管了', '随便你', '随你', '爱怎么', '想怎么…就怎么'],
-  ["that'll speed things up", "that'll help", "that'll be fun", 'yeah yeah', 'yeah right', 'oh great', 'oh sure', 'because that worked so well', 'what could go wrong', 'said no one ever', '/s', '🙄', '🙃', '😅',
+  ['by all means', 'nothing but time', "that'll speed things up", "that'll help", "that'll be fun", 'yeah yeah', 'yeah right', 'oh great', 'oh sure', 'because that worked so well', 'what could go wrong', 'said no one ever', '/s', '🙄', '🙃', '😅',
     "i'm sure … will love it", 'what could possibly go wrong', 'whatever you want', 'i give up', 'genius idea',
     'sure, why not', 'as if'],
 );
@@ -258,8 +258,12 @@ export const PROPOSAL_NOUNS = w(['思路', '方案', '办法', '做法', '想法
   'suggestion', 'way', 'design', 'proposal']);
 
 /** A part of a proposal a confirmation may name ("第一点同意", "the first point sounds good"). */
-export const PROPOSAL_PARTS = w(['第一点', '第二点', '第三点', '第一条', '第二条', '前半部分', '后半部分', '第一个', '第二个', '前面那个', '前两点'],
+export const PROPOSAL_PARTS = w(['第一点', '第二点', '第三点', '第一条', '第二条', '前两条', '前三条', '前三点', '前两个', '前半部分', '后半部分', '第一个', '第二个', '前面那个', '前两点'],
   ['the first point', 'the second point', 'the first part', 'the second part', 'point one', 'point two', 'part one', 'the first one']);
+
+/** Words pointing back at the proposal a confirmation takes ("go ahead with the layout you proposed", "按这个来"). */
+export const PROPOSAL_REFERENCES = w(['你说的', '你提的', '你建议的', '按这个', '就按这个', '照这个', '照你说的', '这个方案', '这么办'], ['you proposed',
+  'you suggested', 'you described', 'you outlined', 'that way', 'as you said', 'as proposed', 'as suggested']);
 
 /** What extends a confirmed proposal into a rule ("make it the standard", "any new client", "都按这个来"). */
 export const EXTENSIONS = w(['都按', '都照', '标准', '规范', '以后都', '统一', '约定'], ['the standard', 'any new', 'every new', 'all new', 'the default',
@@ -270,7 +274,7 @@ export const EXTENSIONS = w(['都按', '都照', '标准', '规范', '以后都'
 export const DEICTICS = w(['这个', '那个', '这里', '那里', '这段', '这行', '这次', '这儿', '上面的', '下面的'], ['this', 'these', 'those', 'there']);
 
 /** The scope of this project ("这个仓库里", "in this repo", "here"). */
-export const PROJECT_SCOPES = w(['这个仓库', '本仓库', '这个项目', '本项目', '我们项目', '项目里', '仓库里', '这个 repo', '这个repo'], ['in this repo',
+export const PROJECT_SCOPES = w(['我们这里', '咱们这里', '我们这边', '这个仓库', '本仓库', '这个项目', '本项目', '我们项目', '项目里', '仓库里', '这个 repo', '这个repo'], ['in this repo',
   'in this project', 'in this codebase', 'here', 'for this repo', 'for this project', 'across the repo', 'across the codebase']);
 
 /** A topic of answers an instruction may follow ("回答里…，附上…", "in your answers, …"). */
@@ -280,12 +284,12 @@ export const ANSWER_TOPICS = w(['回答里', '回答中', '回答时', '回答�
 /** Words that cancel the statement before them. */
 export const RETRACTIONS = w(
   ['算了', '当我没说', '不对', '撤回', '收回', '忘了吧', '别管了', '刚才说错了', '说错了', '不用了', '还是算了', '不要了', '作罢', '先别记', '别记', '不要记',
-    '先别定', '别记下来', '先不记',
+    '先别定', '别记下来', '先不记', '开玩笑的', '开个玩笑',
     '我收回', '划掉', '没事了', '当没说'],
   ['scratch that', 'never mind', 'nevermind', 'forget it', 'forget that', 'forget what i said', 'ignore that',
     'ignore what i said', 'forget what i just said', 'forget about that',
     'disregard that', 'i take that back', 'take that back', 'on second thought', 'actually no', 'actually, no', 'wait no',
-    'nah', 'not anymore', 'strike that', 'cancel that', 'my bad', "don't save that", "don't remember that", "don't record that", 'do not save that',
+    'nah', 'not anymore', 'strike that', 'cancel that', 'my bad', 'just kidding', 'jk', 'kidding', "don't save that", "don't remember that", "don't record that", 'do not save that',
     "don't write that down", 'hold off on that'],
 );
 
@@ -402,7 +406,7 @@ export const CODE_FACT = w(
   ['一直是', '一直都是', '原因是', '是因为', '根因是', '问题出在', '日志看', '从日志', '里有个', '里面有个', '中有个', '有个 bug', '有个bug', '我们用的是', '我们现在用', '我们目前用', '现在用的是', '目前用的是', '现在用', '目前用', '当前用', '现在是', '目前是',
     '当前是', '用的是', '跑在', '依赖的是', '依赖', '实现在',
     '写在', '定义在', '返回的是', '返回', '版本是', '配置的是', '位于', '放在', '继承自', '调用了', '里面有', '一共有', '目前有', '现在有', '读取的是', '调用的是', '依赖的是', '返回的是', '读的是', '写的是', '指向的是', '继承的是', '实现的是', '连的是'],
-  ['because', 'the cause is', 'caused by', 'the reason is', 'turns out', 'currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in',
+  ['defaults to', 'because', 'the cause is', 'caused by', 'the reason is', 'turns out', 'currently uses', 'currently use', 'we use', 'we have', 'we run', 'we deploy', 'uses', 'is using', 'is written in',
     'is implemented in', 'runs on', 'depends on', 'returns',
     'is defined in', 'lives in', 'is located in', 'extends', 'calls', 'there are', 'there is', 'has', 'contains', 'is set to',
     'is configured', 'points to', 'version is', 'is on version', 'is pinned to'],
@@ -444,10 +448,10 @@ export const CONFIRMATION_FILLERS = w(
 export const PROPOSALS = w(
   ['建议', '推荐', '提议', '我们可以', '可以考虑', '不如', '要不要试试', '要不试试', '要不', '要不要', '我的建议是', '我倾向于', '倾向于',
     '方案是', '可以改为', '可以改用', '可以采用', '可以换成', '可以用', '应该用', '最好用', '我会选', '我选', '是否要', '要我',
-    '你看要不要', '是否考虑', '考虑', '那我们就', '我们就', '对吗', '好吗', '可以吗', '行吗', '怎么样', '你看如何', '要不要我', '我倾向', '倾向', '我可以', '我会先'],
+    '你看要不要', '是否考虑', '考虑', '那我们就', '我们就', '对吗', '好吗', '可以吗', '行吗', '怎么样', '你看如何', '要不要我', '我倾向', '倾向', '我可以', '我会先', '建议：', '方案：', '提议：'],
   ['i suggest', "i'd suggest", 'i recommend', "i'd recommend", 'i propose', "i'd propose", 'my recommendation', 'my suggestion',
     'my proposal', 'i would propose', 'i would suggest', 'i would recommend', 'we could', 'we should', 'how about', 'what about',
-    'shall we', "i'd go with", 'i would go with', "i'd pick", 'i would pick', "i'd go for", 'i could', 'consider', 'recommend', 'suggest', 'propose', 'should we', 'want me to',
+    'shall we', 'proposal:', 'recommendation:', 'suggestion:', "i'd go with", 'i would go with', "i'd pick", 'i would pick', "i'd go for", 'i could', 'consider', 'recommend', 'suggest', 'propose', 'should we', 'want me to',
     'should i', 'shall i', "let's", 'the best option', 'best option', 'i lean towards', 'i lean toward', "i'd lean",
     'one option', 'sound good', 'sounds good?', 'ok?', 'right?', 'agreed?', 'does that work'],
 );
@@ -524,7 +528,7 @@ export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and',
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
 export const FACT_SHAPES = {
-  zh: '^(?:(?:(?:默认情况下|默认)?[，,\\s]*(?:[^，,。\\s]{1,6}的\\s*)?[a-z@][\\w.-]*(?:\\s*(?:的|里的|里)\\s*[^，,。]{1,24}?)?\\s*(?:默认)?\\s*(?:只|不会|会|是|为|有|叫|不支持|支持|返回|需要|没有|加在了|用了|没生效))|(?:这个|那个|该|此|这些|那些)[^，,。]{1,24}?(?:了|没|不)|' + '(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到))',
+  zh: '^(?:(?:(?:默认情况下|默认)?[，,\\s]*(?:[^，,。\\s]{1,6}的\\s*)?[a-z@][\\w.-]*(?:\\s*(?:默认)?\\s*(?:的|里的|里)\\s*[^，,。]{1,24}?)?\\s*(?:默认)?\\s*(?:只|不会|会|是|为|有|叫|不支持|支持|返回|需要|没有|加在了|用了|没生效|没走|不走|走了|没))|(?:这个|那个|该|此|这些|那些)[^，,。]{1,24}?(?:了|没|不)|' + '(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到))',
   en: "^(?:[a-z][\\w.-]*(?:'s)?\\s+(?:[\\w.-]+\\s+){0,3}(?:defaults to|is|are|has|only|doesn't|does not|returns|retries|supports|takes|accepts|expects|requires|needs|throws)\\s|(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b)",
 };
 
@@ -648,7 +652,7 @@ export const GRAMMAR = {
   /** Words that make a "we use" a state of the code, not a convention. */
   presentState: ['现在', '目前', '当前', '用的是', '的是', 'currently', 'right now', 'at the moment', 'today', 'still'],
   /** A choice named against its alternative ("…, not the H2 thing", "而不是", "rather than"). */
-  contrasts: ['而不是', '而非', '不要用', '别用', '不用', '不引入', '不上', ', not ', '，不是', 'rather than', 'instead of', 'not the ', ', no '],
+  contrasts: ['而不是', '而非', '不要用', '别用', '不用', '不引入', '不上', '不再', '不要引', '别引', ', not ', '，不是', 'rather than', 'instead of', 'not the ', ', no '],
   /** Verbs of choosing a thing to use. */
   choiceVerbs: ['用', '使用', '采用', '走', '上', '选', 'use', 'keep', 'put', 'store', 'go with', 'stick to', 'stick with', 'write'],
   /** Group-name endings that are words, not groups ("组件", "组合"). */

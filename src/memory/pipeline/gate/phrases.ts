@@ -28,6 +28,7 @@ function typos(words: L.Words): L.Words {
       ['后', '後'],
       ['后', '侯'],
       ['后', '候'],
+      ['认', '任'],
       ['以', '已'],
     ] as const)
       if (entry.includes(from)) zh.add(entry.replace(from, to));
@@ -69,6 +70,7 @@ export const P = {
   projectScopes: new Phrases(L.PROJECT_SCOPES, 'either'),
   proposalNouns: new Phrases(L.PROPOSAL_NOUNS, 'either'),
   proposalParts: new Phrases(L.PROPOSAL_PARTS, 'either'),
+  proposalReferences: new Phrases(L.PROPOSAL_REFERENCES, 'either'),
   extensions: new Phrases(L.EXTENSIONS, 'either'),
   answerTopics: new Phrases(L.ANSWER_TOPICS, 'either'),
   tagQuestions: new Phrases(L.TAG_QUESTIONS),

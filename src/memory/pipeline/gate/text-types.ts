@@ -84,7 +84,8 @@ const OUTPUT_LINE: readonly RegExp[] = [
 const PASTE_INTRO = new RegExp(
   '(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says' +
     '|printed|prints|shows|showed|got this|below|warns|pasted|forwarded|copied|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面' +
-    '|贴|转|转发|截图|原文|写的|写着|回答|回复|answer|reply|response|chatgpt|claude|copilot|cursor|gemini|gpt' +
+    '|贴|转|转发|截图|原文|写的|写着|讨论|聊天记录|对话|chat|thread|discussion|transcript' +
+    '|回答|回复|answer|reply|response|chatgpt|claude|copilot|cursor|gemini|gpt' +
     '|信息)[^:\\n：]{0,20}[:：]\\s*$',
   'iu',
 );
@@ -106,6 +107,8 @@ const AUTHOR_HEADER = new RegExp(
 const SPEECH_LINE = /(?:我|你|我们|咱们|\b(?:i|we|you|let's|please)\b).*[。！？.!?]\s*$/iu;
 
 const QUOTE_LINE = /^\s*>/u;
+const CHAT_SPEAKER = /^\s*[\p{Script=Han}\w.@-]{1,12}\s*[:：]\s*\S/u;
+const INLINE_INTRO = /(?:输出|日志|报错|报错信息|output|log|logs|error|stack ?trace)\s*[:：]\s*$/iu;
 const DOC_HEADING = /^\s*#{1,6}\s+\S/u;
 
 /** True when the line of the offset is in a block introduced by an author's header. */
@@ -131,6 +134,9 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   const lineEnd = text.indexOf('\n', offset);
   const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
   if (isOutputLine(line)) return true;
+  // "pytest 输出：FAILED tests/…": a line that introduces its own paste after a colon.
+  const inline = /^(.*?(?:输出|日志|报错|output|log|logs|error)\s*[:：]\s*)(\S.*)$/iu.exec(line);
+  if (inline && isOutputLine(inline[2]!)) return true;
   // A block after an introduction line ("报错如下：") is pasted until a blank line or, after pasted lines, a line
   // of speech; the line right after the introduction is always pasted.
   const lines = text.slice(0, lineStart).split('\n');
@@ -142,6 +148,11 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   for (let i = lines.length - 1; i >= 0 && lines[i]!.trim().length > 0; i -= 1)
     if (AUTHOR_HEADER.test(lines[i]!) || DOC_HEADING.test(lines[i]!)) return true;
   if (AUTHOR_HEADER.test(line)) return true;
+  // A chat transcript: lines of "name：message", two or more in a row ("张工：…\n李工：…").
+  const following = lineEnd >= 0 ? text.slice(lineEnd + 1).split('\n')[0] : undefined;
+  if (CHAT_SPEAKER.test(line) && [previous, following].some((l) => l !== undefined && CHAT_SPEAKER.test(l))) return true;
+  // "pytest 输出：FAILED tests/…": the rest of a line after its own introduction is pasted.
+  if (INLINE_INTRO.test(text.slice(lineStart, offset))) return true;
   if (SPEECH_LINE.test(line)) return false;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const previous = lines[i]!;
