@@ -88,6 +88,9 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   return wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w));
 }
 
+const FILE_NAME = /[\w.-]+\.(?:ya?ml|json|jsx?|tsx?|py|java|kt|go|rs|md|toml|xml|properties|sql|sh|env|lock|gradle|conf)\b/u;
+const MAKE_ONE = /(?:写|加|建|做|搞|配|弄)(?:一个|个)|\b(?:write|create|add|set up|make|build) (?:me )?an? /u;
+
 // A name of one thing in the code: camelCase, PascalCase with a second capital, snake_case, a path or branch.
 const CODE_NAME =
   /(?<![\p{L}])(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z0-9]+_[a-z0-9_]+|[\w.-]+\/[\w./-]+)(?![\p{L}])/u;
@@ -102,6 +105,14 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
   const scopes = s.hits(P.projectScopes);
   const local = s.hits(P.localObjects).filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end));
   if (local.length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
+  // "把 docker-compose.yml 里的端口改成 3307": a task on one named file or thing of the code.
+  if (
+    /^[\s\p{P}]*(?:先|帮我|给我|麻烦)?把/u.test(s.span.text) &&
+    (CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)) || FILE_NAME.test(s.span.text))
+  )
+    return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
+  // "帮我写一个 GitHub Action，每次 push 都跑 lint": the rule describes a thing the user asks to have made.
+  if (s.hits(P.requestFrames).length > 0 && MAKE_ONE.test(s.span.text)) return { detail: 'a request to make one thing', verdict: 'refuse' };
   // "帮我把 OrderService 里那个废弃的 calcDiscount 方法删了": a request naming one thing of the code.
   if (s.hits(P.requestFrames).length > 0 && CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)))
     return { detail: 'a request about one named thing of the code', verdict: 'refuse' };

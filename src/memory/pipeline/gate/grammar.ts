@@ -14,14 +14,17 @@ import { type Hit, Span } from './words.js';
  */
 
 const word = (words: readonly string[]): string => words.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+// A prohibitive opening its clause, after at most a short subject or a condition ("碰到 flaky 的测试别…").
+const SUBJECT_OR_CONDITION = '((?:(?:碰到|遇到|每当|当)[^，,。]{1,20}?)|[^\\s，,。]{0,6}?)';
 const PROHIBITIVE_OPENING = new RegExp(
-  `^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*([^\\s，,。]{0,6}?)\\s*(${word(G.prohibitives)})(?=\\s*[\\p{L}\\p{N}])`,
+  `^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*${SUBJECT_OR_CONDITION}\\s*(${word(G.prohibitives)})(?=\\s*[\\p{L}\\p{N}])`,
   'u',
 );
 const IMPERATIVE_OPENING = new RegExp(`^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*(${word(G.imperatives)})(?=[\\s\\p{L}\\p{N}])`, 'u');
 const CONTRAST = new RegExp(word(G.contrasts), 'u');
 const CHOICE = new RegExp(`(?<![a-z])(${word(G.choiceVerbs)})(?![a-z])`, 'u');
 const STOP_GERUND = /(?:^|[^\p{L}])(stop\s+[a-z]+ing)\b/u;
+const WEAK_RULE = new RegExp(`^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*[^，,。]{0,10}?(${word(G.weakRuleVerbs)})`, 'u');
 const CONVENTION = new RegExp(
   `(?<![a-z])(?:${word(G.ownConventionSubjects)})\\s*(?:${word(G.conventionModals)})?\\s*(${word(G.conventionVerbs)})(?![a-z])`,
   'u',
@@ -91,6 +94,21 @@ export function grammarActs(s: Sentence): Hit[] {
       const m = CONVENTION.exec(s.clauseText(i));
       if (m) {
         out.push(hitAt(s, i, m.index + m[0].length - m[1]!.length, m[1]!));
+        break;
+      }
+    }
+  }
+  // A weakened rule: "尽量用中文写变量注释", "最好都走异步", "if you can 的话，每个回答控制在一屏以内" — a weakener, then
+  // an imperative or a rule over every thing of a kind (held for the user as weakened).
+  const weak = s.hits(P.weakeners)[0];
+  if (weak && out.length === 0) {
+    for (let i = s.clauseOf(weak.index); i < s.clauses.length; i += 1) {
+      const c = s.clauses[i]!;
+      const rest = s.span.text.slice(i === s.clauseOf(weak.index) ? weak.end : c.start, c.end);
+      const m = WEAK_RULE.exec(rest);
+      if (m && !particular(s, i)) {
+        const at = (i === s.clauseOf(weak.index) ? weak.end : c.start) + m.index + m[0].length - m[1]!.length;
+        out.push({ index: at, end: at + m[1]!.length, text: m[1]! });
         break;
       }
     }

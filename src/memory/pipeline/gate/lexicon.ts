@@ -39,7 +39,7 @@ export const PREFERENCE_VERBS = w(
   ['我喜欢', '我更喜欢', '我比较喜欢', '我偏好', '我倾向于', '我倾向', '我习惯', '我希望你', '我希望', '我要求', '我的偏好', '我更倾向',
     '我偏爱', '我宁愿', '我宁可', '我更想要', '我想要你', '我一般习惯', '我一般喜欢', '我平时习惯', '我通常习惯', '我比较习惯',
     '我个人偏好', '我个人喜欢', '我受不了', '我讨厌'],
-  ['i prefer', "i'd prefer", 'i would prefer', 'i like it when', 'i like', 'i want you to', 'i want', 'my preference',
+  ['i prefer', "i'd prefer", 'i would prefer', 'i like it when', 'i like', 'i want you to', 'i want', 'i do want', 'my preference',
     "i'd rather", 'i would rather', 'i much prefer', 'i really prefer', 'please always', "i'd like you to", 'i would like you to',
     'i expect you to', 'i need you to always', "i can't stand", 'i hate it when'],
 );
@@ -138,7 +138,7 @@ export const OTHER_PROJECTS = w(
 
 /** "X 说 / according to / X wrote:": reported speech. */
 export const REPORTING = w(
-  ['说', '讲', '提到', '表示', '写道', '写的', '说过', '听说', '据说', '据', '按照', '转述', '在群里说', '群里说', '发消息说', '邮件里说',
+  ['说', '讲', '提到', '表示', '写道', '说过', '听说', '据说', '据', '按照', '转述', '在群里说', '群里说', '发消息说', '邮件里说',
     '文档里说', '文档上说', '文档写着', '告诉我', '跟我说', '通知说', '认为', '觉得', '建议', '要求'],
   ['said', 'says', 'saying', 'wrote', 'writes', 'mentioned', 'told me', 'told us', 'suggested', 'wants', 'insists', 'decided',
     'thinks', 'believes', 'claims', 'announced', 'posted', 'argued', 'insisted', 'the docs say', 'the readme says',
@@ -217,8 +217,8 @@ export const REFUSALS = w(
 /** Polite requests in question form, addressed to the assistant: a standing wish asked, not a question about one. */
 export const POLITE_REQUESTS = w(
   ['能不能', '可不可以', '能否', '可否', '你能', '你可以', '麻烦你', '麻烦', '请你', '能…吗', '可以…吗', '能…么', '可以…么', '行不行', '好吗', '好不好',
-    '可以吗', '是不是可以', '行吗'],
-  ['could we', 'can we', 'could we agree', 'shall we agree', 'could you', 'can you', 'would you', 'will you', 'would you mind', 'could you please', 'can you please', 'would you please', 'you could',
+    '可以吗', '是不是可以', '行吗', '可以吧', '你觉得可以吧', '你要不要', '要不你'],
+  ['shall we', 'could we', 'can we', 'could we agree', 'shall we agree', 'could you', 'can you', 'would you', 'will you', 'would you mind', 'could you please', 'can you please', 'would you please', 'you could',
     'is it possible to', 'would it be possible to'],
 );
 
@@ -247,7 +247,7 @@ export const CORRECTIONS = w(['纠正一下', '更正一下', '更正', '纠正'
 /** A party's rule taken on by this project ("我们这个项目也得跟", "we'll follow that"). */
 export const ADOPTIONS = w(['也得跟', '也要跟', '也跟', '也照做', '照做', '也得遵守', '也要遵守', '遵守', '跟着做', '也这么做', '也按这个'],
   ["we'll follow", 'we will follow', 'we have to follow', 'we follow', 'we comply', 'applies to us', 'we go along', "we're adopting it",
-    'we adopt it', 'we are following']);
+    'we adopt it', 'we are following', "we're following"]);
 
 /** Typo'd forms of the commonest standing markers, matched like them ("form now on", "以侯"). */
 export const TYPO_SOURCES = w(['以后', '今后', '默认', '以后都'], ['from now on', 'going forward', 'by default', 'always', 'never', 'every time',
@@ -365,7 +365,7 @@ export const IMPERATIVE_RULINGS = w(
 /** Verbs of telling or checking: a question after them is their object ("说一下有没有用上", "check whether"). */
 export const EMBEDDING_VERBS = w(
   ['说一下', '说明', '告诉我', '看看', '看一下', '看', '检查', '确认', '提醒我', '标出', '列出', '注明', '查一下', '判断', '写清楚', '讲一下',
-    '顺便说', '说说', '指出', '写', '讲', '解释', '先写', '说清楚', '讲清楚', '说', '再说', '先说', '附', '附一下', '附上', '标一下', '写一下', '注明'],
+    '顺便说', '说说', '说下', '讲下', '看下', '指出', '写', '讲', '解释', '先写', '说清楚', '讲清楚', '说', '再说', '先说', '附', '附一下', '附上', '标一下', '写一下', '注明'],
   ['tell me', 'check', 'mention', 'note', 'point out', 'say', 'explain', 'list', 'show', 'verify', 'confirm', 'flag'],
 );
 
@@ -528,7 +528,7 @@ export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and',
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
 export const FACT_SHAPES = {
-  zh: '^(?:(?:(?:默认情况下|默认)?[，,\\s]*(?:[^，,。\\s]{1,6}的\\s*)?[a-z@][\\w.-]*(?:\\s*(?:默认)?\\s*(?:的|里的|里)\\s*[^，,。]{1,24}?)?\\s*(?:默认)?\\s*(?:只|不会|会|是|为|有|叫|不支持|支持|返回|需要|没有|加在了|用了|没生效|没走|不走|走了|没))|(?:这个|那个|该|此|这些|那些)[^，,。]{1,24}?(?:了|没|不)|' + '(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到))',
+  zh: '^(?:(?:(?:默认情况下|默认)?[，,\\s]*(?:[^，,。\\s]{1,6}?的?\\s*)?[a-z@][\\w.-]*(?:\\s*(?:默认)?\\s*(?:的|里的|里)\\s*[^，,。]{1,24}?)?\\s*(?:默认)?\\s*(?:只|不会|会|是|为|有|叫|不支持|支持|返回|需要|没有|加在了|用了|没生效|没走|不走|走了|没))|(?:这个|那个|该|此|这些|那些)[^，,。]{1,24}?(?:了|没|不)|' + '(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到))',
   en: "^(?:[a-z][\\w.-]*(?:'s)?\\s+(?:[\\w.-]+\\s+){0,3}(?:defaults to|is|are|has|only|doesn't|does not|returns|retries|supports|takes|accepts|expects|requires|needs|throws)\\s|(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b)",
 };
 
@@ -647,6 +647,8 @@ export const GRAMMAR = {
   /** Verbs of a convention. */
   conventionVerbs: ['就是', '用', '使用', '采用', '走', '保持', '维持', 'use', 'target', 'keep', 'support', 'require', 'pin', 'deploy', 'ship', 'run',
     'write', 'store', 'follow'],
+  /** What follows a weakener in a weakened rule ("尽量用…", "最好都走…", "每个回答控制在…"). */
+  weakRuleVerbs: ['都', '用', '写', '走', '控制在', '保持', '加', '给', '别', '不要', '每个', '所有', 'use', 'keep', 'write', 'add', 'avoid', 'every', 'all'],
   /** Words of a universal rule ("every service", "all new code"). */
   universals: ['every', 'all', 'each', 'any', '所有', '每个', '任何', '一律'],
   /** Words that make a "we use" a state of the code, not a convention. */

@@ -95,7 +95,10 @@ export function thirdParty(s: Sentence, act: Act): string | null {
     if (
       REPORTING_BEFORE.test(before) ||
       ATTRIBUTION_AFTER.test(after) ||
-      s.hits(P.reporting, h.end, h.end + 6).some((r) => r.index - h.end <= 3)
+      s.hits(P.reporting, h.end, h.end + 6).some(
+        // "…，运维说集群他们没经验" gives a reason of its own; "…，老板说的" names who said the act.
+        (r) => r.index - h.end <= 3 && text.slice(r.end).replace(/[\s\p{P}的了]/gu, '').length <= 4,
+      )
     )
       return 'attributed to someone else';
   }
