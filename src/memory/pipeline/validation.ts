@@ -9,6 +9,7 @@ import {
   type Verdict,
   REASON_VERDICT,
   inCodeOrOutput,
+  retractsLater,
   turnsDown,
   isBareConfirmation,
   aboutAnswers,
@@ -261,7 +262,7 @@ function judgeConfirmed(
   // "不，我们决定用 Redis" beside "我建议用 Memcached": the user's own decision does not adopt what it turns down,
   // and a statement adopts only the proposal it restates.
   const later = [confirmation.text, confirmation.text.slice(confirmation.end), nextUserText(confirmation.turn, context) ?? ''];
-  if (later.some((text) => turnsDown(text))) {
+  if (later.some((text) => turnsDown(text)) || retractsLater(later[2]!)) {
     return { reason: 'retracted', detail: 'the user turned the proposal down', verdict: 'refuse' };
   }
   if (confirmation === statement) {

@@ -25,6 +25,8 @@ import { type Hit, Span } from './words.js';
 
 /** The speech acts of a sentence and why each does or does not stand (M-5.3, M-5.6). */
 
+const MENTION = /^\s*["”']?\s*(?:这个词|这几个字|这个短语|这句话|一词|这个说法|is a phrase|as a word|the phrase|the word)/u;
+
 export function findActs(s: Sentence, kind: StatementKind): Act[] {
   const compounds = s.hits(P.compounds);
   // "升级以后", "改完以后": 以后 after a verb or noun is "after X", not "from now on".
@@ -38,6 +40,8 @@ export function findActs(s: Sentence, kind: StatementKind): Act[] {
     for (const hit of hits) {
       if (compounds.some((c) => hit.index >= c.index && hit.end <= c.end && c.text !== hit.text)) continue;
       if (type === 'standing' && afterX(hit)) continue;
+      // "from now on 这个词在 i18n 文件里…": the marker mentioned as a word is not used.
+      if (MENTION.test(s.span.text.slice(hit.end, hit.end + 12))) continue;
       if (acts.some((a) => a.hit.index === hit.index && a.hit.end === hit.end)) continue;
       const clause = s.clauseOf(hit.index);
       acts.push({ type, hit, clause, negated: isNegated(s, hit, clause), quoted: insideRanges(s.quoted, hit.index, hit.end) });

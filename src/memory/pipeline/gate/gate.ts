@@ -73,6 +73,8 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
   // A statement right beside pasted material may be part of it (M-5.7): held for the user.
   if (nearPaste(text, begin)) return problem('paste_nearby', 'the quote stands right beside pasted material');
   const index = sentences.indexOf(standing);
+  // "等下，这个我说了不算，…先别记": the next turn taking it back anywhere in it.
+  if (next !== null && retractsLater(next)) return problem('retracted', 'the next turn takes the statement back');
   const following = sentences[index + 1] ? text.slice(sentences[index + 1]!.start, sentences[index + 1]!.end) : firstSentence(next);
   if (following !== null) {
     const span = new Span(fold(following));
@@ -145,6 +147,15 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
   const rest = P.fillers.strip(new Span(P.confirmations.strip(span))).replace(/[\s\p{P}\p{S}]/gu, '');
   const extends_ = P.standing.has(span) || P.decision.has(span) || P.extensions.has(span) || P.proposalReferences.has(span);
   return anyLength || Array.from(rest).length <= 8 || extends_ ? { confirms: true } : { confirms: false, problem: null };
+}
+
+/** True when a later turn takes back what was said before it: a retraction anywhere in its first two sentences. */
+export function retractsLater(text: string): boolean {
+  const pieces = sentencesOf(text).slice(0, 2);
+  return pieces.some((p) => {
+    const span = new Span(fold(text.slice(p.start, p.end)));
+    return P.retractions.find(span).some((h) => bareRetraction(span, h) || P.memoryHolds.has(new Span(h.text)));
+  });
 }
 
 /**

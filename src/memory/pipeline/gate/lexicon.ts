@@ -187,7 +187,7 @@ export const EXAMPLE_OPENINGS = w(
 
 /** Not decided yet. */
 export const UNDECIDED = w(
-  ['还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定', '也许',
+  ['还没…对齐', '还没对齐', '没对齐', '还没同步', '还没…商量', '还没决定', '尚未决定', '没决定', '未决定', '还没定', '没定', '还在考虑', '考虑一下', '再看看', '再想想', '待定', '不确定', '也许',
     '或许', '犹豫', '还在比较', '还在讨论', '不一定', '还没想好', '没想好', '拿不准', '纠结', '还在评估', '回头再说', '再议', '看情况',
     '到时候再说', '还没拍板', '再商量', '先讨论', '想一想', '以后再说', '以后再看', '之后再说', '再说吧', '时候再说', '后面再说', '再决定', '再定', '可以考虑', '或许可以',
     '也许可以',
@@ -233,7 +233,7 @@ export const WEAKENERS = w(
 
 /** Markers of sarcasm: the words may say the opposite of what is meant. */
 export const SARCASM = w(
-  ['行行行', '好好好', '是是是', '多方便啊', '多好啊', '最喜欢…了', '出了事再说', '反正', '呵呵', '真是太好了', '好棒棒', '真棒啊', '太棒了呢', '可真行', '服了', '🙄', '又来了', '反正也没人', '反正没人', '反正也没', '反正用户会', '对对对', '😅', '🙃', '🤡',
+  ['行行行', '好好好', '是是是', '多方便啊', '多好啊', '多省事', '多简单', '最喜欢…了', '出了事再说', '反正', '呵呵', '真是太好了', '好棒棒', '真棒啊', '太棒了呢', '可真行', '服了', '🙄', '又来了', '反正也没人', '反正没人', '反正也没', '反正用户会', '对对对', '😅', '🙃', '🤡',
     '不管了', '随便你', '随你', '爱怎么', '想怎么…就怎么'],
   ['by all means', 'nothing but time', "that'll speed things up", "that'll help", "that'll be fun", 'yeah yeah', 'yeah right', 'oh great', 'oh sure', 'because that worked so well', 'what could go wrong', 'said no one ever', '/s', '🙄', '🙃', '😅',
     "i'm sure … will love it", 'what could possibly go wrong', 'whatever you want', 'i give up', 'genius idea',
@@ -281,10 +281,14 @@ export const PROJECT_SCOPES = w(['我们这里', '咱们这里', '我们这边',
 export const ANSWER_TOPICS = w(['回答里', '回答中', '回答时', '回答的时候', '回复里', '回复时', '解释的时候', '写代码的时候', '给代码的时候', '贴代码的时候'],
   ['in your answers', 'in answers', 'when you answer', 'in your replies', 'when you reply', 'when you explain', 'in code examples']);
 
+/** Retractions that hold something back from the Memory ("先别记", "don't save that"): they count anywhere in a later turn. */
+export const MEMORY_HOLDS = w(['先别记', '别记', '不要记', '别记下来', '先不记', '先别定', '我再想想', '说了不算', '我说了不算'], ["don't save that",
+  "don't remember that", "don't record that", 'do not save that', "don't write that down", 'hold off on that']);
+
 /** Words that cancel the statement before them. */
 export const RETRACTIONS = w(
   ['算了', '当我没说', '不对', '撤回', '收回', '忘了吧', '别管了', '刚才说错了', '说错了', '不用了', '还是算了', '不要了', '作罢', '先别记', '别记', '不要记',
-    '先别定', '别记下来', '先不记', '开玩笑的', '开个玩笑',
+    '先别定', '别记下来', '先不记', '开玩笑的', '开个玩笑', '我再想想', '说了不算', '我说了不算',
     '我收回', '划掉', '没事了', '当没说'],
   ['scratch that', 'never mind', 'nevermind', 'forget it', 'forget that', 'forget what i said', 'ignore that',
     'ignore what i said', 'forget what i just said', 'forget about that',
@@ -528,8 +532,8 @@ export const EN_OPENERS = ['so', 'ok', 'okay', 'finally', 'also', 'then', 'and',
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from …". */
 export const FACT_SHAPES = {
-  zh: '^(?:(?:(?:默认情况下|默认)?[，,\\s]*(?:[^，,。\\s]{1,6}?的?\\s*)?[a-z@][\\w.-]*(?:\\s*(?:默认)?\\s*(?:的|里的|里)\\s*[^，,。]{1,24}?)?\\s*(?:默认)?\\s*(?:只|不会|会|是|为|有|叫|不支持|支持|返回|需要|没有|加在了|用了|没生效|没走|不走|走了|没))|(?:这个|那个|该|此|这些|那些)[^，,。]{1,24}?(?:了|没|不)|' + '(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到))',
-  en: "^(?:[a-z][\\w.-]*(?:'s)?\\s+(?:[\\w.-]+\\s+){0,3}(?:defaults to|is|are|has|only|doesn't|does not|returns|retries|supports|takes|accepts|expects|requires|needs|throws)\\s|(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b)",
+  zh: '^(?:(?:(?:默认情况下|默认)?[，,\\s]*(?:[^，,。\\s]{1,6}?的?\\s*)?`?[a-z@][\\w.-]*(?:\\s*(?:默认)?\\s*(?:的|里的|里)\\s*[^，,。]{1,24}?)?\\s*(?:默认)?\\s*(?:只|不会|会|是|为|有|叫|不支持|支持|返回|需要|没有|加在了|用了|没生效|没走|不走|走了|没|设的是|设成|设为|配的是|配置的是))|(?:这个|那个|该|此|这些|那些|这段|这张|这条|这次)[^，,。]{1,24}?(?:了|没|不)|' + '(?:(?:这个|那个|该|此|这些|那些|这张|这段)[^，,。]{1,14}?|[\\w./-]+\\s*(?:里|中)(?:的[^，,。]{1,12}?)?)(?:有|是|为|用了|用的|依赖|返回|调用|继承|实现|包含|指向|监听|读取|写入|存了|存在|写到|发到|存到|推到|转成|放到|发送到))',
+  en: "^(?:[a-z][\\w.-]*(?:'s)?\\s+(?:[\\w.-]+\\s+){0,3}(?:defaults to|is|are|has|only|doesn't|does not|returns|retries|supports|takes|accepts|expects|requires|needs|throws|pins|pinned)\\s|(?:the|this|that|these|those|its|our)\\s+[\\w.-]+(?:\\s+[\\w.-]+){0,3}\\s+(?:is|are|was|has|have|uses|reads|writes|returns|calls|stores|loads|runs|holds|contains|lives|sits|points|depends|extends|implements|listens|sends|pushes|pulls|builds|deploys|publishes|emits|triggers|parses|validates|creates|deletes|updates|fetches|caches|logs|retries|handles|wraps|exports|renders|compiles|generates|schedules|spawns|starts|stops|connects|uploads|downloads|syncs|maps|converts|writes|reads)\\b)",
 };
 
 /** Particles that may follow a Chinese marker inside one segmenter word ("留了", "都要"). */

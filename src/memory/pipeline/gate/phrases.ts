@@ -61,6 +61,7 @@ export const P = {
   speculation: new Phrases(L.SPECULATION, 'either'),
   retractions: new Phrases(L.RETRACTIONS, 'either'),
   refusals: new Phrases(L.REFUSALS, 'either'),
+  memoryHolds: new Phrases(L.MEMORY_HOLDS, 'either'),
   politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
   weakeners: new Phrases(L.WEAKENERS, 'either'),
   sarcasm: new Phrases(L.SARCASM, 'either'),

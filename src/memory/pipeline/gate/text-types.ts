@@ -84,7 +84,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
 const PASTE_INTRO = new RegExp(
   '(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says' +
     '|printed|prints|shows|showed|got this|below|warns|pasted|forwarded|copied|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面' +
-    '|贴|转|转发|截图|原文|写的|写着|讨论|聊天记录|对话|chat|thread|discussion|transcript' +
+    '|贴|转|转发|复制|粘贴|截图|原文|写的|写着|讨论|聊天记录|对话|chat|thread|discussion|transcript' +
     '|回答|回复|answer|reply|response|chatgpt|claude|copilot|cursor|gemini|gpt' +
     '|信息)[^:\\n：]{0,20}[:：]\\s*$',
   'iu',
@@ -156,7 +156,8 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   if (SPEECH_LINE.test(line)) return false;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const previous = lines[i]!;
-    if (previous.trim().length === 0) return false;
+    // One blank line may follow an introduction ("从 Notion 复制过来的：" then the document).
+    if (previous.trim().length === 0) return i > 0 && PASTE_INTRO.test(lines[i - 1]!);
     if (PASTE_INTRO.test(previous)) return true;
     if (!isOutputLine(previous)) return false;
   }
