@@ -179,7 +179,7 @@ export function turnsDown(text: string): boolean {
 const CONTENT_PARTS = new Set([...L.PROPOSAL_NOUNS.en, 'thing', 'one']);
 const fixedParts = (entry: string): string[] =>
   entry
-    .split(/[…⋯]/u)
+    .split(/\{gap\}|\{span\}/u)
     .map((p) => p.trim())
     .filter((p) => p.length > 0 && !CONTENT_PARTS.has(p));
 

@@ -21,7 +21,7 @@ const PROHIBITIVE_OPENING = new RegExp(
   'u',
 );
 const IMPERATIVE_OPENING = new RegExp(`^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*(${word(G.imperatives)})(?=[\\s\\p{L}\\p{N}])`, 'u');
-const CONTRAST = new RegExp(word(G.contrasts), 'u');
+const CONTRAST = new RegExp(`(?:${word(G.contrasts)})(?![a-z])`, 'u');
 const CHOICE = new RegExp(`(?<![a-z])(${word(G.choiceVerbs)})(?![a-z])`, 'u');
 const STOP_GERUND = /(?:^|[^\p{L}])(stop\s+[a-z]+ing)\b/u;
 const WEAK_RULE = new RegExp(`^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*[^，,。]{0,10}?(${word(G.weakRuleVerbs)})`, 'u');

@@ -8,10 +8,13 @@ import { ZH_PARTICLES, ZH_PRONOUNS, type Words } from './lexicon.js';
  */
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
+/** The named gap tokens of lexicon entries. */
+export const GAP = '{gap}';
+export const SPAN = '{span}';
 const HAN = /\p{Script=Han}/u;
 const CLAUSE_GAP_ZH = '[^,，。.;；!！?？:：\\n]{0,24}?';
 const CLAUSE_GAP_EN = '(?:\\s+[^\\s,.;:!?]+){0,6}?\\s+';
-// "⋯" is a gap that may cross commas inside one sentence ("不管是 Java 还是 Go，…都要…").
+// "{span}" is a gap that may cross commas inside one sentence ("不管是 Java 还是 Go，…都要…"); "{gap}" stays in a clause.
 const SENTENCE_GAP_ZH = '[^。.;；!！?？\\n]{0,40}?';
 
 /** Folds text for matching: NFKC, lower case, one apostrophe and one double quote. */
@@ -64,13 +67,13 @@ function escape(text: string): string {
 }
 
 function source(entry: string, gap: string): string {
-  if (entry.includes('⋯'))
+  if (entry.includes(SPAN))
     return entry
-      .split('⋯')
+      .split(SPAN)
       .map((part) => source(part, gap))
       .join(`(${SENTENCE_GAP_ZH})`);
   return entry
-    .split('…')
+    .split(GAP)
     .map((part) => escape(part.trim()).replace(/ +/g, '\\s*'))
     .join(`(${gap})`);
 }
