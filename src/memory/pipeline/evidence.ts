@@ -118,11 +118,17 @@ function stem(term: string): string {
   return term.replace(/(ing|ed|es|s)$/u, '');
 }
 
+// The multi-word Latin and the Chinese frame phrases as one pattern, longest first (one pass instead of one per phrase).
+const FRAME = new RegExp(
+  [...LATIN_FRAME_PHRASES, ...CJK_FRAME]
+    .sort((a, b) => b.length - a.length)
+    .map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+  'gu',
+);
+
 function stripFrame(text: string): string {
-  let out = foldCase(text);
-  for (const phrase of LATIN_FRAME_PHRASES) out = out.split(phrase).join(' ');
-  for (const phrase of CJK_FRAME) out = out.split(phrase).join(' ');
-  return out;
+  return foldCase(text).replace(FRAME, ' ');
 }
 
 /** The content terms a text says something with: frame words out, English lightly stemmed. */
@@ -226,6 +232,7 @@ const scriptsOf = (text: string): { han: boolean; latin: boolean } => ({
  * and any that is not one plain line, is dropped.
  */
 export function keptTerms(terms: readonly string[], quotes: readonly string[], title: string): { kept: string[]; dropped: string[] } {
+  if (terms.length === 0) return { kept: [], dropped: [] };
   const joined = quotes.join('\n');
   const evidence = subjectTerms(`${joined}\n${title}`);
   const used = scriptsOf(joined);

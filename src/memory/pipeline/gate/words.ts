@@ -26,6 +26,23 @@ export function fold(text: string): string {
     .replace(/[\u201c\u201d\u2033]/gu, '"');
 }
 
+// Word boundaries of recent texts: the gate reads the same sentence through several lexicons and spans.
+const BOUNDS = new Map<string, Set<number>>();
+const MAX_BOUNDS = 256;
+
+function boundsOf(text: string): Set<number> {
+  let bounds = BOUNDS.get(text);
+  if (bounds) return bounds;
+  bounds = new Set([0, text.length]);
+  for (const s of SEGMENTER.segment(text)) {
+    bounds.add(s.index);
+    bounds.add(s.index + s.segment.length);
+  }
+  if (BOUNDS.size >= MAX_BOUNDS) BOUNDS.delete(BOUNDS.keys().next().value!);
+  BOUNDS.set(text, bounds);
+  return bounds;
+}
+
 /** A piece of folded text with its word boundaries, computed on first need. */
 export class Span {
   private bounds: Set<number> | null = null;
@@ -33,13 +50,7 @@ export class Span {
 
   /** True when [start, end) is a sequence of whole words (a trailing particle may share the last word). */
   aligned(start: number, end: number, either = false): boolean {
-    if (!this.bounds) {
-      this.bounds = new Set([0, this.text.length]);
-      for (const s of SEGMENTER.segment(this.text)) {
-        this.bounds.add(s.index);
-        this.bounds.add(s.index + s.segment.length);
-      }
-    }
+    this.bounds ??= boundsOf(this.text);
     if (either && (this.bounds.has(start) || this.bounds.has(end))) return true;
     if (!this.bounds.has(start)) return false;
     if (this.bounds.has(end)) return true;
@@ -97,7 +108,9 @@ export class Phrases {
     const parts: string[] = [];
     if (zh.length > 0) parts.push(`(?:${zh.join('|')})`);
     if (en.length > 0) parts.push(`(?<![\\p{L}\\p{N}_'])(?:${en.join('|')})(?![\\p{L}\\p{N}_])`);
-    this.regex = new RegExp(parts.join('|'), 'dgu');
+    // Match indices (the 'd' flag) cost time on every match: only a lexicon with gaps asks for them.
+    const gaps = [...words.zh, ...words.en].some((e) => e.includes(GAP) || e.includes(SPAN));
+    this.regex = new RegExp(parts.join('|'), gaps ? 'dgu' : 'gu');
   }
 
   /** Every whole-word occurrence in the span. */
