@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { type ChatRequest, type MemoryKind, MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { type MemoryKind, MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { consolidateWith } from '../../test/helpers/scripted.js';
 
 const KINDS = { p: 'user_preference', d: 'project_decision', c: 'discussion_context' } as const;
 
@@ -117,21 +118,6 @@ function candidateOf(item: GateItem, turns: { main: string; proposal?: string })
   return { kind: item.kind, title, content: o.content ?? title, aliases: [], sources };
 }
 
-function consolidateAll(request: ChatRequest): { content: string } {
-  const payload = JSON.parse(request.messages[1]!.content) as { candidates: { candidate_id: string; title: string; content: string }[] };
-  const operations = payload.candidates.map((c) => ({
-    operation: 'create',
-    candidate_ids: [c.candidate_id],
-    target_id: null,
-    title: c.title,
-    content: c.content,
-    synopsis: '',
-    aliases: [],
-    keywords: [],
-  }));
-  return { content: JSON.stringify({ operations }) };
-}
-
 /**
  * Runs every item through the public API: its turns are admitted and completed, the scripted model proposes
  * its one candidate, and the outcome is read back: a suggestion (`suggestions()`), a refusal (`refused()`),
@@ -146,7 +132,7 @@ export async function runGateCorpus(corpus: GateCorpus): Promise<{ version: numb
     let current: object | null = null;
     const llm = new ScriptedLlm()
       .always('memory_extraction', () => ({ content: JSON.stringify({ thread_compaction: '', candidates: current ? [current] : [] }) }))
-      .always('memory_consolidation', consolidateAll);
+      .always('memory_consolidation', consolidateWith());
     const memory = MemoryManager.open({ repoRoot: dir, llm });
     try {
       for (const item of items) {
