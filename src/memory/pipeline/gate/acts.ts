@@ -25,7 +25,7 @@ import { type Hit, Span } from './words.js';
 
 /** The speech acts of a sentence and why each does or does not stand (M-5.3, M-5.6). */
 
-const MENTION = /^\s*["”']?\s*(?:这个词|这几个字|这个短语|这句话|一词|这个说法|is a phrase|as a word|the phrase|the word)/u;
+const MENTION = /^[\sa-z]{0,6}["”']?\s*(?:这个词|这几个字|这个短语|这句话|一词|这个说法|is a phrase|as a word|the phrase|the word)/u;
 
 export function findActs(s: Sentence, kind: StatementKind): Act[] {
   const compounds = s.hits(P.compounds);
@@ -218,7 +218,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && describesBehaviour(s, act)) {
     return problem('description', 'the sentence describes how software behaves, not a wish');
   }
-  if (act.type === 'ruling' || act.type === 'decision' || act.type === 'rule') {
+  if (act.type === 'ruling' || act.type === 'decision' || act.type === 'rule' || act.type === 'standing') {
     const task = oneOffTask(s, act);
     // Under a condition ("如果要改的超过 100 行，先给我方案"), a request frame is part of the rule.
     const conditioned = act.type === 'rule' && Array.from({ length: act.clause }, (_, k) => s.isCondition(k)).some(Boolean);

@@ -100,6 +100,9 @@ const CODE_NAME =
  * request ("帮忙…", "can you …") it may still be a ruling, and is held for the user (M-5.7).
  */
 export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 'suggest' | 'refuse' } | null {
+  // "帮我写一个 GitHub Action，每次 push 都跑 lint": the rule describes a thing the user asks to have made.
+  if (s.hits(P.requestFrames).length > 0 && MAKE_ONE.test(s.span.text)) return { detail: 'a request to make one thing', verdict: 'refuse' };
+  if (act.type === 'standing') return null;
   if (s.hits(P.explicitDecision).length > 0) return null;
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
   const scopes = s.hits(P.projectScopes);
@@ -111,8 +114,6 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
     (CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)) || FILE_NAME.test(s.span.text))
   )
     return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
-  // "帮我写一个 GitHub Action，每次 push 都跑 lint": the rule describes a thing the user asks to have made.
-  if (s.hits(P.requestFrames).length > 0 && MAKE_ONE.test(s.span.text)) return { detail: 'a request to make one thing', verdict: 'refuse' };
   // "帮我把 OrderService 里那个废弃的 calcDiscount 方法删了": a request naming one thing of the code.
   if (s.hits(P.requestFrames).length > 0 && CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)))
     return { detail: 'a request about one named thing of the code', verdict: 'refuse' };

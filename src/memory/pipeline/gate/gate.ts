@@ -149,8 +149,12 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
   return anyLength || Array.from(rest).length <= 8 || extends_ ? { confirms: true } : { confirms: false, problem: null };
 }
 
-/** True when a later turn takes back what was said before it: a retraction anywhere in its first two sentences. */
+/**
+ * True when a later turn takes back what was said before it: a retraction anywhere in its first two sentences,
+ * or it settles the other way ("…，还是先用 Java 吧").
+ */
 export function retractsLater(text: string): boolean {
+  if (REVERSAL.test(fold(text))) return true;
   const pieces = sentencesOf(text).slice(0, 2);
   return pieces.some((p) => {
     const span = new Span(fold(text.slice(p.start, p.end)));
@@ -257,7 +261,8 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
     const isFact = sentences.every((piece) => {
       const s = new Sentence(q.text, piece);
       const fact = s.hits(P.codeFacts).length > 0 || ZH_FACT.test(s.span.text.trim()) || EN_FACT.test(s.span.text.trim());
-      return fact && !(s.hits(P.discussion).length > 0) && !QUESTION_MARK.test(s.span.text);
+      // "用 TiDB 还是 MySQL 还没决定": an open choice is the discussion itself, whatever facts it names.
+      return fact && !(s.hits(P.discussion).length > 0) && !(s.hits(P.undecided).length > 0) && !QUESTION_MARK.test(s.span.text);
     });
     if (!isFact) return null;
   }

@@ -22,7 +22,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*(?:panic|fatal error|runtime error): /u,
   /^\s*goroutine \d+ \[/u,
   /^\s*-{3} (?:FAIL|PASS|SKIP)/u,
-  /^\s*(?:FAIL|PASS|ok|SKIP)\s+[\w@-]*[./][\w./@-]*/u,
+  /^\s*(?:FAIL(?:ED)?|PASS(?:ED)?|ERROR|ok|SKIP(?:PED)?)\s+[\w@-]*[./][\w./@-]*/u,
   // a document's heading (a pasted README or CONTRIBUTING section)
   /^\s*#{1,6}\s+\S/u,
   // columns of tool output ("default-scheduler  0/3 nodes are available")
@@ -154,12 +154,17 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   // "pytest 输出：FAILED tests/…": the rest of a line after its own introduction is pasted.
   if (INLINE_INTRO.test(text.slice(lineStart, offset))) return true;
   if (SPEECH_LINE.test(line)) return false;
+  let plain = false;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const previous = lines[i]!;
-    // One blank line may follow an introduction ("从 Notion 复制过来的：" then the document).
+    // One blank line may follow an introduction ("从 Notion 复制过来的：" then the document, its title and items).
     if (previous.trim().length === 0) return i > 0 && PASTE_INTRO.test(lines[i - 1]!);
-    if (PASTE_INTRO.test(previous)) return true;
-    if (!isOutputLine(previous)) return false;
+    if (PASTE_INTRO.test(previous)) return !plain || i === lines.length - 1;
+    // A line of the user's own speech ends the scan; a plain line may be a pasted document's title.
+    if (!isOutputLine(previous)) {
+      if (SPEECH_LINE.test(previous) || plain) return false;
+      plain = true;
+    }
   }
   return false;
 }
