@@ -2,7 +2,7 @@
 // the gate corpus files given (default: quality/gate.v1.json and quality/gate.check.v1.json) through the
 // public API of src/, printing aggregate figures per tier, language and category. Sentences are printed only
 // with --failures, for a corpus already measured on first contact.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { baselineOf, formatFailures, formatFigures, loadGateCorpus, runGateCorpus } from './gate.js';
@@ -21,6 +21,15 @@ for (const path of paths) {
     if (process.env['GATE_WRITE_BASELINE'] === '1' && path === here('gate.v1.json')) {
       writeFileSync(here('gate.baseline.json'), `${JSON.stringify(baselineOf(run.figures), null, 2)}\n`);
       console.log('wrote quality/gate.baseline.json');
+    }
+    // The rounds already read are held at their figures too (quality/gate.rounds/baseline.json).
+    const round = /gate\.rounds\/(round-\d+)\.json$/u.exec(path)?.[1];
+    if (process.env['GATE_WRITE_BASELINE'] === '1' && round) {
+      const file = here('gate.rounds/baseline.json');
+      const all = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+      all[round] = baselineOf(run.figures);
+      writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+      console.log(`wrote the ${round} baseline to quality/gate.rounds/baseline.json`);
     }
     expect(run.results).toHaveLength(corpus.items.length);
   });

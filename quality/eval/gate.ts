@@ -5,11 +5,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { type ChatRequest, type MemoryKind, MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { type MemoryKind, MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { consolidateWith } from '../../test/helpers/scripted.js';
 
 const KINDS = { p: 'user_preference', d: 'project_decision', c: 'discussion_context' } as const;
 
-const Options = z.strictObject({
+const Options = z.object({
   /** The quoted part of the user text (default: all of it). */
   quote: z.string().optional(),
   /** The assistant answer of the turn before, holding the proposal a confirmation binds to. */
@@ -117,21 +118,6 @@ function candidateOf(item: GateItem, turns: { main: string; proposal?: string })
   return { kind: item.kind, title, content: o.content ?? title, aliases: [], sources };
 }
 
-function consolidateAll(request: ChatRequest): { content: string } {
-  const payload = JSON.parse(request.messages[1]!.content) as { candidates: { candidate_id: string; title: string; content: string }[] };
-  const operations = payload.candidates.map((c) => ({
-    operation: 'create',
-    candidate_ids: [c.candidate_id],
-    target_id: null,
-    title: c.title,
-    content: c.content,
-    synopsis: '',
-    aliases: [],
-    keywords: [],
-  }));
-  return { content: JSON.stringify({ operations }) };
-}
-
 /**
  * Runs every item through the public API: its turns are admitted and completed, the scripted model proposes
  * its one candidate, and the outcome is read back: a suggestion (`suggestions()`), a refusal (`refused()`),
@@ -146,7 +132,7 @@ export async function runGateCorpus(corpus: GateCorpus): Promise<{ version: numb
     let current: object | null = null;
     const llm = new ScriptedLlm()
       .always('memory_extraction', () => ({ content: JSON.stringify({ thread_compaction: '', candidates: current ? [current] : [] }) }))
-      .always('memory_consolidation', consolidateAll);
+      .always('memory_consolidation', consolidateWith());
     const memory = MemoryManager.open({ repoRoot: dir, llm });
     try {
       for (const item of items) {
@@ -166,6 +152,7 @@ export async function runGateCorpus(corpus: GateCorpus): Promise<{ version: numb
           memory.completeTurn(n, zh ? '好的。' : 'OK.');
         }
         current = candidateOf(item, turns);
+        const filteredBefore = memory.status().filteredCandidates;
         const refusedBefore = memory.refused({ limit: 1 })[0]?.candidateId;
         const suggestedBefore = memory.suggestions({ limit: 1 })[0]?.candidateId;
         const processed = await memory.processDue({ force: true });
@@ -185,6 +172,13 @@ export async function runGateCorpus(corpus: GateCorpus): Promise<{ version: numb
           reason = refusal.reason;
         } else if (extraction[0]!.outcome !== 'succeeded') {
           outcome = 'refuse';
+        } else {
+          // Refused at consolidation (M-6.4: the title or content says more than the quotes).
+          const after = memory.status().filteredCandidates;
+          if (after.total > filteredBefore.total) {
+            outcome = 'refuse';
+            reason = Object.keys(after.byReason).find((k) => (after.byReason[k] ?? 0) > (filteredBefore.byReason[k] ?? 0)) ?? null;
+          }
         }
         results.push({ ...item, outcome, reason });
       }

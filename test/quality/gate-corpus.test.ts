@@ -109,6 +109,14 @@ describe('the gate figures can fail', () => {
   });
 });
 
+describe('M-5.7 the held-back rounds already read stay at their figures', () => {
+  const rounds = JSON.parse(readFileSync(path('gate.rounds/baseline.json'), 'utf8')) as Record<string, GateBaseline>;
+  it.each(Object.keys(rounds))('%s', async (round) => {
+    const { figures } = await runGateCorpus(loadGateCorpus(path(`gate.rounds/${round}.json`)));
+    expect(regressionsOf(figures, rounds[round]!)).toEqual([]);
+  });
+});
+
 describe('M-5.6 generalization set (written after the rules) stays right', () => {
   it('clear-cut tier: no silent false accept and at least 97 % right; hard tier at least 80 %', async () => {
     const check = loadGateCorpus(path('gate.check.v1.json'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../src/index.js';
 import type { ConsolidationPayload } from '../../src/memory/pipeline/contracts.js';
-import { consolidationPayload, extractionPayload } from '../helpers/scripted.js';
+import { consolidateWith, extractionPayload } from '../helpers/scripted.js';
 import { ManualClock, tempRepo } from '../helpers/temp-repo.js';
 
 /**
@@ -21,21 +21,10 @@ interface Proposed {
 }
 type Operation = (c: ConsolidationPayload['candidates'][number], payload: ConsolidationPayload) => object;
 
-const create: Operation = (c) => ({
-  operation: 'create',
-  candidate_ids: [c.candidate_id],
-  target_id: null,
-  title: c.title,
-  content: c.content,
-  synopsis: '',
-  aliases: c.aliases,
-  keywords: [],
-});
-
 function session() {
   const clock = new ManualClock();
   let next: Proposed[] = [];
-  let decide: Operation = create;
+  let decide: Operation | undefined;
   const llm = new ScriptedLlm()
     .always('memory_extraction', (request) => {
       const payload = extractionPayload(request);
@@ -53,12 +42,9 @@ function session() {
       }));
       return { content: JSON.stringify({ thread_compaction: '', candidates }) };
     })
-    .always('memory_consolidation', (request) => {
-      const payload = consolidationPayload(request);
-      return { content: JSON.stringify({ operations: payload.candidates.map((c) => decide(c, payload)) }) };
-    });
+    .always('memory_consolidation', (request) => consolidateWith(decide)(request));
   const memory = MemoryManager.open({ repoRoot: tempRepo(), llm, now: clock.now });
-  const say = async (user: string, assistant: string, proposed: Proposed[], operation: Operation = create): Promise<void> => {
+  const say = async (user: string, assistant: string, proposed: Proposed[], operation?: Operation): Promise<void> => {
     next = proposed;
     decide = operation;
     const h = memory.beginTurn({ intent: 'general_chat', userText: user });

@@ -118,11 +118,17 @@ function stem(term: string): string {
   return term.replace(/(ing|ed|es|s)$/u, '');
 }
 
+// The multi-word Latin and the Chinese frame phrases as one pattern, longest first (one pass instead of one per phrase).
+const FRAME = new RegExp(
+  [...LATIN_FRAME_PHRASES, ...CJK_FRAME]
+    .sort((a, b) => b.length - a.length)
+    .map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+  'gu',
+);
+
 function stripFrame(text: string): string {
-  let out = foldCase(text);
-  for (const phrase of LATIN_FRAME_PHRASES) out = out.split(phrase).join(' ');
-  for (const phrase of CJK_FRAME) out = out.split(phrase).join(' ');
-  return out;
+  return foldCase(text).replace(FRAME, ' ');
 }
 
 /** The content terms a text says something with: frame words out, English lightly stemmed. */
@@ -190,15 +196,24 @@ export function unsupportedText(title: string, content: string, quotes: readonly
 }
 
 // What a title, alias or keyword may not hold (M-5.5, M-6.4): line breaks, control and bidi characters, and
-// markup that would make it structure instead of data (a heading, list, quote, table, fence, link, tag).
+// markup that would make it structure instead of data (a heading, quote, table, fence, rule, link, tag).
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/u;
-const MARKUP =
-  /^\s*(?:#{1,6}\s|>|[-*+]\s|\d+[.)]\s|\|)|```|~~~|<\/?[a-z][^>]*>|\[[^\]]*\]\([^)]*\)|\|\s*[-:]{3,}|^\s*(?:-{3,}|={3,})\s*$/iu;
+const MARKUP = new RegExp(
+  [
+    '^\\s*(?:#{1,6}\\s|>|\\|)', // a heading, a quote, a table row
+    '^\\s*(?:```|~~~)', // a fence
+    '<\\/[a-z][\\w-]*>|<[a-z][\\w-]*\\s[^>]*=|<[a-z][\\w-]*\\s*\\/>', // a closing tag, a tag with attributes, a self-closing tag
+    '<(?:system|script|style|iframe|img|div|br|p|details|summary|a|assistant|user|instructions?)\\b[^>]*>', // a structural tag
+    '\\[[^\\]]*\\]\\([^)]*\\)', // a link
+    '\\|\\s*[-:]{3,}|^\\s*(?:-{3,}|={3,})\\s*$', // a table rule, a horizontal rule
+  ].join('|'),
+  'iu',
+);
 
 /** Why a title, alias or keyword is not one line of plain text, or null. */
 export function notPlainLine(text: string): string | null {
   if (CONTROL.test(text)) return 'holds a line break or a control character';
-  if (MARKUP.test(text)) return 'holds markup (a heading, list, quote, table, fence, link or tag)';
+  if (MARKUP.test(text)) return 'holds markup (a heading, quote, table, fence, rule, link or tag)';
   return null;
 }
 
@@ -217,6 +232,7 @@ const scriptsOf = (text: string): { han: boolean; latin: boolean } => ({
  * and any that is not one plain line, is dropped.
  */
 export function keptTerms(terms: readonly string[], quotes: readonly string[], title: string): { kept: string[]; dropped: string[] } {
+  if (terms.length === 0) return { kept: [], dropped: [] };
   const joined = quotes.join('\n');
   const evidence = subjectTerms(`${joined}\n${title}`);
   const used = scriptsOf(joined);

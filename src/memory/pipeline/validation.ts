@@ -10,8 +10,11 @@ import {
   type Verdict,
   REASON_VERDICT,
   inCodeOrOutput,
+  retractsLater,
   turnsDown,
   isBareConfirmation,
+  aboutAnswers,
+  isOffer,
   isProposal,
   judgeConfirmation,
   judgeDiscussion,
@@ -167,8 +170,8 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
 
   // The adjacent previous turn may only lend a decision its assistant proposal.
   for (const s of located) {
-    if (s.fromAdjacent && (s.role !== 'assistant' || candidate.kind !== 'project_decision')) {
-      return refuse('adjacent_turn_not_allowed', 'only a decision may cite the previous turn, and only its assistant proposal');
+    if (s.fromAdjacent && s.role !== 'assistant') {
+      return refuse('adjacent_turn_not_allowed', 'only the assistant proposal of the previous turn may be cited');
     }
   }
   const userSources = located.filter((s) => s.role === 'user');
@@ -182,12 +185,15 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
 
   if (assistantSources.length > 0) {
     // Assistant words back only the proposal a short confirmation of the user accepts (M-5.3, M-5.7).
-    if (candidate.kind !== 'project_decision') return refuse('assistant_source', "a preference rests on the user's words only");
+    // A confirmed proposal is a decision, or a preference when it proposes how the assistant answers or works.
+    if (candidate.kind === 'user_preference' && !assistantSources.every((s) => aboutAnswers(s.quote))) {
+      return refuse('assistant_source', 'a confirmed project proposal is a decision, not a preference');
+    }
     const turn = userSources[0]!.turn;
     if (assistantSources.some((s) => s.turn.threadId !== turn.threadId || s.turn.sequence !== turn.sequence - 1)) {
       return refuse('assistant_source', 'an assistant quote backs only the proposal of the turn right before the confirmation');
     }
-    return verdictOf(judgeConfirmed(userSources, assistantSources, anchorTerms, context));
+    return verdictOf(judgeConfirmed(candidate.kind as StatementKind, userSources, assistantSources, anchorTerms, context));
   }
 
   // Every user quote is judged; one that stands beside one that does not is conflicting evidence.
@@ -213,6 +219,7 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
  * down (in the confirming turn after the confirmation, or the next turn).
  */
 function judgeConfirmed(
+  kind: StatementKind,
   userSources: readonly LocatedSource[],
   assistantSources: readonly LocatedSource[],
   anchorTerms: ReadonlySet<string>,
@@ -227,8 +234,13 @@ function judgeConfirmed(
       continue;
     }
     if (verdict.problem) return verdict.problem;
+    // "同意你说的，包结构就按 feature 分": a confirmation that goes on to restate the proposal confirms it.
+    if (judgeConfirmation(source.text, source.begin, source.end, true).confirms && restates(source, assistantSources)) {
+      confirmation ??= source;
+      continue;
+    }
     // "好，就用 Redisson": the user states the decision itself, adopting the proposal.
-    const own = assessStatement(source, 'project_decision', anchorTerms, context);
+    const own = assessStatement(source, kind, anchorTerms, context);
     if (own) return own;
     statement ??= source;
   }
@@ -237,6 +249,11 @@ function judgeConfirmed(
     return { reason: 'confirmation_without_proposal', detail: 'assistant words need a confirmation of the user', verdict: 'refuse' };
   }
   if (!hasAdjacentProposal(confirmation, assistantSources, anchorTerms, context)) {
+    // "yep" to "Would you like me to add a workflow …?": the user accepts an offer of work; whether it is a
+    // project rule is for the user to say.
+    if (assistantSources.some((s) => isOffer(s.text, s.begin, s.end))) {
+      return { reason: 'one_off_request', detail: 'the confirmation accepts an offer of work', verdict: 'suggest' };
+    }
     return {
       reason: 'confirmation_without_proposal',
       detail: 'a short confirmation needs the assistant proposal of the turn right before it',
@@ -246,7 +263,7 @@ function judgeConfirmed(
   // "不，我们决定用 Redis" beside "我建议用 Memcached": the user's own decision does not adopt what it turns down,
   // and a statement adopts only the proposal it restates.
   const later = [confirmation.text, confirmation.text.slice(confirmation.end), nextUserText(confirmation.turn, context) ?? ''];
-  if (later.some((text) => turnsDown(text))) {
+  if (later.some((text) => turnsDown(text)) || retractsLater(later[2]!)) {
     return { reason: 'retracted', detail: 'the user turned the proposal down', verdict: 'refuse' };
   }
   if (confirmation === statement) {
@@ -372,6 +389,12 @@ function hasAdjacentProposal(
     return false;
   // Every other assistant quote stands in the paragraph of a proposal: it is part of what was confirmed.
   return assistant.every((s) => proposals.includes(s) || proposals.some((p) => p.turn.id === s.turn.id && sameParagraph(s.text, p, s)));
+}
+
+/** True when the user's quote shares a content term with one of the assistant quotes (it restates the proposal). */
+function restates(user: LocatedSource, assistant: readonly LocatedSource[]): boolean {
+  const said = new Set(contentTerms(stripMarkers(prepare(user.quote)), 512));
+  return assistant.some((s) => contentTerms(stripMarkers(prepare(s.quote)), 512).some((t) => said.has(t)));
 }
 
 function sameParagraph(text: string, a: LocatedSource, b: LocatedSource): boolean {
