@@ -1,3 +1,4 @@
+import { stemWord } from '../../shared/search-words.js';
 import { contentTerms, foldCase, normalizeText } from '../../shared/text.js';
 
 /**
@@ -112,10 +113,9 @@ const REPLACEMENT = [
 /** Minimum share of the memory's own terms that must come from the evidence. */
 const MIN_COVERAGE = 0.5;
 
-/** English words compared by a light stem, so "tests" backs "test" and "squashing" backs "squash". */
+/** English words compared by the search stem (M-7.7), so "tests" backs "test" and "retries" backs "retry". */
 function stem(term: string): string {
-  if (!/^[a-z]+$/u.test(term) || term.length <= 4) return term;
-  return term.replace(/(ing|ed|es|s)$/u, '');
+  return /^[a-z]+$/u.test(term) ? stemWord(term) : term;
 }
 
 // The multi-word Latin and the Chinese frame phrases as one pattern, longest first (one pass instead of one per phrase).
@@ -153,12 +153,20 @@ const UNIVERSALS = new RegExp(
   'giu',
 );
 
+// On the quote side, words that say "not" by their meaning count as a negation too: "stop writing reST" backs
+// "not reST", "avoid", "skip", "instead of", "停止", "避免" (polarity classes, not spellings).
+const NEGATING_VERBS = new RegExp(
+  "(?<![\\p{L}\\p{N}_'])(?:stop(?:s|ped)?|quit|avoid(?:s|ed)?|skip(?:s|ped)?|instead|rather than|no longer|drop(?:s|ped)?|ditch(?:ed)?)" +
+    '(?![\\p{L}\\p{N}_])|停止|避免|不再|取消|去掉|省掉|改掉|换掉',
+  'iu',
+);
+
 /** True when `text` says something of this class (a negation, a universal quantifier) that no quote says. */
-function widens(pattern: RegExp, text: string, quotes: string): boolean {
+function widens(pattern: RegExp, text: string, quotes: string, alsoOnQuoteSide?: RegExp): boolean {
   pattern.lastIndex = 0;
   if (!pattern.test(text)) return false;
   pattern.lastIndex = 0;
-  return !pattern.test(quotes);
+  return !pattern.test(quotes) && !(alsoOnQuoteSide?.test(quotes) ?? false);
 }
 
 // A clause ends at a comma, semicolon or colon, and before a conjunction that adds a statement.
@@ -190,7 +198,7 @@ export function unsupportedText(title: string, content: string, quotes: readonly
     }
   }
   const text = foldCase(`${title}\n${content}`);
-  if (widens(NEGATORS, text, joined)) return 'the title or content adds a negation the quotes do not have';
+  if (widens(NEGATORS, text, joined, NEGATING_VERBS)) return 'the title or content adds a negation the quotes do not have';
   if (widens(UNIVERSALS, text, joined)) return 'the title or content adds a quantifier ("all", "never", "所有") the quotes do not have';
   return null;
 }
@@ -210,11 +218,38 @@ const MARKUP = new RegExp(
   'iu',
 );
 
-/** Why a title, alias or keyword is not one line of plain text, or null. */
+/** Why an alias or keyword is not one line of plain text, or null. */
 export function notPlainLine(text: string): string | null {
   if (CONTROL.test(text)) return 'holds a line break or a control character';
   if (MARKUP.test(text)) return 'holds markup (a heading, quote, table, fence, rule, link or tag)';
   return null;
+}
+
+// Characters no title may hold, not even repaired: C0/C1 controls other than line breaks and tabs, bidi controls.
+const HOSTILE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+// Block markup that opens a line: a heading, a quote, a table row or rule, a fence, a horizontal rule.
+const LINE_MARKUP = /^\s*(?:#{1,6}(?=\s)|>+|\|(?:\s*[-:]{3,}\s*\|?)*|```+\w*|~~~+\w*|[-=*_]{3,}\s*$)/u;
+
+/**
+ * M-5.5 / M-6.4: a title or synopsis as one line of text, its form repaired, not its meaning: line breaks and
+ * runs of spaces become one space, block markup opening a line (a heading, quote, table, fence, rule) is
+ * dropped, zero-width characters go. What it says stays and is checked against the quotes like any text;
+ * wherever Memory is rendered it is data (M-8.3). Only control and bidi characters refuse it (null).
+ */
+export function repairedLine(text: string): { text: string; repaired: boolean } | null {
+  if (HOSTILE.test(text)) return null;
+  const lines = text
+    .replace(/[\u200b-\u200d\ufeff]/gu, '')
+    .split(/\r\n|[\n\r\u2028\u2029]/u)
+    .map((line) =>
+      line
+        .replace(LINE_MARKUP, '')
+        .replace(/[\s\u3000]+/gu, ' ')
+        .trim(),
+    )
+    .filter((line) => line.length > 0);
+  const repaired = lines.join(' ');
+  return { text: repaired, repaired: repaired !== text.trim() };
 }
 
 /** Translations (an alias in a script the quotes do not use at all) kept per candidate or operation, at most. */
@@ -227,15 +262,19 @@ const scriptsOf = (text: string): { han: boolean; latin: boolean } => ({
 
 /**
  * M-7.7: the aliases and keywords worth keeping. One that shares a term with the quotes or the title is
- * kept; one written only in a script the quotes do not use at all is a translation ("集成测试" → "integration
- * test", "IT") and kept up to MAX_TRANSLATED_TERMS; any other (an unrelated word in the quotes' own script),
- * and any that is not one plain line, is dropped.
+ * kept; one written in one script only, where the quotes say something in the other script, may translate
+ * that ("集成测试" → "integration test", "IT"; "在 Redis 里缓存" → "cache") and is kept up to
+ * MAX_TRANSLATED_TERMS; any other (an unrelated word in the quotes' own script: "password" for an English
+ * quote about vitest), and any that is not one plain line, is dropped.
  */
 export function keptTerms(terms: readonly string[], quotes: readonly string[], title: string): { kept: string[]; dropped: string[] } {
   if (terms.length === 0) return { kept: [], dropped: [] };
   const joined = quotes.join('\n');
   const evidence = subjectTerms(`${joined}\n${title}`);
-  const used = scriptsOf(joined);
+  const lines = latinWords(`${joined}\n${title}`);
+  const latinEvidence = [...evidence].filter((t) => LONG_LATIN.test(t));
+  // What the quotes say in each script (a frame word or a marker says nothing to translate).
+  const said = scriptsOf([...subjectTerms(joined)].join(' '));
   const kept: string[] = [];
   const dropped: string[] = [];
   let translations = 0;
@@ -247,18 +286,74 @@ export function keptTerms(terms: readonly string[], quotes: readonly string[], t
       continue;
     }
     const own = subjectTerms(term);
-    if ([...own].some((t) => evidence.has(t))) {
+    if (
+      [...own].some((t) => evidence.has(t) || sharesPrefix(t, latinEvidence)) ||
+      abbreviates(term, lines) ||
+      evidence.has(initialsOf(term))
+    ) {
       kept.push(term);
       continue;
     }
     const scripts = scriptsOf(term);
-    const foreign = (scripts.han || scripts.latin) && !(scripts.han && used.han) && !(scripts.latin && used.latin);
+    const foreign = scripts.han !== scripts.latin && (scripts.han ? said.latin : said.han);
     if (foreign && translations < MAX_TRANSLATED_TERMS) {
       translations += 1;
       kept.push(term);
     } else dropped.push(term);
   }
-  return { kept, dropped };
+  // A term made only of words of terms already kept ("Java" beside "Java 21") makes no other search hit.
+  const keptWords = subjectTerms(kept.join('\n'));
+  const more = dropped.filter((term) => {
+    const own = subjectTerms(term);
+    return own.size > 0 && notPlainLine(term) === null && [...own].every((t) => keptWords.has(t));
+  });
+  return { kept: [...kept, ...more], dropped: dropped.filter((term) => !more.includes(term)) };
+}
+
+/** The Latin words of each line of a text, camelCase parts apart ("GitHub Actions" → git, hub, actions). */
+function latinWords(text: string): string[][] {
+  return text
+    .split(/[\n.;:!?。；！？]/u)
+    .map((line) => (line.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').match(/\p{Script=Latin}+/gu) ?? []).map((w) => w.toLowerCase()));
+}
+
+/** The first letters of the Latin words of a text ("pull request" → "pr"). */
+function initialsOf(text: string): string {
+  return latinWords(text)
+    .map((words) => words.map((w) => w[0]).join(''))
+    .join('|');
+}
+
+const LONG_LATIN = /^[a-z]{4,}$/u;
+
+/** A word that starts another, or is started by it ("postgres" / "postgresql", "lint" / "linter"): the same stem. */
+function sharesPrefix(term: string, latinEvidence: readonly string[]): boolean {
+  return LONG_LATIN.test(term) && latinEvidence.some((e) => e.startsWith(term) || term.startsWith(e));
+}
+
+/**
+ * An abbreviation (2–6 letters, at least two capitals) of consecutive words of the evidence: its letters in
+ * order in those words, the first one opening the first word — "DI" for "dependency injection", "GHA" for
+ * "GitHub Actions", "GX" for "Great Expectations", "OTel" for "OpenTelemetry". (The other way round, "pull
+ * request" for "PR", is the alias's initials among the evidence terms.)
+ */
+function abbreviates(term: string, lines: readonly string[][]): boolean {
+  if (!/^\p{L}{2,6}$/u.test(term) || (term.match(/\p{Lu}/gu)?.length ?? 0) < 2) return false;
+  const letters = term.toLowerCase();
+  return lines.some((words) =>
+    words.some((first, i) => {
+      if (first[0] !== letters[0]) return false;
+      // The letters as a subsequence of at most as many words as the abbreviation has letters.
+      const run = words.slice(i, i + letters.length).join(' ');
+      let at = 1;
+      for (let k = 1; k < letters.length; k += 1) {
+        at = run.indexOf(letters[k]!, at);
+        if (at < 0) return false;
+        at += 1;
+      }
+      return true;
+    }),
+  );
 }
 
 /** True when the target item is about what the evidence is about (shares a subject term). */

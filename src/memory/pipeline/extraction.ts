@@ -143,35 +143,79 @@ const held = (c: ValidCandidate): HeldCandidate => ({
   sources: c.sources,
 });
 
+export interface Screened {
+  valid: ValidCandidate[];
+  suggested: ExtractionSuggestion[];
+  diagnostics: ExtractionDiagnostics;
+}
+
 /**
- * Validates every candidate, one at a time; invalid ones are filtered and counted, never blocking the rest
- * (M-5.4). Those the reader already refused for breaking the contract alone are counted as `contract` (M-5.5).
- * A suggestion is kept in the diagnostics with its verified quotes, as is a keepable refusal (M-5.7).
+ * One extraction answer's screening in progress: `screenNext` validates one candidate at a time, so a caller
+ * may yield between candidates (screening.ts) and still get exactly what one `screenCandidates` call gives.
  */
-export function screenCandidates(
-  answer: ExtractionRead,
-  context: ValidationContext,
-): { valid: ValidCandidate[]; suggested: ExtractionSuggestion[]; diagnostics: ExtractionDiagnostics } {
-  const diagnostics: ExtractionDiagnostics = {
-    purpose: 'memory_extraction',
-    candidates: answer.candidates.length + answer.refused.length,
-    accepted: 0,
-    suggested: 0,
-    filtered: {},
-    rejections: [],
-    suggestions: [],
-    compactionAdvanced: false,
-    repairs: answer.repairs.slice(0, 32),
-  };
-  const valid: ValidCandidate[] = [];
-  const suggested: ExtractionSuggestion[] = [];
-  const seen = new Set<string>();
-  const refuse = (
+export class Screening {
+  readonly result: Screened;
+  private readonly seen = new Set<string>();
+  private next = 0;
+
+  constructor(
+    private readonly answer: ExtractionRead,
+    private readonly context: ValidationContext,
+  ) {
+    this.result = {
+      valid: [],
+      suggested: [],
+      diagnostics: {
+        purpose: 'memory_extraction',
+        candidates: answer.candidates.length + answer.refused.length,
+        accepted: 0,
+        suggested: 0,
+        filtered: {},
+        rejections: [],
+        suggestions: [],
+        compactionAdvanced: false,
+        repairs: answer.repairs.slice(0, 32),
+      },
+    };
+    for (const refused of answer.refused) this.refuse(refused, 'contract', refused.detail);
+  }
+
+  get done(): boolean {
+    return this.next >= this.answer.candidates.length;
+  }
+
+  /** Validates the next candidate; false when none is left. */
+  screenNext(): boolean {
+    const candidate = this.answer.candidates[this.next];
+    if (candidate === undefined) return false;
+    this.next += 1;
+    const result = validateCandidate(candidate, this.context);
+    if (result.verdict === 'refuse') {
+      this.refuse(candidate, result.reason, result.detail, result.keepable ? result.candidate : null);
+      return true;
+    }
+    const key = `${result.candidate.kind}\u0000${result.candidate.title.normalize('NFKC').toLowerCase()}`;
+    if (this.seen.has(key)) {
+      this.refuse(candidate, 'duplicate_candidate', 'same kind and title as another candidate of this batch');
+      return true;
+    }
+    this.seen.add(key);
+    const { valid, suggested } = this.result;
+    if (result.verdict === 'accept') valid.push(result.candidate);
+    else if (suggested.length < MAX_HELD) {
+      const q = refusedQuote(result.candidate.sources.map((x) => ({ turn_id: x.turnId, role: x.role, quote: x.quote })));
+      suggested.push({ ...held(result.candidate), reason: result.reason, detail: result.detail, quote: q.quote, turnId: q.turnId! });
+    }
+    return true;
+  }
+
+  private refuse(
     candidate: { title: string; kind: string; sources?: CandidateAnswer['sources'] },
     reason: RejectReason,
     detail: string,
     keep: ValidCandidate | null = null,
-  ): void => {
+  ): void {
+    const { diagnostics } = this.result;
     diagnostics.filtered[reason] = (diagnostics.filtered[reason] ?? 0) + 1;
     if (diagnostics.rejections.length < MAX_HELD)
       diagnostics.rejections.push({
@@ -183,27 +227,18 @@ export function screenCandidates(
         keepable: keep !== null,
         ...(keep ? { candidate: held(keep) } : {}),
       });
-  };
-  for (const refused of answer.refused) refuse(refused, 'contract', refused.detail);
-  for (const candidate of answer.candidates) {
-    const result = validateCandidate(candidate, context);
-    if (result.verdict === 'refuse') {
-      refuse(candidate, result.reason, result.detail, result.keepable ? result.candidate : null);
-      continue;
-    }
-    const key = `${result.candidate.kind}\u0000${result.candidate.title.normalize('NFKC').toLowerCase()}`;
-    if (seen.has(key)) {
-      refuse(candidate, 'duplicate_candidate', 'same kind and title as another candidate of this batch');
-      continue;
-    }
-    seen.add(key);
-    if (result.verdict === 'accept') valid.push(result.candidate);
-    else if (suggested.length < MAX_HELD) {
-      const q = refusedQuote(result.candidate.sources.map((x) => ({ turn_id: x.turnId, role: x.role, quote: x.quote })));
-      suggested.push({ ...held(result.candidate), reason: result.reason, detail: result.detail, quote: q.quote, turnId: q.turnId! });
-    }
   }
-  return { valid, suggested, diagnostics };
+}
+
+/**
+ * Validates every candidate, one at a time; invalid ones are filtered and counted, never blocking the rest
+ * (M-5.4). Those the reader already refused for breaking the contract alone are counted as `contract` (M-5.5).
+ * A suggestion is kept in the diagnostics with its verified quotes, as is a keepable refusal (M-5.7).
+ */
+export function screenCandidates(answer: ExtractionRead, context: ValidationContext): Screened {
+  const screening = new Screening(answer, context);
+  while (screening.screenNext());
+  return screening.result;
 }
 
 /** The quote a refusal is explained with: the first user quote, else the first quote, clipped. */

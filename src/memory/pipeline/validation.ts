@@ -2,8 +2,7 @@ import { contentTerms, foldCase, isCjk } from '../../shared/text.js';
 import type { SourceRole, TurnRecord, ValidCandidate } from '../types.js';
 import type { CandidateAnswer } from './contracts.js';
 import { locateQuote } from './quote-location.js';
-import { keptTerms, notPlainLine } from './evidence.js';
-import { overruledByRemember } from './remember-act.js';
+import { keptTerms, repairedLine } from './evidence.js';
 import {
   type GateReason,
   type StatementKind,
@@ -116,8 +115,10 @@ const refuse = (reason: RejectReason, detail: string): ValidationResult => ({
  * from a proposal and its adjacent confirmation; assistant quotes back only a confirmed proposal.
  */
 export function validateCandidate(candidate: CandidateAnswer, context: ValidationContext): ValidationResult {
-  const unsafe = notPlainLine(candidate.title);
-  if (unsafe) return refuse('unsafe_text', `title ${unsafe}`);
+  // M-5.5: the title's form is repaired to one line; control or bidi characters refuse it.
+  const title = repairedLine(candidate.title);
+  if (title === null) return refuse('unsafe_text', 'title holds control or bidi characters');
+  if (title.text.length === 0) return refuse('contract', 'the title is empty once its markup is dropped');
   const located: LocatedSource[] = [];
   const seen = new Set<string>();
   for (const source of candidate.sources) {
@@ -132,9 +133,9 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
   const quotes = located.map((s) => s.quote);
   const verified: ValidCandidate = {
     kind: candidate.kind,
-    title: candidate.title.trim(),
+    title: title.text,
     content: candidate.content.trim(),
-    aliases: keptTerms([...new Set(candidate.aliases)], quotes, candidate.title).kept,
+    aliases: keptTerms([...new Set(candidate.aliases)], quotes, title.text).kept,
     nonFactual: candidate.kind === 'discussion_context',
     threadId: context.threadId,
     sources: located.map((s) => ({
@@ -349,8 +350,7 @@ function assessStatement(
   context: ValidationContext,
 ): Finding | null {
   const problem = judgeStatement(source.text, source.begin, source.end, kind, nextUserText(source.turn, context));
-  // M-5.7: an explicit `/remember` is the user's standing act; only who speaks still counts.
-  if (problem && !overruledByRemember(source.turn.userText, source.end, kind, problem.reason)) return problem;
+  if (problem) return problem;
   const quoteTerms = contentTerms(stripMarkers(prepare(source.quote)), 512);
   if (quoteTerms.length === 0)
     return { reason: 'no_content_anchor', detail: 'the quote holds a speech act but no content', verdict: 'refuse' };

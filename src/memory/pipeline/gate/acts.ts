@@ -232,7 +232,18 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
   // The act stands; weak evidence around it holds it for the user (M-5.7).
   if (polite) return problem('polite_request', 'a standing wish asked as a question');
-  const weak = s.hits(P.weakeners).find((h) => !ofAct(h, act) && !masked(s, h));
+  // A weakener in a later clause of its own ("别再用 apply 了，能向量化就向量化") weakens that clause, not an act whose
+  // clause says what it wants; a bare one after it (", if possible") weakens the whole sentence.
+  const actClause = s.clauses[act.clause]!;
+  const ownContent = wordsOf(text.slice(actClause.start, act.hit.index) + ' ' + text.slice(act.hit.end, actClause.end)).length >= 2;
+  const weak = s
+    .hits(P.weakeners)
+    .find(
+      (h) =>
+        !ofAct(h, act) &&
+        !masked(s, h) &&
+        (!ownContent || s.clauseOf(h.index) <= act.clause || isBareOf(s, s.clauseOf(h.index), P.weakeners)),
+    );
   if (weak) return problem('weakened', `the wish is weakened ("${weak.text}")`);
   if (s.hits(P.sarcasm).length > 0) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;

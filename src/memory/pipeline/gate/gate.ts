@@ -8,6 +8,7 @@ import { isReportingFrame } from './speaker.js';
 import { inCodeOrOutput, insideRanges, nearPaste } from './text-types.js';
 import { type GateProblem, held, problem, type StatementKind } from './verdict.js';
 import { fold, Phrases, Span } from './words.js';
+import { isRemembered, rememberOverrules } from '../remember-act.js';
 
 export { inCodeOrOutput } from './text-types.js';
 export { REASON_VERDICT } from './verdict.js';
@@ -31,7 +32,14 @@ export function judgeStatement(
   kind: StatementKind,
   next: string | null = null,
 ): GateProblem | null {
-  const verdict = readStatement(text, begin, end, kind, next);
+  const found = correctionOf(readStatement(text, begin, end, kind, next), text, begin, end);
+  // M-5.7: an explicit `/remember` is the user's standing act, so it overrules the reading of the words; who
+  // speaks and what is taken back still count, and then the user has already decided: no suggestion is held.
+  if (found === null || !isRemembered(text, end, kind)) return found;
+  return rememberOverrules(found.reason) ? null : { ...found, verdict: 'refuse' };
+}
+
+function correctionOf(verdict: GateProblem | null, text: string, begin: number, end: number): GateProblem | null {
   // "纠正一下，不是所有服务都升 Java 21，是新服务用 21": a correction restates a rule against what was said before;
   // what it keeps is uncertain, so a standing act in it (even one read as negated or reported) is held for the user.
   if (verdict === null || ['negated', 'third_party', 'retracted'].includes(verdict.reason)) {
@@ -46,12 +54,8 @@ export function judgeStatement(
 // "哎，还是解释吧", "还是先用 Java 吧": what follows settles the other way.
 const REVERSAL =
   /还是[^，,。.!！?？]{0,14}吧|还是先|actually,? (?:let's|we'll|keep|use)|(?:let's|we'll) (?:keep|use|stick with) [^,.]{1,30} instead/u;
-// M-5.7: "/remember TEXT" is the user's own explicit standing act (the CLI admits it as the user's turn).
-const REMEMBER = /^\s*\/remember(?:\s+--decision)?\s+/u;
 
 function readStatement(text: string, begin: number, end: number, kind: StatementKind, next: string | null): GateProblem | null {
-  const remembered = REMEMBER.exec(text);
-  if (remembered && !text.slice(remembered[0].length).includes('```')) return null;
   if (inCodeOrOutput(text, begin)) return problem('code_or_tool_output', 'quote sits in pasted code, a quotation, a log or tool output');
   const sentences = sentencesOf(text);
   const covering = sentencesCovering(sentences, begin, end);
@@ -256,6 +260,10 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
   if (userQuotes.length === 0) return problem('assistant_only', 'discussion context needs a quote of the user');
   const spoken = userQuotes.filter((q) => !inCodeOrOutput(q.text, q.begin));
   if (spoken.length === 0) return problem('code_or_tool_output', 'every user quote sits in pasted code or output');
+  // A quote that takes in a pasted log or code below its own words is not the user's words alone (M-5.6).
+  if (spoken.some((q) => linesOf(q.text, q.begin, q.end).some((at) => inCodeOrOutput(q.text, at)))) {
+    return problem('code_or_tool_output', 'the quote takes in pasted code or output');
+  }
   for (const q of spoken) {
     const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
     const isFact = sentences.every((piece) => {
@@ -267,6 +275,13 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
     if (!isFact) return null;
   }
   return problem('code_fact', 'a statement of a code fact is not discussion context');
+}
+
+/** Offsets of the lines that start inside [begin, end). */
+function linesOf(text: string, begin: number, end: number): number[] {
+  const out: number[] = [];
+  for (let at = text.indexOf('\n', begin); at >= 0 && at + 1 < end; at = text.indexOf('\n', at + 1)) out.push(at + 1);
+  return out;
 }
 
 /** Marker words removed from a quote before the content-anchor check, so a marker alone never anchors. */

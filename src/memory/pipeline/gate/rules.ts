@@ -81,7 +81,16 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'accept',
     verdict: 'accept',
     kind: p,
-    fires: ['/remember 回答先给结论'],
+    fires: ['/remember 回答先给结论', '/remember Could you keep answers short?'],
+    stands: ['/remember for now, keep answers short'],
+  },
+  {
+    name: 'remember-who-speaks',
+    reads: "an explicit /remember of words someone else said: the remember does not make them the user's",
+    reason: 'third_party',
+    verdict: 'refuse',
+    kind: p,
+    fires: ['/remember 同事说以后都用 tabs 缩进'],
   },
   {
     name: 'typo-marker',
