@@ -15,7 +15,7 @@ export function measureImport(file) {
     import { MemoryManager } from ${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)};
     const memory = MemoryManager.open({ repoRoot: ${JSON.stringify(target)} });
     const start = performance.now();
-    const result = memory.restore(${JSON.stringify(file)});
+    const result = await memory.restore(${JSON.stringify(file)});
     const ms = performance.now() - start;
     await memory.close();
     console.log(JSON.stringify({ turns: result.turns, ms, maxRssKb: process.resourceUsage().maxRSS }));`;

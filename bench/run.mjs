@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench [-- --workload PATH]
-//   [--only cli,open,turns,search,read,projection,routing,mcp,pipeline,pipeline-size,export,import,validation,quote,drain]
+//   [--only cli,open,turns,search,read,projection,routing,notices,mcp,pipeline,pipeline-size,export,import,validation,quote,drain]
 //   [--max-items N] [--export-mb MB] [--import-mb MB] [--out FILE]
 // Prints a table and writes JSON. Without --workload it generates a workload of the same shape.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,9 +24,10 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const only = new Set(
-  option('only', 'cli,open,turns,search,read,projection,routing,mcp,pipeline,pipeline-size,export,import,validation,quote,drain').split(
-    ',',
-  ),
+  option(
+    'only',
+    'cli,open,turns,search,read,projection,routing,notices,mcp,pipeline,pipeline-size,export,import,validation,quote,drain',
+  ).split(','),
 );
 const maxItems = Number(option('max-items', '100000'));
 const workloadPath = option('workload', null);
@@ -140,7 +141,7 @@ async function itemsRepo(n) {
   return itemRepos.get(n);
 }
 
-if (only.has('search') || only.has('read') || only.has('routing')) {
+if (only.has('search') || only.has('read') || only.has('routing') || only.has('notices')) {
   for (const n of sizes) {
     log(`search and read, ${n} items`);
     const repo = await itemsRepo(n);
@@ -178,6 +179,22 @@ if (only.has('search') || only.has('read') || only.has('routing')) {
         { meanShown: shown / (handles.length + 20) },
       );
       for (const h of handles) memory.failTurn(h);
+    }
+    if (only.has('notices')) {
+      // M-11.2: what a session reads before each prompt (and while one waits): usually nothing new; at most
+      // 200 changes per kind when everything is new (a fresh import, say).
+      const rounds = Array.from({ length: 300 }, (_, i) => i);
+      let told = 0;
+      row(
+        `notices, nothing new ${n}`,
+        measure(rounds, () => (told += memory.changes({ since: Date.now() - 1000 }).length)),
+        { told },
+      );
+      row(
+        `notices, everything new ${n}`,
+        measure(rounds.slice(0, 60), () => (told = memory.changes({ since: 0 }).length)),
+        { told },
+      );
     }
     if (only.has('read')) {
       const ids = workload.reads[n].map((k) => itemId(k));

@@ -74,7 +74,12 @@ export async function auditProvenance(dir) {
  * requests that carry anything of Memory (an item title, the compaction, the routing note, a Memory tool)
  * or any message besides the repair's own system prompt and user input.
  */
-export async function repairLeaks(dir) {
+/**
+ * Runs one repair request per repair intent on the Memory of `dir` and counts what leaked into them: a
+ * request not of the repair purpose, inherited history, Memory tools, or any stored Memory text. `routeOf`
+ * decides how each request is routed (a broken router is how the probe itself is shown to fail).
+ */
+export async function repairLeaks(dir, { routeOf = (intent) => ({ intent, fallback: null }) } = {}) {
   const t = await exportTables(dir);
   const secrets = [
     ...t.memory_items.map((r) => r.title),
@@ -89,7 +94,7 @@ export async function repairLeaks(dir) {
   let leaks = 0;
   try {
     for (const intent of ['code_audit', 'patch_explain', 'patch_revise']) {
-      await agent.serve({ intent, fallback: null }, `repair probe for ${intent}`);
+      await agent.serve(routeOf(intent), `repair probe for ${intent}`);
     }
     for (const request of llm.requests) {
       const text = JSON.stringify(request);

@@ -1,14 +1,14 @@
-import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { accessSync, constants, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import type { Agent } from '../agent/agent.js';
-import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
+import { type AppConfig, ConfigError, loadConfig, memoryRequestTimeoutMs } from '../config/config.js';
 import { CLASSIFIER_TIMEOUT_MS, GuardedLlm } from '../llm/guarded-client.js';
 import { LazyProvider } from '../llm/lazy-provider.js';
 import { UsageMeter } from '../llm/usage-meter.js';
 import { clearJournalPath, dataDir, memoryDbPath, pendingPatchPath } from '../memory/paths.js';
 import type { MemoryManager } from '../memory/manager.js';
 import { MemoryStorageError } from '../shared/errors.js';
-import { projectRoot } from '../workspace/project-root.js';
+import { resolveProject } from '../workspace/project-root.js';
 import { ReviewWorkspace } from '../workspace/review-workspace.js';
 import { EXIT } from './commands/command-output.js';
 import { recoveryLines } from './commands/patch-recovery.js';
@@ -85,8 +85,8 @@ export function settingsText(error: ConfigError): string {
 
 /** The project folder: `--repo` as given, else the git top level of the current folder. */
 export function resolveRepo(repo: string | undefined): string {
-  const root = repo !== undefined ? resolve(repo) : projectRoot(process.cwd());
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new StartupError(`--repo ${root} is not a folder`);
+  const { root, problem } = resolveProject(repo);
+  if (problem !== null) throw new StartupError(problem);
   return root;
 }
 
@@ -108,7 +108,7 @@ export async function openContext(options: OpenOptions): Promise<CliContext> {
     memory = MemoryManager.open({
       repoRoot,
       ...(llm ? { llm } : {}),
-      ...(config.llm ? { requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}),
+      ...(config.llm ? { requestTimeoutMs: memoryRequestTimeoutMs(config.llm) } : {}),
     });
   } catch (error) {
     if (error instanceof MemoryStorageError) {

@@ -1,3 +1,4 @@
+import { memoryRequestTimeoutMs } from '../config/config.js';
 import { type DrainResult, EXIT_PASS_BUDGET_MS } from '../memory/types.js';
 import { describeError } from '../shared/errors.js';
 import type { CliContext } from './context.js';
@@ -68,7 +69,7 @@ async function drainAndClose(ctx: CliContext, onDrained: (() => void) | undefine
   const shown = ctx.output.interactive && (drain || waitsInFlight);
   if (shown) {
     // The worker's request timeout (M-10.2: at most 60 s, never more than AUTOPATCH_LLM_TIMEOUT_MS).
-    const atMost = Math.round(Math.min(60_000, ctx.config.llm?.timeoutMs ?? 60_000) / 1000);
+    const atMost = Math.round(memoryRequestTimeoutMs(ctx.config.llm) / 1000);
     const what = waitsInFlight
       ? `waiting for the memory ${inFlight.kind} job in flight (at most ${atMost} s)` +
         `${drain ? `, then ${pending} queued memory job${pending === 1 ? '' : 's'}` : ''}`

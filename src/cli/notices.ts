@@ -1,7 +1,8 @@
+import type { Surface } from './commands/command-output.js';
 import type { MemoryManager } from '../memory/manager.js';
 import type { MemoryChange } from '../memory/types.js';
 import type { Output } from './output.js';
-import { type CommandStyle, noticeLines } from './render/notices.js';
+import { noticeLines } from './render/notices.js';
 import { styleFor } from './render/style.js';
 
 /** A change, as the board remembers having told it. */
@@ -51,11 +52,7 @@ export class MemoryNotices {
 }
 
 /** Writes notice lines dim on stderr; nothing when there are none or notices are off. */
-export function printNotices(
-  output: Output,
-  changes: readonly MemoryChange[],
-  options: { enabled: boolean; commands: CommandStyle },
-): void {
+export function printNotices(output: Output, changes: readonly MemoryChange[], options: { enabled: boolean; commands: Surface }): void {
   if (!options.enabled || changes.length === 0) return;
   const style = styleFor(output, 'err');
   for (const line of noticeLines(changes, options.commands)) output.errRich(`${style.dim(line)}\n`);

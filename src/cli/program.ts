@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { CommandOutput } from './commands/command-output.js';
 import { EXIT } from './commands/command-output.js';
 import type { CliContext, OpenOptions } from './context.js';
+import { type MemoryCall, type MemorySubcommand, exitCodesText, findMemorySubcommand, memorySubcommands } from './commands/memory-table.js';
 import { literal, processOutput } from './output.js';
 import { describeError } from '../shared/errors.js';
 
@@ -14,8 +15,6 @@ const version = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 const output = processOutput();
 
 const COMMANDS = ['ask', 'memory', 'doctor', 'patch', 'apply', 'discard', 'undo', 'mcp', 'help', 'version'];
-/** `memory` subcommands people type without `memory` (`autopatch-j status`). */
-const MEMORY_COMMANDS = ['status', 'list', 'show', 'forget', 'clear', 'export', 'refused', 'retry'];
 
 interface GlobalOptions {
   repo?: string;
@@ -31,7 +30,12 @@ const EXAMPLES: [string, string][] = [
     'one request (= ask "text"); ask - or no text reads stdin; cmd | ask "prompt" adds the piped text; --json for scripts',
   ],
   ['autopatch-j patch|apply|discard|undo', 'the pending patch a repair request left; undo puts back the last applied one'],
-  ['autopatch-j memory status|list|show ID|forget ID|clear --confirm|export|retry [ID|--all]', 'the /memory commands; --json for scripts'],
+  [
+    `autopatch-j memory ${memorySubcommands('shell')
+      .map((sub) => sub.name)
+      .join('|')}`,
+    'the /memory commands (memory SUB --help: arguments, --json shape, exit codes); --json for scripts',
+  ],
   ['autopatch-j memory export --markdown [--out FILE] | --agents-md', 'the active preferences and decisions, for review in git'],
   ['autopatch-j memory import FILE', 'restore a RAW export into an absent or empty Memory (a new machine, a fresh clone)'],
   ['autopatch-j doctor [--json]', 'check the settings, the provider and the Memory database'],
@@ -128,7 +132,8 @@ async function print(result: CommandOutput, json: boolean): Promise<number> {
   if (json) {
     const { jsonText } = await import('./json.js');
     output.out(jsonText(result.json ?? { message: result.text }));
-  } else if (result.exitCode === EXIT.ok) (result.rich ? output.outRich : output.out)(`${result.text}\n`);
+  } else if ((result.channel ?? (result.exitCode === EXIT.ok ? 'out' : 'err')) === 'out')
+    (result.rich ? output.outRich : output.out)(`${result.text}\n`);
   else (result.rich ? output.errRich : output.err)(`${result.text}\n`);
   return result.exitCode;
 }
@@ -174,7 +179,7 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
       output.onClosed(() => controller.abort());
       const onInterrupt = (): void => controller.abort();
       process.once('SIGINT', onInterrupt);
-      let outcome;
+      let outcome: Awaited<ReturnType<typeof runRequest>>;
       try {
         outcome = await runRequest(ctx, text.trim(), { signal: controller.signal, commands: 'ask', json: opts.json === true });
       } finally {
@@ -183,31 +188,13 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
       // M-11.2: what Memory did during the request and its exit pass, read before Memory closes.
       let changes: ReturnType<typeof notices.take> = [];
       const pass = await exitPass(ctx, { onDrained: () => (changes = notices.take()) });
-      if (!pass.ok && outcome.exitCode === EXIT.ok) outcome = { ...outcome, exitCode: EXIT.failure };
-      printNotices(output, changes, { enabled: ctx.config.memoryNotices && opts.json !== true, commands: 'ask' });
-      if (opts.json) {
-        const { jsonText } = await import('./json.js');
-        const r = outcome.result;
-        output.out(
-          jsonText({
-            ok: outcome.exitCode === EXIT.ok,
-            answer: r?.text ?? null,
-            intent: r?.intent ?? null,
-            turnId: r?.turn?.id ?? null,
-            ...(outcome.error ? { error: outcome.error } : {}),
-            pendingPatch: ctx.workspace.pendingPatch
-              ? { id: ctx.workspace.pendingPatch.id, summary: ctx.workspace.pendingPatch.summary }
-              : null,
-            findings: ctx.workspace.findings,
-            usage: outcome.usage,
-            memoryJobs: { processed: pass.processed, queued: pass.queued, failed: pass.failed, skipped: pass.skipped },
-            memoryChanges: changes.map((c) => ({ ...c, at: new Date(c.at).toISOString() })),
-            memoriesUsed: r?.memoriesUsed ?? { routing: [], searched: [], read: [] },
-          }),
-        );
-      }
+      printNotices(output, changes, { enabled: ctx.config.memoryNotices && opts.json !== true, commands: 'shell' });
+      const { askResult } = await import('./commands/ask-result.js');
+      const result = askResult(ctx, outcome, pass, changes);
+      // The answer was shown while it streamed; --json prints the whole result instead.
+      if (opts.json) await print(result, true);
       if (output.closed) return EXIT.ok;
-      return outcome.exitCode;
+      return result.exitCode;
     },
     { exitPass: false },
   );
@@ -221,8 +208,12 @@ async function commandGuess(words: string[]): Promise<string | null> {
   const [first = '', second] = words;
   if (/\s/.test(first) || words.length > 2) return null;
   const name = first.toLowerCase();
+  // `memory` subcommands people type without `memory` (`autopatch-j status`), from the command table.
+  const MEMORY_COMMANDS = memorySubcommands('shell')
+    .filter((sub) => !sub.args.some((a) => a.variadic))
+    .map((sub) => sub.name);
   if (MEMORY_COMMANDS.includes(name)) {
-    const takesId = name === 'show' || name === 'forget' || name === 'retry';
+    const takesId = findMemorySubcommand(name)!.args[0]?.completes !== undefined;
     if (second === undefined) return `memory ${name}`;
     return takesId && /^[\w-]{4,64}$/.test(second) ? `memory ${name} ${literal(second)}` : null;
   }
@@ -233,8 +224,45 @@ async function commandGuess(words: string[]): Promise<string | null> {
   return MEMORY_COMMANDS.includes(guess) ? `memory ${guess}` : guess;
 }
 
-/** The memory commands that only read: without a database they say so and create nothing. */
-const READ_ONLY = new Set(['status', 'list', 'show', 'forget', 'clear', 'export', 'retry', 'refused']);
+/**
+ * `autopatch-j memory SUB`: the table's subcommand in the project. One that never creates a Memory says so in
+ * a project without one (its own answer and exit code); `beforeOpen` may refuse before anything exists.
+ */
+async function runMemoryCommand(sub: MemorySubcommand, call: MemoryCall, opts: GlobalOptions): Promise<number> {
+  const json = opts.json === true;
+  let prepared: { value: unknown; dispose?: () => void } | null = null;
+  if (sub.beforeOpen) {
+    const { StartupError, resolveRepo } = await import('./context.js');
+    let root: string;
+    try {
+      root = resolveRepo(opts.repo);
+    } catch (error) {
+      if (!(error instanceof StartupError)) throw error;
+      output.err(`autopatch-j: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const before = await sub.beforeOpen(root, call);
+    if (before && 'exitCode' in before) return print(before, json);
+    prepared = before;
+  }
+  const { NoMemoryYet } = await import('./context.js');
+  try {
+    return await withContext(
+      { repo: opts.repo, readOnly: sub.withoutMemory !== null },
+      async (ctx) => print(await sub.run(ctx, { ...call, ...(prepared ? { prepared: prepared.value } : {}) }), json),
+      { exitPass: false },
+    );
+  } catch (error) {
+    if (!(error instanceof NoMemoryYet) || sub.withoutMemory === null) throw error;
+    const { exitCode, json: answer } = sub.withoutMemory;
+    return print(
+      { text: error.message, json: Array.isArray(answer) ? answer : { ...(answer as object), message: error.message }, exitCode },
+      json,
+    );
+  } finally {
+    prepared?.dispose?.();
+  }
+}
 
 function program(): Command {
   const root = new Command('autopatch-j')
@@ -314,7 +342,7 @@ function program(): Command {
     .action(async (_opts: GlobalOptions, cmd: Command) => {
       const opts = globals(cmd);
       const { runDoctor } = await import('./commands/doctor.js');
-      process.exitCode = await runDoctor({ repo: opts.repo, model: opts.model, json: opts.json === true, output });
+      process.exitCode = await print(await runDoctor({ repo: opts.repo, model: opts.model, output }), opts.json === true);
     });
 
   const patchCommand = (name: 'patch' | 'apply' | 'discard' | 'undo', description: string): void => {
@@ -348,118 +376,33 @@ function program(): Command {
     });
 
   const memory = root.command('memory').description('the /memory commands without a session');
-  const memoryCommand = (name: string, description: string, argument?: string): void => {
+  // Every subcommand from the one command table (commands/memory-table.ts), as `/memory …` has them.
+  for (const sub of memorySubcommands('shell')) {
     const cmd = memory
-      .command(name)
-      .description(description)
+      .command(sub.name)
+      .description(sub.summary)
       .option('--repo <dir>', 'the project folder')
-      .option('--json', 'machine-readable output');
-    if (argument) cmd.argument(argument);
-    if (name === 'clear') cmd.option('--confirm', 'really delete Memory');
-    if (name === 'retry') cmd.option('--all', 'every failed job');
-    if (name === 'remember') cmd.option('--decision', 'a project decision instead of a preference');
-    if (name === 'export') {
-      cmd
-        .option('--markdown', 'the active preferences and decisions with their quotes as Markdown (stdout, or --out)')
-        .option('--out <file>', 'with --markdown: write the Markdown to this file')
-        .option('--agents-md', "update the autopatch-j block in the project's AGENTS.md (text outside it is untouched)");
+      .option('--json', `machine-readable output: ${sub.json}`);
+    for (const arg of sub.args) {
+      const name = `${arg.name}${arg.variadic ? '...' : ''}`;
+      cmd.argument(arg.required ? `<${name}>` : `[${name}]`, arg.description);
     }
-    cmd.action(async (...args: unknown[]) => {
-      const command = args[args.length - 1] as Command;
-      const opts = command.optsWithGlobals() as GlobalOptions & {
-        confirm?: boolean;
-        all?: boolean;
-        markdown?: boolean;
-        out?: string;
-        agentsMd?: boolean;
-        decision?: boolean;
-      };
-      const arg = argument ? (Array.isArray(args[0]) ? (args[0] as string[]).join(' ') : (args[0] as string)) : undefined;
-      const { NoMemoryYet } = await import('./context.js');
-      try {
-        process.exitCode = await withContext(
-          { repo: opts.repo, readOnly: READ_ONLY.has(name) },
-          async (ctx) => {
-            const commands = await import('./commands/memory-commands.js');
-            const { rememberCommand } = await import('./commands/remember-command.js');
-            const run: Record<string, () => CommandOutput | Promise<CommandOutput>> = {
-              status: () => commands.memoryStatus(ctx),
-              list: () => commands.memoryList(ctx),
-              show: () => commands.memoryShow(ctx, arg),
-              forget: () => commands.memoryForget(ctx, arg),
-              clear: () => commands.memoryClear(ctx, opts.confirm === true, 'shell'),
-              export: () =>
-                commands.memoryExport(ctx, {
-                  markdown: opts.markdown === true,
-                  agentsMd: opts.agentsMd === true,
-                  ...(opts.out !== undefined ? { out: opts.out } : {}),
-                }),
-              retry: () => commands.memoryRetry(ctx, arg, opts.all === true, 'shell'),
-              refused: () => commands.memoryRefused(ctx),
-              remember: () => rememberCommand(ctx, { text: arg ?? '', decision: opts.decision === true, commands: 'ask' }),
-            };
-            return print(await run[name]!(), opts.json === true);
-          },
-          { exitPass: false },
-        );
-      } catch (error) {
-        if (!(error instanceof NoMemoryYet)) throw error;
-        const notFound = name === 'show' || name === 'forget' || name === 'retry';
-        const json = name === 'list' || name === 'refused' ? [] : { memory: null, message: error.message };
-        process.exitCode = await print({ text: error.message, json, exitCode: notFound ? EXIT.failure : EXIT.ok }, opts.json === true);
+    for (const option of sub.options) cmd.option(option.value ? `${option.flag} <${option.value}>` : option.flag, option.description);
+    cmd.addHelpText('after', `\nExit codes: ${exitCodesText(sub)}`);
+    cmd.action(async (...params: unknown[]) => {
+      const command = params[params.length - 1] as Command;
+      const opts = command.optsWithGlobals() as GlobalOptions & Record<string, string | boolean | undefined>;
+      const args = params
+        .slice(0, sub.args.length)
+        .flatMap((value): string[] => (Array.isArray(value) ? [value.join(' ')] : typeof value === 'string' ? [value] : []));
+      const options = new Map<string, string | true>();
+      for (const option of sub.options) {
+        const value = opts[option.flag.slice(2).replace(/-(\w)/gu, (_m, c: string) => c.toUpperCase())];
+        if (value !== undefined && value !== false) options.set(option.flag, value === true ? true : String(value));
       }
+      process.exitCode = await runMemoryCommand(sub, { args, options, surface: 'shell' }, opts);
     });
-  };
-  memoryCommand('status', 'health, background jobs and errors');
-  memoryCommand('list', 'the usable memories');
-  memoryCommand('show', 'one memory with its sources and revisions', '<id>');
-  memoryCommand('forget', 'forget one memory (the RAW turns are kept)', '<id>');
-  memoryCommand('clear', 'delete all Memory (needs --confirm)');
-  memoryCommand('export', 'write a RAW JSON snapshot under .autopatch-j/exports/ (or --markdown, --agents-md: the reviewable decisions)');
-  memoryCommand('retry', 'put failed background jobs back in the queue (one ID, or --all)', '[id]');
-  memoryCommand('refused', 'recent candidates that were not remembered, with quote and reason');
-  memoryCommand('remember', 'remember your words as a preference (--decision: a project decision)', '<text...>');
-  memory
-    .command('import')
-    .description('restore a RAW export (memory export) into this project when its Memory is absent or empty')
-    .argument('<file>', 'the export file (it is only read)')
-    .option('--repo <dir>', 'the project folder')
-    .option('--json', 'machine-readable output')
-    .action(async (file: string, _opts: GlobalOptions, command: Command) => {
-      const opts = command.optsWithGlobals() as GlobalOptions;
-      const json = opts.json === true;
-      const [commands, { StartupError, resolveRepo }, { memoryDbPath }] = await Promise.all([
-        import('./commands/memory-commands.js'),
-        import('./context.js'),
-        import('../memory/paths.js'),
-      ]);
-      let root: string;
-      try {
-        root = resolveRepo(opts.repo);
-      } catch (error) {
-        if (!(error instanceof StartupError)) throw error;
-        output.err(`autopatch-j: ${error.message}\n`);
-        process.exitCode = error.exitCode;
-        return;
-      }
-      const restore = (source: Parameters<typeof commands.memoryImport>[1]): Promise<number> =>
-        withContext({ repo: opts.repo }, async (ctx) => print(commands.memoryImport(ctx, source), json), { exitPass: false });
-      // An existing Memory is checked for emptiness first; an absent one is created only for a valid export.
-      if (existsSync(memoryDbPath(root))) {
-        process.exitCode = await restore(file);
-        return;
-      }
-      const checked = await commands.checkImportFile(root, file);
-      if ('exitCode' in checked) {
-        process.exitCode = await print(checked, json);
-        return;
-      }
-      try {
-        process.exitCode = await restore(checked);
-      } finally {
-        checked.dispose();
-      }
-    });
+  }
   memory.showSuggestionAfterError(true);
   return root;
 }

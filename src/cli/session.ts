@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { cliHistoryPath } from '../memory/paths.js';
 import { PROVIDER_SETUP_HINT } from '../config/config.js';
+import { completionCandidates, findMemorySubcommand } from './commands/memory-table.js';
 import { SLASH_COMMANDS, runSlash } from './commands/registry.js';
 import type { CliContext } from './context.js';
 import { exitPass } from './exit-pass.js';
@@ -69,7 +70,7 @@ export async function runSession(ctx: CliContext, options: SessionOptions = {}):
   let last: ReturnType<MemoryNotices['take']> = [];
   await exitPass(ctx, { onDrained: () => (last = notices.take()) });
   // After the session: the commands are named as the shell runs them.
-  printNotices(ctx.output, last, { enabled: ctx.config.memoryNotices, commands: 'ask' });
+  printNotices(ctx.output, last, { enabled: ctx.config.memoryNotices, commands: 'shell' });
   return exitCode;
 }
 
@@ -78,7 +79,8 @@ async function serve(ctx: CliContext, text: string, signal: AbortSignal): Promis
   if (text.startsWith('/') && !text.includes('\n')) {
     const result = await runSlash(text, ctx);
     if (result === 'exit') return 'exit';
-    if (result.exitCode === 0) (result.rich ? ctx.output.outRich : ctx.output.out)(`${result.text}\n`);
+    if ((result.channel ?? (result.exitCode === 0 ? 'out' : 'err')) === 'out')
+      (result.rich ? ctx.output.outRich : ctx.output.out)(`${result.text}\n`);
     else (result.rich ? ctx.output.errRich : ctx.output.err)(`${result.text}\n`);
     return 0;
   }
@@ -301,16 +303,20 @@ function completions(line: string, ctx: CliContext): [string[], string] {
     const subs = SLASH_COMMANDS.find((c) => c.name === 'memory')!.subcommands!;
     return [subs.filter((s) => s.startsWith(parts[1]!)), parts[1]!];
   }
-  if (parts[0] === '/memory' && (parts[1] === 'show' || parts[1] === 'forget') && parts.length === 3) {
-    let ids: string[] = [];
-    try {
-      ids = ctx.memory.list().map((i) => i.id);
-    } catch {
-      ids = [];
-    }
-    return [ids.filter((id) => id.startsWith(parts[2]!)), parts[2]!];
+  // The rest from the one command table: options, then each argument's completion.
+  const sub =
+    parts[0] === '/memory' ? findMemorySubcommand(parts[1]!) : parts[0] === '/remember' ? findMemorySubcommand('remember') : undefined;
+  if (!sub) return [[], line];
+  const words = parts.slice(parts[0] === '/memory' ? 2 : 1);
+  const word = words.at(-1)!;
+  const before = words.slice(0, -1);
+  const valued = new Set<string>(sub.options.filter((o) => o.value).map((o) => o.flag));
+  const positional = before.filter((w, i) => !w.startsWith('--') && !valued.has(before[i - 1] ?? '')).length;
+  const arg = sub.args[positional];
+  if (word.startsWith('-') || (!arg?.completes && !valued.has(before.at(-1) ?? ''))) {
+    const flags = sub.options.map((o): string => o.flag).filter((f) => f.startsWith(word) && !before.includes(f));
+    return [flags, word];
   }
-  if (parts[0] === '/memory' && parts[1] === 'clear' && parts.length === 3)
-    return [['--confirm'].filter((s) => s.startsWith(parts[2]!)), parts[2]!];
-  return [[], line];
+  if (!arg?.completes) return [[], line];
+  return [completionCandidates(arg.completes, ctx).filter((id) => id.startsWith(word)), word];
 }

@@ -58,6 +58,13 @@ export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'x
 export const DEFAULT_BASE_URL = 'https://api.deepseek.com';
 export const DEFAULT_MODEL = 'deepseek-chat';
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** M-10.2: a Memory worker request (and each exit-pass request) waits at most this long. */
+export const MEMORY_REQUEST_TIMEOUT_MS = 60_000;
+
+/** The timeout of a Memory worker request: M-10.2's cap, never more than AUTOPATCH_LLM_TIMEOUT_MS. */
+export function memoryRequestTimeoutMs(llm: Pick<LlmConfig, 'timeoutMs'> | null): number {
+  return Math.min(MEMORY_REQUEST_TIMEOUT_MS, llm?.timeoutMs ?? MEMORY_REQUEST_TIMEOUT_MS);
+}
 /** A streamed main call may run this many request timeouts in all (a long answer streams for minutes). */
 export const STREAM_TOTAL_TIMEOUTS = 4;
 

@@ -1,13 +1,12 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { format } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { safeTerminalText } from '../shared/terminal-text.js';
-import { type AppConfig, ConfigError, loadConfig } from '../config/config.js';
+import { type AppConfig, ConfigError, loadConfig, memoryRequestTimeoutMs } from '../config/config.js';
 import { OpenAiCompatibleProvider } from '../llm/openai-provider.js';
 import type { DrainResult } from '../memory/types.js';
 import { MemoryStorageError } from '../shared/errors.js';
-import { projectRoot } from '../workspace/project-root.js';
+import { resolveProject } from '../workspace/project-root.js';
 import { BoundedStdioTransport } from './bounded-stdio.js';
 import { InFlight } from './in-flight.js';
 import { MemoryHost } from './memory-host.js';
@@ -84,9 +83,9 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
     throw error;
   }
   // The same project as the CLI: --repo, else the git top level (or the nearest folder with Memory).
-  const repoRoot = options.repo !== undefined ? resolve(options.repo) : projectRoot(process.cwd());
-  if (!existsSync(repoRoot) || !statSync(repoRoot).isDirectory()) {
-    log(`--repo ${repoRoot} is not a folder`);
+  const { root: repoRoot, problem } = resolveProject(options.repo);
+  if (problem !== null) {
+    log(problem);
     return EXIT_USAGE;
   }
   const provider = config.llm ? new OpenAiCompatibleProvider(config.llm) : null;
@@ -95,7 +94,7 @@ export async function runMcpServer(options: McpServeOptions): Promise<number> {
     host = MemoryHost.open({
       repoRoot,
       log,
-      ...(provider && config.llm ? { llm: provider, requestTimeoutMs: Math.min(60_000, config.llm.timeoutMs) } : {}),
+      ...(provider && config.llm ? { llm: provider, requestTimeoutMs: memoryRequestTimeoutMs(config.llm) } : {}),
     });
   } catch (error) {
     if (error instanceof MemoryStorageError) {

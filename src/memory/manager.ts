@@ -1,3 +1,4 @@
+import { MEMORY_REQUEST_TIMEOUT_MS } from '../config/config.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LlmClient } from '../llm/types.js';
@@ -6,6 +7,7 @@ import {
   MemoryClosedError,
   MemoryIntentError,
   MemoryNotFoundError,
+  MemoryProvenanceError,
   MemorySchemaError,
   MemoryStorageError,
   MemoryUsageError,
@@ -24,7 +26,14 @@ import { isDamage, typedStorageError } from './db/storage-fault.js';
 import { streamSnapshot, streamUnreadable, writeExportFile } from './lifecycle/export.js';
 import { type CheckedExport, checkExport, refuseNonEmpty, restoreInto } from './lifecycle/import.js';
 import type { MemoryWorker } from './pipeline/worker.js';
-import { REMEMBER_TEXT_LIMIT, type RememberKind, readRememberAct, rememberAnswer, rememberCommandText } from './remember-command.js';
+import {
+  REMEMBER_TEXT_LIMIT,
+  type RememberKind,
+  keepAnswer,
+  readRememberAct,
+  rememberAnswer,
+  rememberCommandText,
+} from './remember-command.js';
 import { readMemory, showMemory } from './retrieval/read.js';
 import { history, routingContext, routingItems } from './retrieval/projection.js';
 import { searchMemory } from './retrieval/search.js';
@@ -43,14 +52,16 @@ import { reindexTerms } from './store/reindex.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
 import { readStatus } from './retrieval/status.js';
-import { byTime, itemChangesSince } from './store/changes.js';
-import { turnOutcome } from './store/turn-outcome.js';
+import { byTime, itemChangesSince, suggestionChangesSince } from './store/changes.js';
+import { type TurnOutcome, candidateOutcome, turnOutcome } from './store/turn-outcome.js';
+import { dismissHeldEntry, findHeldEntry, recordKeep, resolveHeldId } from './store/held.js';
 import type {
   ChatMessage,
   ClearResult,
   DrainResult,
   ExportResult,
   ForgetResult,
+  KeepResult,
   ImportResult,
   MemoryDetail,
   MemoryHealth,
@@ -99,7 +110,7 @@ type State =
   | { health: 'degraded'; reason: string; conn: Connection | null; untrusted?: boolean }
   | { health: 'closed' };
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = MEMORY_REQUEST_TIMEOUT_MS;
 
 /**
  * The Memory facade (INTERFACES.md §1). Everything is synchronous SQLite except model calls, which happen
@@ -620,10 +631,17 @@ export class MemoryManager {
 
   /**
    * Checks an export file against the contract without opening any Memory (`memory import` runs it before
-   * an absent Memory is created). The caller disposes of the result.
+   * an absent Memory is created). The caller disposes of the result. Every active memory of the export must
+   * pass the pipeline's evidence check (M-6.4), loaded here on first use like the worker.
    */
-  static checkExportFile(options: { repoRoot: string; file: string }): CheckedExport {
-    return checkExport(options.file, { repoRoot: options.repoRoot, dataDir: dataDir(options.repoRoot), index: indexActiveItems });
+  static async checkExportFile(options: { repoRoot: string; file: string }): Promise<CheckedExport> {
+    const { unbackedRevision } = await import('./pipeline/consolidation.js');
+    return checkExport(options.file, {
+      repoRoot: options.repoRoot,
+      dataDir: dataDir(options.repoRoot),
+      index: indexActiveItems,
+      unbacked: unbackedRevision,
+    });
   }
 
   /**
@@ -631,20 +649,26 @@ export class MemoryManager {
    * jobs, candidates or items), in one transaction with a new generation; refusals (MemoryImportError)
    * change nothing. Takes a path, or what `checkExportFile` returned (then the caller disposes of it).
    */
-  restore(source: string | CheckedExport): ImportResult {
-    return this.guard('import failed (nothing was changed)', () => {
+  async restore(source: string | CheckedExport): Promise<ImportResult> {
+    const what = 'import failed (nothing was changed)';
+    // A Memory that is not empty is refused before the file is read (the transaction checks again).
+    this.guard(what, () => {
       const conn = this.healthyConn();
-      // A Memory that is not empty is refused before the file is read (the transaction checks again).
       conn.read(() => refuseNonEmpty(conn));
-      const checked = typeof source === 'string' ? MemoryManager.checkExportFile({ repoRoot: this.repoRoot, file: source }) : source;
-      try {
-        const restored = restoreInto(conn, checked, this.now());
+    });
+    const checked =
+      typeof source === 'string'
+        ? await this.guardAsync(what, () => MemoryManager.checkExportFile({ repoRoot: this.repoRoot, file: source }))
+        : source;
+    try {
+      return this.guard(what, () => {
+        const restored = restoreInto(this.healthyConn(), checked, this.now());
         this.worker?.wake();
         return { file: checked.file, exportedAt: checked.exportedAt, fromDegraded: checked.fromDegraded, ...restored };
-      } finally {
-        if (typeof source === 'string') checked.dispose();
-      }
-    });
+      });
+    } finally {
+      if (typeof source === 'string') checked.dispose();
+    }
   }
 
   /** Recent candidates the program refused, newest first, with their clipped quote and reason (M-5.4). */
@@ -656,12 +680,18 @@ export class MemoryManager {
 
   /**
    * M-11.2: what the background Memory did since `since` (epoch ms, inclusive), oldest first: items created,
-   * revised or made by a supersede (repo preferences and decisions, the active thread's discussions).
+   * revised or made by a supersede (repo preferences and decisions, the active thread's discussions), and
+   * candidates held as suggestions (their id is what `keep` and `dismiss` take).
    */
   changes(options: { since: number }): MemoryChange[] {
     return this.guard('cannot read Memory changes', () => {
       const conn = this.healthyConn();
-      return conn.read(() => itemChangesSince(conn, options.since, requireActiveThread(conn).id)).sort(byTime);
+      return conn
+        .read(() => {
+          const thread = requireActiveThread(conn).id;
+          return [...itemChangesSince(conn, options.since, thread), ...suggestionChangesSince(conn, options.since, thread)];
+        })
+        .sort(byTime);
     });
   }
 
@@ -700,15 +730,71 @@ export class MemoryManager {
       }
       const conn = this.healthyConn();
       const outcome = conn.read(() => turnOutcome(conn, handle.turnId, kind));
-      const base = { turnId: handle.turnId, kind };
-      if (outcome.state === 'remembered') return { ...base, outcome: 'remembered', memory: outcome.memory, reason: null };
-      if (outcome.state === 'refused') return { ...base, outcome: 'refused', memory: null, reason: outcome.reason };
-      const reason = !this.options.llm
-        ? 'no model is configured'
-        : outcome.lastError !== null
-          ? clip(outcome.lastError.split('\n')[0]!, 200)
-          : `the ${outcome.stage} waits for earlier jobs`;
-      return { ...base, outcome: 'queued', memory: null, reason };
+      return { turnId: handle.turnId, kind, ...outcomeFields(outcome, this.options.llm !== undefined) };
+    });
+  }
+
+  /**
+   * M-5.7 `keep`: makes a suggestion, or a refusal of the reading, a memory. Its quotes are verified against
+   * the RAW turns again; the user's act is recorded as an ordinary turn (`typed`, else `/memory keep ID`)
+   * whose extraction carries the candidate with its original quotes, and its consolidation runs at once
+   * (M-6.x checks included). A provenance refusal throws MemoryProvenanceError and writes nothing; keeping
+   * twice returns the first keep (`alreadyKept`). `candidateId` is the full id or its short name.
+   */
+  async keep(candidateId: string, options: { typed?: string } = {}): Promise<KeepResult> {
+    return this.guardAsync('cannot keep the candidate', async () => {
+      const conn = this.healthyConn();
+      this.recoverIfDeferred();
+      const id = conn.read(() => resolveHeldId(conn, candidateId));
+      const entry = conn.read(() => findHeldEntry(conn, id));
+      if (!entry || entry.state === 'dismissed')
+        throw new MemoryNotFoundError(candidateId, `No suggestion or refusal '${candidateId}' to keep`);
+      const kind = entry.body?.kind ?? 'user_preference';
+      const result = (turnId: string | null, keptCandidate: string | null, alreadyKept: boolean): KeepResult => {
+        const outcome: TurnOutcome =
+          keptCandidate === null ? { state: 'refused', reason: 'unknown' } : conn.read(() => candidateOutcome(conn, keptCandidate));
+        return { candidateId: id, turnId, kind, alreadyKept, ...outcomeFields(outcome, this.options.llm !== undefined) };
+      };
+      if (entry.state === 'kept') return result(entry.keptTurnId, entry.keptCandidateId, true);
+      if (!entry.keepable) {
+        throw new MemoryProvenanceError(id, entry.reason, `${id} was refused for its provenance (${entry.reason}): it can never be kept`);
+      }
+      if (!entry.threadActive) throw new MemoryNotFoundError(candidateId, `${candidateId} belongs to a thread that was archived`);
+      const { verifyHeld } = await import('./pipeline/keep.js');
+      const checked = conn.read(() => verifyHeld(conn, entry));
+      if (!checked.ok) {
+        throw new MemoryProvenanceError(id, checked.reason, `${id} cannot be kept: ${checked.detail} (${checked.reason})`);
+      }
+      const recorded = recordKeep(conn, {
+        entry,
+        candidate: checked.candidate,
+        typed: options.typed ?? `/memory keep ${candidateId.trim()}`,
+        answer: keepAnswer(checked.candidate.kind),
+        ids: { turn: this.ids('turn'), keepJob: this.ids('job'), candidate: this.ids('candidate'), consolidationJob: this.ids('job') },
+        now: this.now(),
+      });
+      if (recorded.already) return result(recorded.keptTurnId, recorded.keptCandidateId, true);
+      if (this.options.llm) {
+        const worker = await this.loadWorker();
+        await worker.idle();
+        await worker.drain({ threadId: entry.threadId, only: [recorded.record.consolidationJobId] });
+        await worker.idle();
+      }
+      return result(recorded.record.turnId, recorded.record.candidateId, false);
+    });
+  }
+
+  /** M-5.7 `dismiss`: drops a suggestion (or a keepable refusal) from the lists; the RAW turns stay. Idempotent. */
+  async dismiss(candidateId: string): Promise<void> {
+    this.guard('cannot dismiss the candidate', () => {
+      const conn = this.healthyConn();
+      const id = conn.read(() => resolveHeldId(conn, candidateId));
+      const entry = conn.read(() => findHeldEntry(conn, id));
+      if (!entry) throw new MemoryNotFoundError(candidateId, `No suggestion or refusal '${candidateId}' to dismiss`);
+      if (entry.state === 'kept') throw new MemoryNotFoundError(candidateId, `${id} was kept; /memory forget removes the memory`);
+      if (!entry.keepable)
+        throw new MemoryProvenanceError(id, entry.reason, `${id} is a refusal for its provenance: nothing is held to dismiss`);
+      if (entry.state === null) dismissHeldEntry(conn, entry);
     });
   }
 
@@ -830,4 +916,16 @@ function isSoundSchema(conn: Connection): boolean {
   } catch {
     return false;
   }
+}
+
+/** A pipeline outcome as `remember` and `keep` report it. */
+function outcomeFields(outcome: TurnOutcome, hasModel: boolean): Pick<RememberResult, 'outcome' | 'memory' | 'reason'> {
+  if (outcome.state === 'remembered') return { outcome: 'remembered', memory: outcome.memory, reason: null };
+  if (outcome.state === 'refused') return { outcome: 'refused', memory: null, reason: outcome.reason };
+  const reason = !hasModel
+    ? 'no model is configured'
+    : outcome.lastError !== null
+      ? clip(outcome.lastError.split('\n')[0]!, 200)
+      : `the ${outcome.stage} waits for earlier jobs`;
+  return { outcome: 'queued', memory: null, reason };
 }

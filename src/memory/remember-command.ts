@@ -26,6 +26,12 @@ export function rememberCommandText(text: string, kind: RememberKind): string {
   return `/remember ${kind === 'project_decision' ? '--decision ' : ''}${text}`;
 }
 
+/** The program's own answer to a keep, stored as the assistant text of the turn that records it (M-5.7). */
+export function keepAnswer(kind: string): string {
+  const what = kind === 'project_decision' ? 'a project decision' : kind === 'discussion_context' ? 'discussion context' : 'a preference';
+  return `Asked Memory to keep this as ${what}.`;
+}
+
 /** The program's own answer to a remember, stored as the assistant text the user saw (M-1.3). */
 export function rememberAnswer(kind: RememberKind): string {
   return `Asked Memory to remember this as ${kind === 'project_decision' ? 'a project decision' : 'a preference'}.`;

@@ -263,6 +263,20 @@ export interface RememberResult {
   reason: string | null;
 }
 
+/** What `keep` did with a held candidate (M-5.7). */
+export interface KeepResult {
+  candidateId: string;
+  /** The ordinary turn that records the user's act (`/memory keep ID`, as typed). */
+  turnId: string | null;
+  kind: MemoryKind;
+  /** As for `remember`: an item holds it, it waits for consolidation, or consolidation refused it. */
+  outcome: 'remembered' | 'queued' | 'refused';
+  memory: RoutedItem | null;
+  reason: string | null;
+  /** True when it had been kept before: nothing was written this time. */
+  alreadyKept: boolean;
+}
+
 /** What the memories of an answer were (`/why`, `ask --json` `memoriesUsed`). */
 export interface MemoriesUsed {
   /** What the routing context gave the model. */
@@ -284,6 +298,8 @@ export interface MemoryStatus {
   jobs: JobCounts;
   items: Record<MemoryKind, number>;
   filteredCandidates: FilteredCounts;
+  /** M-5.7: candidates held for the user's decision in the active thread (not kept, not dismissed). */
+  suggestions: number;
   /** Failed jobs (newest first, at most 10), the oldest unfinished job and the most attempts any has taken. */
   unresolved: { failed: FailedJob[]; oldestCreatedAt: number | null; maxAttempts: number };
   /** The last error of the background scheduler itself (not of a job), while it keeps failing; null when fine. */

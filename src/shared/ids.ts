@@ -53,3 +53,22 @@ const TIME_ORDERED: ReadonlySet<IdKind> = new Set<IdKind>(['turn', 'job', 'candi
 
 export const randomIds: IdGenerator = (kind) =>
   TIME_ORDERED.has(kind) ? PREFIX[kind] + timeToken() + randomToken(LENGTH[kind] - 9) : PREFIX[kind] + randomToken(LENGTH[kind]);
+
+/**
+ * The short name people type for a held candidate (M-5.7): `s` (a suggestion, `job…#sN`) or `r` (a refusal,
+ * `job…#N`) and 5 characters of a hash of its id (FNV-1a, 32 bits). Shown beside the full id and resolved
+ * against the held candidates, so a rare collision is reported as ambiguous, never guessed.
+ */
+export function shortCandidateId(candidateId: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < candidateId.length; i += 1) {
+    hash ^= candidateId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  let out = '';
+  for (let i = 0; i < 5; i += 1) {
+    out += ALPHABET[hash & 31];
+    hash >>>= 5;
+  }
+  return `${/#s\d+$/u.test(candidateId) ? 's' : 'r'}${out}`;
+}

@@ -38,14 +38,30 @@ function insideProject(root: string, path: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
+/** Folders the program never writes a user-named file into: its own data (the Memory, its backups) and git's. */
+const PROTECTED_FOLDERS: readonly string[] = [DATA_DIR_NAME, '.git'];
+
 /**
- * Where a write to `path` really lands. A link is followed only when it stays inside the project (and out
- * of `.autopatch-j/`): AGENTS.md → docs/AGENTS.md is written where it points, a link to a file elsewhere
- * or to nothing is refused. A path outside the project that the user named without a link is theirs.
+ * The protected folder `path` lies in, if any: a `.autopatch-j` or `.git` segment below the project root
+ * (a nested project's or a submodule's counts too), or anywhere in a path outside the project.
+ */
+function protectedFolderOf(root: string, path: string): string | undefined {
+  const segments = (insideProject(root, path) ? relative(root, path) : path).split(/[\\/]/);
+  return segments.find((segment) => PROTECTED_FOLDERS.includes(segment));
+}
+
+/**
+ * Where a write to `path` really lands. A link is followed only when it stays inside the project: AGENTS.md
+ * → docs/AGENTS.md is written where it points, a link to a file elsewhere or to nothing is refused. A path
+ * outside the project that the user named without a link is theirs. Nothing is ever written into
+ * `.autopatch-j/` (the Memory database and its exports) or `.git/`, whether the path names them or a link
+ * or a linked folder leads there: a Markdown file over memory.db would destroy every RAW turn.
  */
 export function resolveWriteTarget(repoRoot: string, path: string): string {
   const root = realpathSync(repoRoot);
   const lexical = resolve(root, path);
+  const named = protectedFolderOf(root, lexical);
+  if (named) throw new FileRefusedError(`${path} is inside ${named}/, which the program does not write into; ${NOTHING_WRITTEN}`);
   let folder: string;
   try {
     folder = realpathSync(dirname(lexical));
@@ -60,20 +76,17 @@ export function resolveWriteTarget(repoRoot: string, path: string): string {
       throw new FileRefusedError(`${path} is a link to nothing; remove it or point it at a file inside the project`);
     }
   }
-  if (insideProject(root, lexical)) {
-    if (!insideProject(root, target)) throw new FileRefusedError(`${path} leads outside the project (to ${target}); it is not followed`);
-    if (topFolder(root, target) === DATA_DIR_NAME && topFolder(root, lexical) !== DATA_DIR_NAME) {
-      throw new FileRefusedError(`${path} leads into ${DATA_DIR_NAME}/; it is not followed`);
-    }
+  if (insideProject(root, lexical) && !insideProject(root, target)) {
+    throw new FileRefusedError(`${path} leads outside the project (to ${target}); it is not followed`);
   }
+  const reached = protectedFolderOf(root, target);
+  if (reached) throw new FileRefusedError(`${path} leads into ${reached}/ (to ${target}); it is not followed: ${NOTHING_WRITTEN}`);
   const kind = lstatOrNull(target);
   if (kind && !kind.isFile()) throw new FileRefusedError(`${path} is not a regular file`);
   return target;
 }
 
-function topFolder(root: string, path: string): string {
-  return relative(root, path).split(/[\\/]/)[0]!;
-}
+const NOTHING_WRITTEN = 'nothing was written, choose a file elsewhere in the project';
 
 function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
   try {
@@ -158,20 +171,40 @@ function indexesOf(haystack: Buffer, needle: Buffer): number[] {
 }
 
 /**
+ * What goes between the markers: the text itself, or made from the block's current text (its lines joined
+ * with `\n`; null when the file has no block yet), for a block that merges what it already holds.
+ */
+export type BlockBody = string | ((current: string | null) => string);
+
+/** The text between the markers, line ends as `\n`; a block that is not UTF-8 text is refused. */
+function blockText(inner: Buffer): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(inner);
+  } catch {
+    throw new FileRefusedError('the marked block is not UTF-8 text; fix it by hand, or delete it to have it written again');
+  }
+  return text.replace(/\r\n/g, '\n').replace(/^\n/, '').replace(/\n$/, '');
+}
+
+/**
  * The file's bytes with the marked block set to `body`. Bytes outside the block stay exactly as they were;
  * without a block, one is appended after a blank line. The block's lines end like the file's (CRLF or LF).
  */
-export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, body: string): Buffer {
+export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, body: BlockBody): Buffer {
   const text = existing ?? Buffer.alloc(0);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const block = Buffer.from([markers.start, ...body.split('\n'), markers.end].join(eol), 'utf8');
+  const blockOf = (current: string | null): Buffer => {
+    const lines = typeof body === 'string' ? body : body(current);
+    return Buffer.from([markers.start, ...lines.split('\n'), markers.end].join(eol), 'utf8');
+  };
   const starts = indexesOf(text, Buffer.from(markers.start, 'utf8'));
   const ends = indexesOf(text, Buffer.from(markers.end, 'utf8'));
   if (starts.length === 0 && ends.length === 0) {
     // Appended after a blank line; an empty file gets the block alone.
     const tail = text.subarray(Math.max(0, text.length - 2 * eol.length)).toString('latin1');
     const gap = text.length === 0 || tail === eol + eol ? '' : tail.endsWith(eol) ? eol : eol + eol;
-    return Buffer.concat([text, Buffer.from(gap), block, Buffer.from(eol)]);
+    return Buffer.concat([text, Buffer.from(gap), blockOf(null), Buffer.from(eol)]);
   }
   if (starts.length !== 1 || ends.length !== 1 || ends[0]! < starts[0]!) {
     throw new FileRefusedError(
@@ -179,15 +212,17 @@ export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, 
         '(expected one of each, start first); fix the block by hand, or delete it to have it written again',
     );
   }
+  const inner = text.subarray(starts[0]! + Buffer.byteLength(markers.start), ends[0]!);
   const end = ends[0]! + Buffer.byteLength(markers.end);
-  return Buffer.concat([text.subarray(0, starts[0]!), block, text.subarray(end)]);
+  return Buffer.concat([text.subarray(0, starts[0]!), blockOf(blockText(inner)), text.subarray(end)]);
 }
 
 /**
  * Sets the marked block of the project file `path` (created when missing). Idempotent: when the file
- * already holds this block, nothing is written and its modification time stays.
+ * already holds this block, nothing is written and its modification time stays. A `body` function is
+ * called again with the newer block when someone saved the file meanwhile.
  */
-export function updateMarkedBlock(repoRoot: string, path: string, markers: BlockMarkers, body: string): BlockUpdate {
+export function updateMarkedBlock(repoRoot: string, path: string, markers: BlockMarkers, body: BlockBody): BlockUpdate {
   const target = resolveWriteTarget(repoRoot, path);
   for (let attempt = 1; ; attempt += 1) {
     const before = identityOf(target);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DATA_DIR_NAME } from '../memory/paths.js';
 
@@ -15,4 +15,14 @@ export function projectRoot(start: string): string {
     if (withData === null && existsSync(join(dir, DATA_DIR_NAME))) withData = dir;
     if (dirname(dir) === dir) return withData ?? from;
   }
+}
+
+/**
+ * The project of a command, the same for the CLI and the MCP server: `--repo` as given, else `projectRoot`
+ * of the current folder. Returns the folder, or the problem when it is not an existing folder.
+ */
+export function resolveProject(repo: string | undefined, cwd: string = process.cwd()): { root: string; problem: string | null } {
+  const root = repo !== undefined ? resolve(cwd, repo) : projectRoot(cwd);
+  const found = statSync(root, { throwIfNoEntry: false });
+  return { root, problem: found?.isDirectory() ? null : `--repo ${root} is not a folder` };
 }

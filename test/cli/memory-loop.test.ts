@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { shortCandidateId } from '../../src/shared/ids.js';
+import { itemTableBytes, plantSuggestion } from '../helpers/held.js';
+import { consolidateWith, extractWith } from '../helpers/scripted.js';
 import { readRememberAct } from '../../src/memory/remember-command.js';
 import type { ExtractionPayload } from '../../src/memory/pipeline/contracts.js';
 import { type RecordedRequest, type Reply, fakeServerEachTest } from '../helpers/fake-openai.js';
@@ -192,5 +196,73 @@ describe('ask: notices on stderr, memoryChanges and memoriesUsed in --json', () 
     expect(offline.code, offline.stderr).toBe(0);
     expect(offline.stdout).toContain('Asked Memory to remember this as a project decision.');
     expect(offline.stdout).toContain('it waits in the queue (no model is configured)');
+  });
+});
+
+describe('memory keep / dismiss from the shell (M-5.7)', () => {
+  const env = (): Record<string, string> => ({ AUTOPATCH_LLM_BASE_URL: fake.server.url, AUTOPATCH_LLM_API_KEY: 'k' });
+  const QUESTION = '能不能以后都先跑 lint 再提交？';
+
+  /** One turn whose extraction proposes a preference quoting `quote`; the gate refuses it (a question). */
+  async function turnWithRefusal(repo: string, quote: string): Promise<{ turnId: string; refusalId: string }> {
+    const llm = new ScriptedLlm()
+      .always(
+        'memory_extraction',
+        extractWith((t) => [
+          {
+            kind: 'user_preference',
+            title: '先跑 lint 再提交',
+            content: '提交前先跑 lint',
+            aliases: [],
+            sources: [{ turn_id: t.turn_id, role: 'user', quote }],
+          },
+        ]),
+      )
+      .always('memory_consolidation', consolidateWith());
+    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const turn = memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: QUESTION }), 'OK');
+    await memory.processDue({ force: true });
+    const refusalId = memory.refused()[0]!.candidateId;
+    await memory.close();
+    return { turnId: turn.id, refusalId };
+  }
+
+  it('keep makes a suggestion a memory (exit 0); keep again changes nothing; dismiss drops another', async () => {
+    serve();
+    const repo = tempRepo();
+    const { turnId } = await turnWithRefusal(repo, QUESTION);
+    const id = plantSuggestion(repo, turnId, QUESTION);
+    const kept = await runCli(['memory', 'keep', '--repo', repo, shortCandidateId(id)], { env: env() });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toContain('Asked Memory to keep this as a preference.');
+    expect(kept.stdout).toMatch(/remembered preference m[0-9a-z]{8} "先跑 lint 再提交" — from "能不能以后都先跑 lint 再提交？"/u);
+    const bytes = itemTableBytes(repo);
+    const again = await runCli(['memory', 'keep', '--repo', repo, '--json', id], { env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ alreadyKept: true, outcome: 'remembered' });
+    expect(itemTableBytes(repo)).toBe(bytes);
+    const list = await runCli(['memory', 'list', '--repo', repo, '--json']);
+    expect((JSON.parse(list.stdout) as { title: string }[]).map((i) => i.title)).toEqual(['先跑 lint 再提交']);
+
+    const other = tempRepo();
+    const second = await turnWithRefusal(other, QUESTION);
+    const held = plantSuggestion(other, second.turnId, QUESTION);
+    const dismissed = await runCli(['memory', 'dismiss', '--repo', other, held], { env: env() });
+    expect(dismissed.code, dismissed.stderr).toBe(0);
+    const late = await runCli(['memory', 'keep', '--repo', other, held], { env: env() });
+    expect(late.code).toBe(1);
+  });
+
+  it('keep on a provenance refusal fails with exit 1 and leaves the items tables byte for byte', async () => {
+    serve();
+    const repo = tempRepo();
+    const { refusalId } = await turnWithRefusal(repo, '以后提交前都跑 lint');
+    const bytes = itemTableBytes(repo);
+    const run = await runCli(['memory', 'keep', '--repo', repo, refusalId], { env: env() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('can never be kept');
+    expect(run.stderr).toContain('quote_not_found');
+    expect(itemTableBytes(repo)).toBe(bytes);
+    expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT count(*) FROM turns').pluck().get())).toBe(1);
   });
 });

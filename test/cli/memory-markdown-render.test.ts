@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DecisionEntry, renderAgentsBlock, renderDecisionsMarkdown } from '../../src/cli/render/memory-markdown.js';
+import { type DecisionEntry, mergeAgentsBlock, renderAgentsBlock, renderDecisionsMarkdown } from '../../src/cli/render/memory-markdown.js';
 
 const entry = (over: Partial<DecisionEntry>): DecisionEntry => ({
   id: 'mabcd1234',
@@ -39,5 +39,53 @@ describe('the Markdown of decisions', () => {
     expect(text).toContain('  > said &lt;!-- autopatch-j:memory:end --&gt; here\n  > and\\u202ethere');
     expect(text).not.toMatch(/[\r\u001b\u202e]/);
     expect(renderAgentsBlock([entry({})]).split('\n')[0]).toMatch(/^<!-- Written by `autopatch-j memory export --agents-md`/);
+  });
+
+  it("a merge keeps the lines of entries it does not know and reviewers' notes, and puts a new kind in its place", () => {
+    const theirs = [
+      '- **以后回答先给结论**  ',
+      '  `mteam0001` · user_preference · 2027-01-02',
+      '',
+      '  Reviewed: lead with the conclusion (team-wide).',
+      '',
+      '  > 以后回答先给结论。',
+    ];
+    const current = [
+      'old note',
+      '',
+      '## Project memory (autopatch-j)',
+      '',
+      '### User preferences',
+      '',
+      ...theirs,
+      '',
+      'Reviewer note: keep this one.',
+      '',
+      '- **Forgotten here**',
+      '  `mgone0001` · user_preference · 2027-01-01',
+      '',
+      '  gone',
+      '',
+    ].join('\n');
+    const mine = entry({});
+    const merged = mergeAgentsBlock(current, [mine], (id) => id === 'mgone0001');
+    expect(merged).toMatchObject({ kept: 1, removed: 1 });
+    expect(merged.body).toContain(theirs.join('\n'));
+    expect(merged.body).toContain('\n\nReviewer note: keep this one.');
+    expect(merged.body).not.toContain('mgone0001');
+    expect(merged.body).not.toContain('old note');
+    expect(merged.body.indexOf('### Project decisions')).toBeGreaterThan(0);
+    expect(merged.body.indexOf('### Project decisions')).toBeLessThan(merged.body.indexOf('### User preferences'));
+    expect(merged.body).toContain('### Project decisions\n\n- **Use pnpm**\n  `mabcd1234` · project_decision · 2027-01-15\n');
+    expect(merged.body).not.toMatch(/\n\n\n|\n$/);
+    // Idempotent, and the same as a new block when nothing else is there.
+    expect(mergeAgentsBlock(merged.body, [mine], (id) => id === 'mgone0001').body).toBe(merged.body);
+    expect(mergeAgentsBlock(renderAgentsBlock([mine]), [mine], () => true).body).toBe(renderAgentsBlock([mine]));
+    // The last entry of this Memory forgotten: the teammate's entry remains, no "nothing yet" line.
+    const alone = mergeAgentsBlock(merged.body, [], (id) => id === mine.id);
+    expect(alone.body).not.toContain('### Project decisions');
+    expect(alone.body).toContain(theirs.join('\n'));
+    expect(alone.body).not.toContain('No active preferences or decisions yet.');
+    expect(mergeAgentsBlock(renderAgentsBlock([mine]), [], () => true).body).toContain('No active preferences or decisions yet.');
   });
 });

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CliRun, runCli } from '../helpers/cli.js';
 import { buildRichMemory } from '../helpers/rich-memory.js';
@@ -90,6 +90,43 @@ describe('memory export --markdown (decisions as a reviewable file)', () => {
     const usage = await runCli(['memory', 'export', '--out', out, '--repo', repo]);
     expect(usage.code).toBe(2);
   });
+  it('--out never writes into .autopatch-j/ or .git/, typed or through a link: the Memory and its backups stay intact', async () => {
+    const repo = await richRepo();
+    mkdirSync(join(repo, '.git'));
+    writeFileSync(join(repo, '.git', 'config'), '[core]\n');
+    const backup = ok(await runCli(['memory', 'export', '--json', '--repo', repo]));
+    const backupPath = (JSON.parse(backup.stdout) as { path: string }).path;
+    const listBefore = ok(await runCli(['memory', 'list', '--json', '--repo', repo])).stdout;
+    symlinkSync('.autopatch-j/memory.db', join(repo, 'notes.md'));
+    mkdirSync(join(repo, 'docs'));
+    symlinkSync('../.git', join(repo, 'docs', 'git'));
+    const protectedFiles = [join(repo, '.autopatch-j', 'memory.db'), backupPath, join(repo, '.git', 'config')];
+    const bytesBefore = protectedFiles.map((f) => readFileSync(f));
+    const targets = [
+      '.autopatch-j/memory.db',
+      relative(repo, backupPath),
+      '.autopatch-j/new-file.md',
+      './src/../.autopatch-j/exports/other.md',
+      join(repo, '.autopatch-j', 'memory.db'),
+      'notes.md',
+      '.git/config',
+      '.git/NEW.md',
+      'docs/git/config',
+    ];
+    for (const out of targets) {
+      const run = await runCli(['memory', 'export', '--markdown', '--out', out, '--repo', repo], { cwd: repo });
+      expect(run.code, `--out ${out}: ${run.stdout}`).toBe(1);
+      expect(run.stderr).toMatch(/export failed: .* (inside|leads into) (\.autopatch-j|\.git)\/.*nothing was written/);
+      protectedFiles.forEach((f, i) => expect(readFileSync(f).equals(bytesBefore[i]!), `${f} after --out ${out}`).toBe(true));
+    }
+    expect(existsSync(join(repo, '.autopatch-j', 'new-file.md'))).toBe(false);
+    expect(existsSync(join(repo, '.git', 'NEW.md'))).toBe(false);
+    expect(ok(await runCli(['memory', 'list', '--json', '--repo', repo])).stdout).toBe(listBefore);
+    expect(ok(await runCli(['memory', 'status', '--json', '--repo', repo])).stdout).not.toContain('malformed');
+    // A file of the project next to them is still written.
+    ok(await runCli(['memory', 'export', '--markdown', '--out', 'docs/decisions.md', '--repo', repo], { cwd: repo }));
+    expect(readFileSync(join(repo, 'docs', 'decisions.md'), 'utf8')).toContain('# Project memory (autopatch-j)');
+  });
 });
 
 describe('memory export --agents-md (a marked block the team reviews)', () => {
@@ -128,6 +165,75 @@ describe('memory export --agents-md (a marked block the team reviews)', () => {
     expect(after.subarray(0, head.length).equals(head)).toBe(true);
     expect(after.subarray(after.length - tail.length).equals(tail)).toBe(true);
     expect(after.toString('utf8')).not.toContain('pnpm');
+  });
+
+  it("merges by memory id: teammates' entries stay byte for byte, this Memory's are rewritten, retired ones leave", async () => {
+    // A teammate exported their Memory; the block was reviewed (one of their entries reworded) and merged.
+    const teammate = await richRepo();
+    ok(await runCli(['memory', 'export', '--agents-md', '--repo', teammate]));
+    const theirIds = json<{ entries: Entry[] }>(await runCli(['memory', 'export', '--markdown', '--json', '--repo', teammate])).entries.map(
+      (e) => e.id,
+    );
+    const merged = readFileSync(join(teammate, 'AGENTS.md'), 'utf8').replace(
+      /(- \*\*我们决定采用 PostgreSQL 作为主数据库\*\*\n[^\n]*\n\n)  我们决定采用 PostgreSQL 作为主数据库/,
+      '$1  PostgreSQL 16 is the main database (reworded in review).',
+    );
+    expect(merged).toContain('reworded in review');
+    const repo = await richRepo();
+    const file = join(repo, 'AGENTS.md');
+    writeFileSync(file, `# Team rules\n\n${merged}`);
+    const chunks = (text: string): Map<string, string> =>
+      new Map(
+        text
+          .split(/\n(?=- \*\*)|\n(?=#)|\n(?=<!-- autopatch-j:memory:end)/)
+          .map((chunk) => [/^  `(\w+)` ·/m.exec(chunk)?.[1] ?? '', chunk.trimEnd()] as [string, string])
+          .filter(([id]) => id !== ''),
+      );
+    const theirs = chunks(merged);
+    expect([...theirs.keys()].sort()).toEqual([...theirIds].sort());
+
+    const first = ok(await runCli(['memory', 'export', '--agents-md', '--json', '--repo', repo]));
+    const mine = (JSON.parse(first.stdout) as { entries: Entry[] }).entries;
+    expect(mine).toHaveLength(4);
+    const once = readFileSync(file, 'utf8');
+    expect(once.startsWith('# Team rules\n\n<!-- autopatch-j:memory:start -->\n')).toBe(true);
+    const after = chunks(once);
+    // Every teammate entry is still there, byte for byte, the reviewed wording included.
+    for (const [id, chunk] of theirs) expect(after.get(id), id).toBe(chunk);
+    expect(once).toContain('PostgreSQL 16 is the main database (reworded in review).');
+    // This Memory's entries are added, each once, in the section of its kind.
+    for (const entry of mine) {
+      expect(once.split(`\`${entry.id}\` · ${entry.kind}`).length, entry.id).toBe(2);
+      const section = entry.kind === 'project_decision' ? /### Project decisions\n([^]*?)(?=\n### |$)/ : /### User preferences\n([^]*)/;
+      expect(section.exec(once)?.[1], entry.id).toContain(`\`${entry.id}\``);
+    }
+    expect(once.match(/^### Project decisions$/gm)).toHaveLength(1);
+    expect(once.match(/^### User preferences$/gm)).toHaveLength(1);
+    // Idempotent.
+    const second = ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo]));
+    expect(second.stdout).toContain('nothing changed');
+    expect(readFileSync(file, 'utf8')).toBe(once);
+
+    // A reviewer's edit of an entry of this Memory is rewritten from it; a forgotten memory leaves the
+    // block, the teammate's entry on the same subject stays.
+    const pnpm = mine.find((e) => e.title.includes('pnpm'))!;
+    const pg = mine.find((e) => e.title.includes('PostgreSQL'))!;
+    writeFileSync(
+      file,
+      once.replace(
+        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  我们决定采用`,
+        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  EDITED`,
+      ),
+    );
+    expect(readFileSync(file, 'utf8')).toContain('EDITED');
+    ok(await runCli(['memory', 'forget', pnpm.id, '--repo', repo]));
+    ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo]));
+    const third = readFileSync(file, 'utf8');
+    expect(third).not.toContain('EDITED');
+    expect(chunks(third).get(pg.id)).toBe(chunks(once).get(pg.id));
+    expect(third).not.toContain(`\`${pnpm.id}\``);
+    for (const [id, chunk] of theirs) expect(chunks(third).get(id), id).toBe(chunk);
+    expect(third).not.toMatch(/\n\n\n/);
   });
 
   it('creates AGENTS.md when missing; refuses a link out of the project and a file with two blocks, changing nothing', async () => {

@@ -21,6 +21,8 @@ export type Reply =
       /** stream the text, then never finish */ hangAfter?: boolean;
       /** tokens to report: in the response, or in a last chunk when a stream asks for `stream_options.include_usage` */
       usage?: { prompt: number; completion: number };
+      /** characters per streamed content chunk (5 unless given) */
+      chunkSize?: number;
     }
   | { status: number; body: string; contentType?: string; headers?: Record<string, string> }
   | { raw: string; contentType?: string }
@@ -169,7 +171,7 @@ export class FakeOpenAi {
     };
     chunk({ role: 'assistant' });
     // Split the text so the client really assembles a stream.
-    const parts = reply.text.match(/[\s\S]{1,5}/gu) ?? [];
+    const parts = reply.text.match(new RegExp(`[\\s\\S]{1,${reply.chunkSize ?? 5}}`, 'gu')) ?? [];
     for (const part of parts) chunk({ content: part });
     if (reply.hangAfter) {
       this.hanging.add(res);

@@ -48,23 +48,14 @@ describe('the invariant probes can fail', () => {
   it('the repair probe counts a leak when a repair request carries Memory', async () => {
     const { MemoryManager } = await import('../../src/index.js');
     const { tempRepo } = await import('../helpers/temp-repo.js');
-    const { Agent } = await import('../../dist/agent/agent.js');
     const repo = tempRepo();
     const memory = MemoryManager.open({ repoRoot: repo });
     const h = memory.beginTurn({ intent: 'general_chat', userText: 'LEAKY USER TEXT 以后先给结论' });
     memory.completeTurn(h, 'ok');
     await memory.close();
     expect(await repairLeaks(repo)).toBe(0);
-    // A broken agent that sends ordinary history to a repair flow is caught.
-    const original = Agent.prototype.serve;
-    Agent.prototype.serve = function (this: InstanceType<typeof Agent>, _route, input, run) {
-      return original.call(this, { intent: 'general_chat', fallback: null }, input, run);
-    };
-    try {
-      expect(await repairLeaks(repo)).toBeGreaterThan(2);
-    } finally {
-      Agent.prototype.serve = original;
-    }
+    // A broken router that serves repair requests as ordinary ones (with Memory) is caught.
+    expect(await repairLeaks(repo, { routeOf: () => ({ intent: 'general_chat', fallback: null }) })).toBeGreaterThan(2);
   });
 
   it('the provenance audit counts a quote that is not at its recorded place', async () => {

@@ -35,6 +35,18 @@ describe('a marked block inside a file people edit', () => {
     expect(() => withMarkedBlock(Buffer.from('<!-- x:start -->\nno end\n'), MARKERS, 'c')).toThrow(FileRefusedError);
   });
 
+  it('gives a body function the current block as text, and refuses a block that is not UTF-8', () => {
+    const seen: (string | null)[] = [];
+    const body = (current: string | null): string => (seen.push(current), 'next');
+    expect(withMarkedBlock(Buffer.from('# T\r\n<!-- x:start -->\r\na\r\n\r\nb\r\n<!-- x:end -->\r\n'), MARKERS, body).toString()).toBe(
+      '# T\r\n<!-- x:start -->\r\nnext\r\n<!-- x:end -->\r\n',
+    );
+    withMarkedBlock(null, MARKERS, body);
+    expect(seen).toEqual(['a\n\nb', null]);
+    const latin1 = Buffer.concat([Buffer.from('<!-- x:start -->\ncaf'), Buffer.from([0xe9]), Buffer.from('\n<!-- x:end -->\n')]);
+    expect(() => withMarkedBlock(latin1, MARKERS, body)).toThrow(/the marked block is not UTF-8 text/);
+  });
+
   it('writes atomically: same mode, no temp file left, and nothing at all when the block is already there', () => {
     const repo = tempRepo();
     const file = join(repo, 'AGENTS.md');

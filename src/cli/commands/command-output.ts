@@ -7,6 +7,8 @@ export interface CommandOutput {
   rich?: boolean;
   json?: unknown;
   exitCode: number;
+  /** Where `text` goes; by default stdout on success and stderr otherwise (a report goes to stdout either way). */
+  channel?: 'out' | 'err';
 }
 
 /** Exit codes (INTERFACES.md §4). */

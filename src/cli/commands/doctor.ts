@@ -8,14 +8,13 @@ import { redactUrl } from '../../shared/redact.js';
 import { type AppConfig, ConfigError } from '../../config/config.js';
 import { rawDiagnostic } from '../../llm/diagnostics.js';
 import { StartupError, readConfig, resolveRepo } from '../context.js';
-import { jsonText } from '../json.js';
 import { type Output, literal } from '../output.js';
 import { ROOT_INSTRUCTION_FILES, loadProjectInstructions } from '../../workspace/project-instructions.js';
 import { describeModelFailure } from '../render/errors.js';
 import { instructionFilesText, skippedInstructionsText } from '../render/instruction-files.js';
 import { styleFor } from '../render/style.js';
 import { renderColumns } from '../render/wrap.js';
-import { EXIT } from './command-output.js';
+import { type CommandOutput, EXIT } from './command-output.js';
 import { patchesCheck } from './patch-recovery.js';
 
 /** One line of `autopatch-j doctor`. */
@@ -31,7 +30,7 @@ export interface Check {
  * `autopatch-j doctor`: the settings, the provider reached with one tiny request, the Memory database and
  * the data folder, as a ✓/✗ table with a fix for every ✗ (or `--json`). Exit 0 when all pass, else 1.
  */
-export async function runDoctor(options: { repo?: string; model?: string; json: boolean; output: Output }): Promise<number> {
+export async function runDoctor(options: { repo?: string; model?: string; output: Output }): Promise<CommandOutput> {
   const checks: Check[] = [];
   // ES-module packages are loaded with require (the bin refuses to start without it).
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -158,19 +157,24 @@ export async function runDoctor(options: { repo?: string; model?: string; json: 
     checks.push(patchesCheck(root));
   }
   const allOk = checks.every((c) => c.ok);
-  if (options.json) {
-    options.output.out(jsonText({ ok: allOk, checks, ...(raw !== null ? { debug: raw } : {}) }));
-    return allOk ? EXIT.ok : EXIT.failure;
-  }
   const style = styleFor(options.output);
   const rows = checks.map((c) => [
     `${c.ok ? style.green('✓') : style.red('✗')} ${c.name}`,
     c.ok || !c.fix ? c.detail : `${c.detail} — fix: ${c.fix}`,
   ]);
-  options.output.outRich(`${renderColumns(rows, options.output.outTerminal ? options.output.columns() : 100)}\n`);
-  if (raw !== null) options.output.err(`[debug] ${literal(raw)}\n`);
-  options.output.out(allOk ? 'All checks passed.\n' : `${checks.filter((c) => !c.ok).length} check(s) failed.\n`);
-  return allOk ? EXIT.ok : EXIT.failure;
+  const text = [
+    renderColumns(rows, options.output.outTerminal ? options.output.columns() : 100),
+    ...(raw !== null ? [`[debug] ${literal(raw)}`] : []),
+    allOk ? 'All checks passed.' : `${checks.filter((c) => !c.ok).length} check(s) failed.`,
+  ].join('\n');
+  // A report: on stdout whatever it found.
+  return {
+    text,
+    rich: true,
+    channel: 'out',
+    json: { ok: allOk, checks, ...(raw !== null ? { debug: raw } : {}) },
+    exitCode: allOk ? EXIT.ok : EXIT.failure,
+  };
 }
 
 /** The instruction files a request would carry from here; a skipped file is a note, not a failure. */

@@ -4,7 +4,7 @@ import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
 import { degradedHelp, renderDetail, renderList, renderRefused, renderStatus } from '../render/memory-views.js';
 import { type CommandOutput, EXIT, type Surface, exitCodeOf, failure, invocation, ok } from './command-output.js';
-import { MEMORY_BLOCK, decisionEntries, renderAgentsBlock, renderDecisionsMarkdown } from '../render/memory-markdown.js';
+import { type BlockMerge, MEMORY_BLOCK, decisionEntries, mergeAgentsBlock, renderDecisionsMarkdown } from '../render/memory-markdown.js';
 import { FileRefusedError, updateMarkedBlock, writeProjectFile } from '../../workspace/marked-block.js';
 import { resolve } from 'node:path';
 
@@ -124,12 +124,19 @@ function memoryExportMarkdown(ctx: CliContext, options: ExportOptions): CommandO
     const counted = `${decisions} decision(s), ${entries.length - decisions} preference(s)`;
     try {
       if (options.agentsMd) {
-        const update = updateMarkedBlock(ctx.repoRoot, 'AGENTS.md', MEMORY_BLOCK, renderAgentsBlock(entries));
+        let merge: BlockMerge = { body: '', kept: 0, removed: 0 };
+        const update = updateMarkedBlock(ctx.repoRoot, 'AGENTS.md', MEMORY_BLOCK, (current) => {
+          merge = mergeAgentsBlock(current, entries, (id) => knowsMemory(ctx, id));
+          return merge.body;
+        });
+        const others =
+          (merge.kept > 0 ? ` ${merge.kept} entr${merge.kept === 1 ? 'y' : 'ies'} of teammates kept as they were.` : '') +
+          (merge.removed > 0 ? ` ${merge.removed} forgotten or replaced entr${merge.removed === 1 ? 'y' : 'ies'} removed.` : '');
         const text = update.changed
-          ? `${update.created ? 'Created' : 'Updated'} the autopatch-j block in ${update.path}: ${counted}. ` +
+          ? `${update.created ? 'Created' : 'Updated'} the autopatch-j block in ${update.path}: ${counted} of this Memory.${others} ` +
             'Review it and commit it like any change; text outside the block is untouched.'
           : `${update.path} already holds these ${entries.length} memories: nothing changed.`;
-        return ok(text, { format: 'agents-md', ...update, entries });
+        return ok(text, { format: 'agents-md', ...update, entries, kept: merge.kept, removed: merge.removed });
       }
       const markdown = renderDecisionsMarkdown(entries);
       if (options.out === undefined) return ok(literal(markdown.trimEnd()), { format: 'markdown', path: null, markdown, entries });
@@ -148,6 +155,16 @@ function memoryExportMarkdown(ctx: CliContext, options: ExportOptions): CommandO
   });
 }
 
+/** True when this Memory has (or had: forgotten, superseded) the memory of exactly this id. */
+function knowsMemory(ctx: CliContext, id: string): boolean {
+  try {
+    return ctx.memory.show(id).id === id;
+  } catch (error) {
+    if (error instanceof MemoryNotFoundError) return false;
+    throw error;
+  }
+}
+
 /**
  * `memory import FILE` into a project without a Memory: the export is checked against the contract before
  * the Memory is created, so a refused file creates nothing. Returns what to print instead when it is refused.
@@ -155,16 +172,16 @@ function memoryExportMarkdown(ctx: CliContext, options: ExportOptions): CommandO
 export async function checkImportFile(repoRoot: string, file: string): Promise<CheckedExport | CommandOutput> {
   const { MemoryManager } = await import('../../memory/manager.js');
   try {
-    return MemoryManager.checkExportFile({ repoRoot, file });
+    return await MemoryManager.checkExportFile({ repoRoot, file });
   } catch (error) {
     return importFailure(error);
   }
 }
 
 /** `memory import FILE`: the export (a path, or checked already) restored into this project's empty Memory. */
-export function memoryImport(ctx: CliContext, source: string | CheckedExport): CommandOutput {
+export async function memoryImport(ctx: CliContext, source: string | CheckedExport): Promise<CommandOutput> {
   try {
-    const r = ctx.memory.restore(source);
+    const r = await ctx.memory.restore(source);
     return ok(
       [
         `Restored ${r.turns} turn(s), ${r.items} memory revision(s), ${r.candidates} candidate(s) with ${r.sources} quote(s), ` +

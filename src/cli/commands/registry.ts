@@ -6,19 +6,8 @@ import { renderColumns, wrapText } from '../render/wrap.js';
 import { type CommandOutput, EXIT, failure, ok } from './command-output.js';
 import { applyPatch, discardPatch, showPatch, undoPatch } from './patch-commands.js';
 import { closest } from './suggest.js';
-import { readRememberAct } from '../../memory/remember-command.js';
-import { rememberCommand } from './remember-command.js';
 import { whyCommand } from './why.js';
-import {
-  memoryClear,
-  memoryExport,
-  memoryForget,
-  memoryList,
-  memoryRefused,
-  memoryRetry,
-  memoryShow,
-  memoryStatus,
-} from './memory-commands.js';
+import { findMemorySubcommand, memorySubcommands, runMemorySlash, runRememberSlash, subcommandUsage } from './memory-table.js';
 
 /** A slash command: data the session dispatches to; actions return what to print. */
 export interface SlashCommand {
@@ -29,8 +18,6 @@ export interface SlashCommand {
   /** `line`: the whole line as typed (a command whose argument is free text reads it from there). */
   run(args: string[], ctx: CliContext, line: string): Promise<CommandOutput | 'exit'>;
 }
-
-const MEMORY_SUBCOMMANDS = ['status', 'list', 'show', 'forget', 'clear', 'export', 'refused', 'retry'];
 
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
@@ -67,61 +54,18 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'memory',
-    usage:
-      '/memory status|list|show <id>|forget <id>|clear [--confirm]|export [--markdown [--out FILE]|--agents-md]|refused|retry [id|--all]',
-    description: 'inspect, export, forget or clear what is remembered',
-    subcommands: MEMORY_SUBCOMMANDS,
-    run: async (args, ctx) => {
-      const [sub, ...rest] = args;
-      switch (sub ?? 'status') {
-        case 'status':
-          return memoryStatus(ctx);
-        case 'list':
-          return memoryList(ctx);
-        case 'show':
-          return memoryShow(ctx, rest[0]);
-        case 'forget':
-          return memoryForget(ctx, rest[0]);
-        case 'clear':
-          return memoryClear(ctx, rest.includes('--confirm'));
-        case 'export': {
-          const out = rest.indexOf('--out');
-          return memoryExport(ctx, {
-            markdown: rest.includes('--markdown'),
-            agentsMd: rest.includes('--agents-md'),
-            ...(out >= 0 ? { out: rest[out + 1] ?? '' } : {}),
-          });
-        }
-        case 'refused':
-          return memoryRefused(ctx);
-        case 'retry':
-          return memoryRetry(
-            ctx,
-            rest.find((a) => !a.startsWith('--')),
-            rest.includes('--all'),
-          );
-        default: {
-          const guess = closest(sub!, MEMORY_SUBCOMMANDS);
-          return failure(
-            `Unknown memory command '${literal(sub)}'.${guess ? ` Did you mean /memory ${guess}?` : ''} ` +
-              `Usage: /memory ${MEMORY_SUBCOMMANDS.join('|')}`,
-            EXIT.usage,
-          );
-        }
-      }
-    },
+    usage: `/memory ${memorySubcommands('session')
+      .map((sub) => subcommandUsage(sub))
+      .join('|')}`,
+    description: 'inspect, export, forget or clear what is remembered; keep or dismiss what it holds for you; remember',
+    subcommands: memorySubcommands('session').map((sub) => sub.name),
+    run: async (_args, ctx, line) => runMemorySlash(line, ctx),
   },
   {
     name: 'remember',
-    usage: '/remember [--decision] <text>',
-    description: 'remember your words as a preference (or, with --decision, a project decision)',
-    run: async (_args, ctx, line) => {
-      const typed = line.trim();
-      const act = readRememberAct(typed);
-      const decision = /^\/\S+\s+--decision(\s|$)/iu.test(typed);
-      const text = act ? act.text : typed.replace(/^\/\S+(\s+--decision)?/iu, '');
-      return rememberCommand(ctx, { text, decision, ...(act ? { typed } : {}), commands: 'session' });
-    },
+    usage: `/${subcommandUsage(findMemorySubcommand('remember')!)}`,
+    description: findMemorySubcommand('remember')!.summary,
+    run: async (_args, ctx, line) => runRememberSlash(line, ctx),
   },
   {
     name: 'why',

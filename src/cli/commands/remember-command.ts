@@ -1,13 +1,13 @@
-import { rememberAnswer } from '../../memory/remember-command.js';
+import { readRememberAct, rememberAnswer } from '../../memory/remember-command.js';
 import type { MemoryChange, RememberResult } from '../../memory/types.js';
 import { MemorySchemaError, MemoryUsageError, describeError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import { MemoryNotices } from '../notices.js';
 import { literal } from '../output.js';
 import { KIND_LABEL, degradedHelp, reasonText } from '../render/memory-views.js';
-import { type CommandStyle, noticeLines } from '../render/notices.js';
+import { noticeLines } from '../render/notices.js';
 import { styleFor } from '../render/style.js';
-import { type CommandOutput, EXIT, exitCodeOf, failure } from './command-output.js';
+import { type CommandOutput, EXIT, type Surface, exitCodeOf, failure, invocation } from './command-output.js';
 
 export const REMEMBER_USAGE = 'usage: /remember [--decision] <text>   (a preference; --decision: a project decision)';
 
@@ -24,47 +24,64 @@ export function changesJson(changes: readonly MemoryChange[]): unknown[] {
  */
 export async function rememberCommand(
   ctx: CliContext,
-  input: { text: string; decision: boolean; typed?: string; commands: CommandStyle },
+  input: { text: string; decision: boolean; typed?: string; commands: Surface },
 ): Promise<CommandOutput> {
   const text = input.text.trim();
   if (text.length === 0) return failure(REMEMBER_USAGE, EXIT.usage, { error: 'usage' });
   const kind = input.decision ? 'project_decision' : 'user_preference';
   const board = ctx.session?.notices ?? new MemoryNotices(ctx.memory);
-  // A provider that already timed out or was unreachable in this run is not waited on again (as for /new).
-  const held = ctx.llm?.trouble != null;
-  if (ctx.llm) ctx.llm.holdMemoryCalls = held;
   let result: RememberResult;
   try {
-    result = await ctx.memory.remember({ text, kind, ...(input.typed !== undefined ? { typed: input.typed } : {}) });
+    result = await withProviderHold(ctx, () =>
+      // The line as typed is the turn's RAW text when it is the remember command itself (`/remember …`).
+      ctx.memory.remember({ text, kind, ...(input.typed !== undefined && readRememberAct(input.typed) ? { typed: input.typed } : {}) }),
+    );
   } catch (error) {
     if (error instanceof MemoryUsageError) return failure(`${literal(error.message)}\n${REMEMBER_USAGE}`, EXIT.usage, { error: 'usage' });
     if (error instanceof MemorySchemaError) return failure(degradedHelp(error.reason), exitCodeOf(error), { error: 'degraded' });
     return failure(`remember failed: ${literal(describeError(error))}`, exitCodeOf(error));
-  } finally {
-    if (ctx.llm) ctx.llm.holdMemoryCalls = false;
   }
   const changes = board.take();
-  const style = styleFor(ctx.output, 'out');
-  const memory = input.commands === 'session' ? '/memory' : 'autopatch-j memory';
-  const outcome: string[] = [];
-  if (result.outcome === 'remembered') {
-    outcome.push(...noticeLines(changes, input.commands));
-    const m = result.memory!;
-    if (!changes.some((c) => c.id === m.id)) {
-      outcome.push(
-        `already remembered: ${KIND_LABEL[m.kind]} ${m.id} "${literal(m.title)}" — ` +
-          `your words were added to its sources · ${memory} show ${m.id}`,
-      );
-    }
-  } else if (result.outcome === 'refused') {
-    outcome.push(`not remembered: ${literal(reasonText(result.reason ?? 'refused'))} — ${memory} refused lists it`);
-  } else {
-    outcome.push(`it waits in the queue (${literal(result.reason ?? 'queued')}) and is remembered once a model answers — ${memory} status`);
-  }
+  const outcome = outcomeLines(result, changes, input.commands);
   return {
-    text: [rememberAnswer(kind), ...outcome.map((l) => style.dim(l))].join('\n'),
+    text: [rememberAnswer(kind), ...outcome.map((l) => styleFor(ctx.output, 'out').dim(l))].join('\n'),
     rich: true,
     json: { ...result, changes: changesJson(changes) },
     exitCode: result.outcome === 'refused' ? EXIT.failure : EXIT.ok,
   };
+}
+
+/** Runs a Memory call that talks to the model at once; a provider that already failed in this run is not waited on again (as for /new). */
+export async function withProviderHold<T>(ctx: CliContext, call: () => Promise<T>): Promise<T> {
+  if (ctx.llm) ctx.llm.holdMemoryCalls = ctx.llm.trouble != null;
+  try {
+    return await call();
+  } finally {
+    if (ctx.llm) ctx.llm.holdMemoryCalls = false;
+  }
+}
+
+/**
+ * What Memory made of a remember or a keep, in lines the caller dims: the notices of what it changed (or,
+ * when the words repeat a memory, which one now holds them), why it was refused, or that it waits.
+ */
+export function outcomeLines(
+  result: Pick<RememberResult, 'outcome' | 'memory' | 'reason'>,
+  changes: readonly MemoryChange[],
+  commands: Surface,
+): string[] {
+  const reason = literal(result.reason ?? result.outcome);
+  if (result.outcome === 'refused') return [`not remembered: ${reasonText(reason)} — ${invocation('memory refused', commands)} lists it`];
+  if (result.outcome === 'queued') {
+    return [`it waits in the queue (${reason}) and is remembered once a model answers — ${invocation('memory status', commands)}`];
+  }
+  const lines = noticeLines(changes, commands);
+  const m = result.memory!;
+  if (!changes.some((c) => c.id === m.id)) {
+    lines.push(
+      `already remembered: ${KIND_LABEL[m.kind]} ${m.id} "${literal(m.title)}" — ` +
+        `your words were added to its sources · ${invocation(`memory show ${m.id}`, commands)}`,
+    );
+  }
+  return lines;
 }

@@ -1,5 +1,5 @@
 import { BLOCK_INDENT, type MarkdownBlock, type MarkdownRenderer } from './markdown.js';
-import { displayWidth } from './width.js';
+import { displayWidth, simpleWidth } from './width.js';
 
 /** Code lines before the current one given to the highlighter, so a line inside a string or comment keeps its colour. */
 const CODE_CONTEXT_LINES = 12;
@@ -199,9 +199,37 @@ export function rowsOf(text: string, columns: number): number {
   const lines = text.split('\n');
   let rows = 0;
   lines.forEach((line, i) => {
-    const width = displayWidth(line);
-    const used = Math.max(1, Math.ceil(width / Math.max(1, columns)));
+    const used = rowsOfLine(line, Math.max(1, columns));
     rows += i === lines.length - 1 ? used - 1 : used;
   });
+  return rows;
+}
+
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * The rows one line takes as a terminal writes it, character by character: a character wider than what is
+ * left of the row (a double-width one with one column left) starts the next row and leaves that column
+ * empty, so a Chinese line needs more rows than its width divided by the columns. A line that exactly fills
+ * its last row keeps the cursor there (the wrap waits for the next character). A tab moves to the next
+ * multiple of 8 and never wraps.
+ */
+function rowsOfLine(line: string, columns: number): number {
+  let rows = 1;
+  let col = 0;
+  const put = (width: number): void => {
+    if (width === 0) return;
+    if (col + width > columns) {
+      rows += 1;
+      col = 0;
+    }
+    col += width;
+  };
+  const simple = [...line].every((ch) => ch === '\t' || simpleWidth(ch.charCodeAt(0)) > 0);
+  const cells = simple ? line : [...(graphemes ??= new Intl.Segmenter()).segment(line)].map((g) => g.segment);
+  for (const cell of cells) {
+    if (cell === '\t') col = Math.min(columns, (Math.floor(col / 8) + 1) * 8);
+    else put(simple ? simpleWidth(cell.charCodeAt(0)) : displayWidth(cell));
+  }
   return rows;
 }

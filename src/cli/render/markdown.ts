@@ -1,6 +1,10 @@
 import { createRequire } from 'node:module';
 import type { MarkedExtension, Token, Tokens } from 'marked';
+import { reflowProse } from './reflow.js';
 import { displayWidth } from './width.js';
+
+/** What marked-terminal writes for ':' inside code spans until its text transform puts the colon back. */
+const COLON_REPLACER = '*#COLON|*';
 
 /** A top-level block of an answer as the markdown lexer sees it. */
 export interface MarkdownBlock {
@@ -32,11 +36,12 @@ type Load = (name: string) => unknown;
  * ES module through require needs Node 20.19): the command line runs from a code-cached bundle, where
  * Node 20 cannot run an import() of a package.
  *
- * On top of marked-terminal, three repairs: inline markup inside list items is rendered (marked-terminal
+ * On top of marked-terminal, four repairs: inline markup inside list items is rendered (marked-terminal
  * prints the inline text of a tight list item raw with marked ≥ 13), an ordered list starting at N is
- * numbered from N (a list interrupted by a code block goes on at 2., 3., …), and a table fits `width`:
- * columns share the room and cells wrap between words, Chinese characters counted as two columns (cli-table3
- * alone cuts such cells short).
+ * numbered from N (a list interrupted by a code block goes on at 2., 3., …), prose (paragraphs, headings,
+ * list items, quotes) is filled by display width at Unicode line-break opportunities within the room its
+ * nesting leaves (`reflowProse`), and a table fits `width`: columns share the room and cells wrap between
+ * words, Chinese characters counted as two columns (cli-table3 alone cuts such cells short).
  */
 export async function loadMarkdown(width: number): Promise<MarkdownRenderer> {
   const load = createRequire(import.meta.url) as Load;
@@ -49,22 +54,61 @@ export async function loadMarkdown(width: number): Promise<MarkdownRenderer> {
   // marked-terminal's own helpers, from an instance of its renderer: the list layout and the text
   // transform (colons inside code spans, entities, emoji) its block renderers apply.
   const helpers = new terminal.default(options as ConstructorParameters<typeof terminal.default>[0]) as unknown as {
-    o: { list: (body: string, ordered: boolean, indent: string) => string };
+    o: {
+      list: (body: string, ordered: boolean, indent: string) => string;
+      paragraph: (text: string) => string;
+      heading: (text: string) => string;
+      firstHeading: (text: string) => string;
+    };
     transform: (text: string) => string;
+    parser: unknown;
+    options: unknown;
+    blockquote: (token: Tokens.Blockquote) => string;
   };
   const listStarts: number[] = [];
+  // The columns each enclosing list (its indent and widest marker) or quote takes from the prose inside it.
+  const frames: number[] = [];
+  const proseWidth = (): number => room - frames.reduce((sum, n) => sum + n, 0);
   const marked = new Marked();
   // marked-terminal's types lag behind marked's extension type; the runtime contract is the documented one.
   const extension = terminal.markedTerminal({
     ...options,
-    list: (body: string, ordered: boolean, indent: string) => numberFrom(helpers.o.list(body, ordered, indent), listStarts.pop() ?? 1),
+    list: (body: string, ordered: boolean, indent: string) => {
+      // Called once the list's items are rendered: its frame closes.
+      frames.pop();
+      return numberFrom(helpers.o.list(body, ordered, indent), listStarts.pop() ?? 1);
+    },
   } as Parameters<typeof terminal.markedTerminal>[0]);
   marked.use(extension as unknown as MarkedExtension);
   marked.use({
     renderer: {
-      // A tight list item's text holds inline tokens: render them (`false` hands plain text to marked-terminal).
+      // A tight list item's text holds inline tokens: render them, filled to the room the item has (`false`
+      // hands plain text to marked-terminal). The item applies marked-terminal's text transform again, so
+      // what it would change a second time (an '&', a ':') is given back in the form it undoes.
       text(token) {
-        return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+        if (!('tokens' in token && token.tokens)) return false;
+        const text = reflowProse(helpers.transform(this.parser.parseInline(token.tokens)), proseWidth());
+        return text.replace(/&/g, '&amp;').replace(/:/g, COLON_REPLACER);
+      },
+      // Paragraphs and headings are filled here by display width (marked-terminal counts characters, so a
+      // Chinese line came out twice too wide and lines started with "。").
+      paragraph(token) {
+        const text = helpers.transform(this.parser.parseInline(token.tokens));
+        return `${helpers.o.paragraph(reflowProse(text, proseWidth()))}\n\n`;
+      },
+      heading(token) {
+        const text = reflowProse(helpers.transform(this.parser.parseInline(token.tokens)), proseWidth());
+        return `${token.depth === 1 ? helpers.o.firstHeading(text) : helpers.o.heading(text)}\n\n`;
+      },
+      blockquote(token) {
+        frames.push(BLOCK_INDENT.length);
+        try {
+          helpers.parser = this.parser;
+          helpers.options = this.options;
+          return helpers.blockquote(token);
+        } finally {
+          frames.pop();
+        }
       },
       // A block without a language is shown as written: guessing one tries every grammar (~0.1 s a call) and
       // often colours logs and shell output at random.
@@ -74,7 +118,10 @@ export async function loadMarkdown(width: number): Promise<MarkdownRenderer> {
       },
       // Nested lists finish first, so their starts are taken from the stack before their parent's.
       list(token) {
-        listStarts.push(token.ordered && typeof token.start === 'number' ? token.start : 1);
+        const start = token.ordered && typeof token.start === 'number' ? token.start : 1;
+        listStarts.push(start);
+        const marker = token.ordered ? `${start + token.items.length - 1}. `.length : 2;
+        frames.push(BLOCK_INDENT.length + marker);
         return false;
       },
       table(token) {
@@ -89,7 +136,11 @@ export async function loadMarkdown(width: number): Promise<MarkdownRenderer> {
       },
     },
   });
-  const render = (markdown: string): string => String(marked.parse(markdown, { async: false })).replace(/\n+$/, '\n');
+  const render = (markdown: string): string => {
+    frames.length = 0;
+    listStarts.length = 0;
+    return String(marked.parse(markdown, { async: false })).replace(/\n+$/, '\n');
+  };
   return {
     render,
     blocks: (markdown) => marked.lexer(markdown).map(toBlock),

@@ -50,8 +50,9 @@ function entryOf(detail: MemoryDetail): DecisionEntry {
 }
 
 /**
- * The active preferences and decisions with their quotes, oldest first (a new memory is added at the end,
- * so the reviewed diff stays small). Read through the manager: list, then show for the sources.
+ * The active preferences and decisions with their quotes, oldest first (the sections of each kind keep
+ * that order, so a new memory is added at the end of its section and the reviewed diff stays small). Read
+ * through the manager: list, then show for the sources.
  */
 export function decisionEntries(memory: MemoryManager): DecisionEntry[] {
   const details = memory
@@ -106,11 +107,137 @@ export function renderDecisionsMarkdown(entries: DecisionEntry[], level = 1): st
   return `${lines.join('\n')}\n`;
 }
 
-/** The body of the AGENTS.md block (between the markers). */
+const BLOCK_NOTE =
+  "<!-- Written by `autopatch-j memory export --agents-md`: each export rewrites the entries of the exporter's Memory, " +
+  'keeps the others (they came from teammates) and removes the ones it forgot or replaced. -->';
+
+/** The lines the program owns at the top of the block: the note, the heading and the description. */
+function preambleLines(): string[] {
+  return [BLOCK_NOTE, '', '## Project memory (autopatch-j)', '', DESCRIPTION];
+}
+
+/** The body of the AGENTS.md block (between the markers) for a file that has no block yet. */
 export function renderAgentsBlock(entries: DecisionEntry[]): string {
-  return [
-    "<!-- Written by `autopatch-j memory export --agents-md` from this project's Memory; the block is replaced on each export. -->",
-    '',
-    renderDecisionsMarkdown(entries, 2).trimEnd(),
-  ].join('\n');
+  return mergeAgentsBlock(null, entries, () => false).body;
+}
+
+/** What a merge did to the block's entries. */
+export interface BlockMerge {
+  body: string;
+  /** Entries of ids this Memory does not know (a teammate's), kept as they were. */
+  kept: number;
+  /** Entries of memories this Memory forgot or replaced, taken out. */
+  removed: number;
+}
+
+type Chunk = { type: 'entry'; lines: string[]; id: string | null } | { type: 'text'; line: string };
+interface Section {
+  kind: DecisionEntry['kind'] | null;
+  heading: string | null;
+  chunks: Chunk[];
+}
+
+const SECTION_HEADING = /^#{1,6} (Project decisions|User preferences)\s*$/;
+const ID_LINE = /^\s+`([^`\s]+)` · (?:project_decision|user_preference)\b/;
+
+/** The block's text as sections of entries (each entry the lines of one list item) and other lines; the preamble dropped. */
+function parseBlock(text: string): Section[] {
+  const lines = text.split('\n');
+  const sections: Section[] = [{ kind: null, heading: null, chunks: [] }];
+  let at = lines.findIndex((line) => line.startsWith('- ') || SECTION_HEADING.test(line));
+  if (at < 0) return sections;
+  while (at < lines.length) {
+    const line = lines[at]!;
+    const heading = SECTION_HEADING.exec(line);
+    if (heading) {
+      const kind = SECTIONS.find((s) => s.heading === heading[1])!.kind;
+      sections.push({ kind, heading: line, chunks: [] });
+      at += 1;
+    } else if (line.startsWith('- ')) {
+      // A list item: its first line, then every blank or indented line, less the blank lines at its end.
+      let end = at + 1;
+      while (end < lines.length && (lines[end]!.trim() === '' || /^\s/.test(lines[end]!))) end += 1;
+      while (end > at + 1 && lines[end - 1]!.trim() === '') end -= 1;
+      const item = lines.slice(at, end);
+      sections.at(-1)!.chunks.push({ type: 'entry', lines: item, id: ID_LINE.exec(item[1] ?? '')?.[1] ?? null });
+      at = end;
+    } else {
+      sections.at(-1)!.chunks.push({ type: 'text', line });
+      at += 1;
+    }
+  }
+  // The blank lines before a heading or the block's end are the layout's, written again below.
+  for (const section of sections) {
+    while (section.chunks.length > 0 && isBlank(section.chunks.at(-1)!)) section.chunks.pop();
+  }
+  return sections;
+}
+
+function isBlank(chunk: Chunk): boolean {
+  return chunk.type === 'text' && chunk.line.trim() === '';
+}
+
+/**
+ * The AGENTS.md block with this Memory's active preferences and decisions merged in by memory id (the block
+ * is shared: teammates' exports were reviewed and merged into it). An entry whose id this Memory does not
+ * know is kept byte for byte, reviewers' edits included; an entry of one of `entries` is rewritten from the
+ * Memory where it stands; an entry of a memory this Memory knows but no longer holds active (forgotten,
+ * superseded: `knows` says it knows the id) is removed; the rest of `entries` is appended to the section of
+ * its kind, oldest first. The program's note, heading and description are written again. Merging the result
+ * again with the same Memory gives the same text.
+ */
+export function mergeAgentsBlock(current: string | null, entries: DecisionEntry[], knows: (id: string) => boolean): BlockMerge {
+  const own = new Map(entries.map((e) => [e.id, e]));
+  const placed = new Set<string>();
+  let kept = 0;
+  let removed = 0;
+  const sections = current === null ? [] : parseBlock(current);
+  for (const section of sections) {
+    const chunks: Chunk[] = [];
+    for (const chunk of section.chunks) {
+      if (chunk.type === 'entry' && chunk.id !== null) {
+        const entry = own.get(chunk.id);
+        if (entry && !placed.has(entry.id)) {
+          placed.add(entry.id);
+          chunks.push({ type: 'entry', lines: renderEntry(entry), id: entry.id });
+          continue;
+        }
+        if (entry || knows(chunk.id)) {
+          // Retired here (or a second copy): out, with the blank line that separated it.
+          removed += 1;
+          if (chunks.length > 0 && isBlank(chunks.at(-1)!)) chunks.pop();
+          continue;
+        }
+        kept += 1;
+      }
+      chunks.push(chunk);
+    }
+    section.chunks = chunks;
+  }
+  for (const { kind, heading } of SECTIONS) {
+    const added = entries.filter((e) => e.kind === kind && !placed.has(e.id));
+    if (added.length === 0) continue;
+    let section = sections.find((s) => s.kind === kind);
+    if (!section) {
+      section = { kind, heading: `### ${heading}`, chunks: [] };
+      // Decisions before preferences, as a new block has them.
+      const later = sections.findIndex(
+        (s) => s.kind !== null && SECTIONS.findIndex((x) => x.kind === s.kind) > SECTIONS.findIndex((x) => x.kind === kind),
+      );
+      sections.splice(later < 0 ? sections.length : later, 0, section);
+    }
+    for (const entry of added) section.chunks.push({ type: 'text', line: '' }, { type: 'entry', lines: renderEntry(entry), id: entry.id });
+  }
+  const lines = preambleLines();
+  const live = sections.filter((s) => s.chunks.some((c) => !isBlank(c)));
+  if (!live.some((s) => s.chunks.some((c) => c.type === 'entry'))) lines.push('', 'No active preferences or decisions yet.');
+  for (const section of live) {
+    lines.push('');
+    if (section.heading !== null) lines.push(section.heading);
+    // A section's first chunk follows its heading after one blank line.
+    const chunks = section.chunks.slice(section.chunks.findIndex((c) => !isBlank(c)));
+    if (section.heading !== null) lines.push('');
+    for (const chunk of chunks) lines.push(...(chunk.type === 'entry' ? chunk.lines : [chunk.line]));
+  }
+  return { body: lines.join('\n'), kept, removed };
 }

@@ -66,6 +66,8 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
     `  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks` +
       `${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`,
   );
+  if (status.suggestions > 0)
+    lines.push(`  suggestions    ${status.suggestions} held for your decision — memory suggestions lists them (keep or dismiss)`);
   lines.push(`  last success   ${formatTime(status.lastSucceededAt)}`);
   if (status.lastError === null) lines.push('  last error     none');
   else if (options.debug)

@@ -386,14 +386,30 @@ function requireActive(conn: Connection, id: string): ItemRow {
   return row;
 }
 
+/** The synopsis a revision stores when the model gave none: the content, clipped (see `revisionFields`). */
+function derivedSynopsis(content: string): string {
+  return clip(content.replace(/\s+/g, ' '), 200);
+}
+
+/**
+ * Why a stored revision says more than its quotes, or null when they back it (M-6.4): the check an operation
+ * passed before it was written, applied to what was written — the title, the content, and the synopsis when
+ * it is not the content's own clip. `quotes` are every quote of the item's candidates (a revision keeps what
+ * the earlier ones said). `memory import` runs it on every active memory of an export.
+ */
+export function unbackedRevision(stored: { title: string; content: string; synopsis: string }, quotes: readonly string[]): string | null {
+  const synopsis = stored.synopsis === derivedSynopsis(stored.content) ? '' : stored.synopsis;
+  return unsupportedText(stored.title, synopsis.trim() ? `${stored.content}\n${synopsis}` : stored.content, quotes);
+}
+
 function revisionFields(op: OperationAnswer): { title: string; content: string; synopsis: string; aliases: string[]; keywords: string[] } {
   const content = op.content.trim();
   const unique = (values: string[]): string[] => [...new Set(values.map((v) => v.trim()).filter((v) => v.length > 0))];
   return {
     title: op.title.trim(),
     content,
-    // One line: the synopsis is checked line by line for markup, and its line breaks are only form.
-    synopsis: op.synopsis.trim().length > 0 ? op.synopsis.replace(/\s+/gu, ' ').trim() : clip(content.replace(/\s+/g, ' '), 200),
+    // One line already (repaired before the checks); the content's clip when the model gave none or it was dropped.
+    synopsis: op.synopsis.trim().length > 0 ? op.synopsis.trim() : derivedSynopsis(content),
     aliases: unique(op.aliases),
     keywords: unique(op.keywords),
   };

@@ -350,13 +350,14 @@ function assessStatement(
   context: ValidationContext,
 ): Finding | null {
   const problem = judgeStatement(source.text, source.begin, source.end, kind, nextUserText(source.turn, context));
-  if (problem) return problem;
+  // Whatever the reading, a candidate that does not say what its quote says can never be held or kept.
   const quoteTerms = contentTerms(stripMarkers(prepare(source.quote)), 512);
-  if (quoteTerms.length === 0)
-    return { reason: 'no_content_anchor', detail: 'the quote holds a speech act but no content', verdict: 'refuse' };
-  if (!anchored(quoteTerms, anchorTerms)) {
+  if (quoteTerms.length > 0 && !anchored(quoteTerms, anchorTerms)) {
     return { reason: 'no_content_anchor', detail: 'the candidate does not say what the quote says', verdict: 'refuse' };
   }
+  if (problem) return problem;
+  if (quoteTerms.length === 0)
+    return { reason: 'no_content_anchor', detail: 'the quote holds a speech act but no content', verdict: 'refuse' };
   return null;
 }
 

@@ -1,3 +1,4 @@
+import { MEMORY_REQUEST_TIMEOUT_MS } from '../../config/config.js';
 import { rawDiagnostic } from '../../llm/diagnostics.js';
 import type { ChatMessage, ChatResponse, LlmClient, LlmPurpose } from '../../llm/types.js';
 import type { Clock } from '../../shared/clock.js';
@@ -42,7 +43,7 @@ export interface WorkerDeps {
 }
 
 /** M-10.2: the exit pass gives each request at most 60 s. */
-export const EXIT_REQUEST_TIMEOUT_MS = 60_000;
+export const EXIT_REQUEST_TIMEOUT_MS = MEMORY_REQUEST_TIMEOUT_MS;
 // Bounds of the background timer: never spin, never sleep past a lease that might expire.
 const MIN_WAKE_MS = 500;
 const MAX_WAKE_MS = 60_000;
@@ -106,12 +107,19 @@ export class MemoryWorker {
    * try each id at most once, allow the consolidation child of a snapshot extraction, 60 s per request;
    * failures go to retry and come back as warnings.
    */
-  async drain(options: { threadId: string | null; first?: readonly string[]; budgetMs?: number }): Promise<DrainResult> {
+  async drain(options: {
+    threadId: string | null;
+    first?: readonly string[];
+    budgetMs?: number;
+    only?: readonly string[];
+  }): Promise<DrainResult> {
     const result: DrainResult = { attempted: 0, succeeded: 0, retried: 0, failed: 0, warnings: [], notTried: 0, budgetSpent: false };
     if (!this.deps.llm) return result;
     const conn = this.deps.conn();
     this.deps.recover();
-    const snapshot = snapshotOpenJobs(conn, this.deps.now(), options.threadId);
+    const only = options.only ? new Set(options.only) : null;
+    // `only`: just these jobs of the snapshot (a kept candidate's consolidation, M-5.7).
+    const snapshot = snapshotOpenJobs(conn, this.deps.now(), options.threadId).filter((id) => only === null || only.has(id));
     if (snapshot.length === 0) return result;
     // Real time, not the injected clock: the budget is how long a person waits for the process to end.
     const deadline = Date.now() + (options.budgetMs ?? EXIT_PASS_BUDGET_MS);

@@ -5,6 +5,7 @@ import { countJobs, refusalCounts, unresolvedJobs } from '../store/jobs.js';
 import { findActiveThread } from '../store/threads.js';
 import { goneLeases } from '../store/leases.js';
 import { countTurns } from '../store/turns.js';
+import { countHeldSuggestions } from '../store/held.js';
 import type { FilteredCounts, MemoryStatus } from '../types.js';
 
 /**
@@ -26,6 +27,7 @@ export function readStatus(
     jobs: { pending: 0, leased: 0, retryWait: 0, failed: 0, succeeded: 0, succeededNoOutput: 0 },
     items: { user_preference: 0, project_decision: 0, discussion_context: 0 },
     filteredCandidates: { total: 0, byReason: {} },
+    suggestions: 0,
     unresolved: { failed: [], oldestCreatedAt: null, maxAttempts: 0 },
     backgroundError: context.backgroundError ?? null,
     lastError: null,
@@ -81,6 +83,9 @@ export function readStatus(
     });
     attempt(() => {
       status.filteredCandidates = countFiltered(conn);
+    });
+    attempt(() => {
+      if (status.activeThreadId !== null) status.suggestions = countHeldSuggestions(conn, status.activeThreadId);
     });
   };
   // The counts read whole tables (no index of the Memory v2 catalog can answer them). No memory map: a disk

@@ -60,6 +60,34 @@ export function itemChangesSince(conn: Connection, since: number, threadId: stri
   });
 }
 
+/** How many of the thread's newest turns a suggestion notice looks at (their extraction jobs hold them). */
+const SUGGESTION_TURNS = 64;
+
+/**
+ * M-11.2 / M-5.7: the candidates held as suggestions since `since`, from the diagnostics of the extraction
+ * jobs of the thread's newest turns (an index read by thread and sequence, then each turn's one job; a
+ * suggestion lives only while its thread is active). One already kept or dismissed is not told.
+ */
+export function suggestionChangesSince(conn: Connection, since: number, threadId: string): MemoryChange[] {
+  const rows = conn
+    .stmt<{ job_id: string; n: number; kind: MemoryKind; title: string; quote: string | null; at: number }>(
+      `SELECT j.id AS job_id, CAST(s.key AS INTEGER) + 1 AS n, json_extract(s.value, '$.kind') AS kind,
+              json_extract(s.value, '$.title') AS title, json_extract(s.value, '$.quote') AS quote, j.finished_at AS at
+         FROM (SELECT id FROM turns WHERE thread_id = ? ORDER BY sequence DESC LIMIT ${SUGGESTION_TURNS}) t
+         JOIN memory_jobs j ON j.turn_id = t.id, json_each(j.diagnostics, '$.suggestions') s
+        WHERE j.finished_at >= ? AND j.diagnostics IS NOT NULL AND json_extract(s.value, '$.state') IS NULL`,
+    )
+    .all(threadId, since);
+  return rows.map((row) => ({
+    at: row.at,
+    action: 'suggested',
+    id: `${row.job_id}#s${row.n}`,
+    kind: row.kind,
+    title: row.title,
+    quote: clip(row.quote ?? '', QUOTE_CHARS),
+  }));
+}
+
 /** Oldest first; ties in a stable order (a revision before what replaced it in the same commit). */
 export function byTime(a: MemoryChange, b: MemoryChange): number {
   return a.at - b.at || a.id.localeCompare(b.id);

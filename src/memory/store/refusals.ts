@@ -1,6 +1,6 @@
 import { clip } from '../../shared/text.js';
 import type { Connection } from '../db/connection.js';
-import type { MemoryKind, RefusedCandidate, SourceRole, SuggestedCandidate, VerifiedSource } from '../types.js';
+import type { MemoryKind, RefusedCandidate, SuggestedCandidate } from '../types.js';
 
 /**
  * Refused and suggested candidates, read from the extraction diagnostics where the validator recorded them
@@ -88,63 +88,4 @@ export function recentSuggestions(conn: Connection, limit: number): SuggestedCan
     turnId: row.turn_id ?? row.lead_turn_id,
     at: row.at,
   }));
-}
-
-/** A held candidate as stored: what `keep` re-verifies against the RAW turns before consolidating it. */
-export interface StoredHeldCandidate {
-  candidateId: string;
-  jobId: string;
-  threadId: string;
-  /** 'suggestion', or a keepable 'refusal'. */
-  from: 'suggestion' | 'refusal';
-  kind: MemoryKind;
-  title: string;
-  content: string;
-  aliases: string[];
-  reason: string;
-  sources: VerifiedSource[];
-}
-
-/**
- * The suggestion or keepable refusal with this id, or null (unknown id, already kept or dismissed, or a
- * refusal that cannot be kept). The JSON path is built from the parsed id, never from the text given.
- */
-export function findHeldCandidate(conn: Connection, candidateId: string): StoredHeldCandidate | null {
-  const m = /^(.+)#(s?)([1-9]\d{0,4})$/u.exec(candidateId);
-  if (!m) return null;
-  const [, jobId, s, n] = m;
-  const from = s === 's' ? 'suggestion' : 'refusal';
-  const path = `$.${from === 'suggestion' ? 'suggestions' : 'rejections'}[${Number(n) - 1}]`;
-  const row = conn
-    .stmt<{ value: string | null; thread_id: string }>(
-      `SELECT json_extract(diagnostics, ?) AS value, thread_id FROM memory_jobs WHERE id = ? AND kind = 'extraction'`,
-    )
-    .get(path, jobId!);
-  if (!row?.value) return null;
-  const entry = JSON.parse(row.value) as {
-    state?: string;
-    kind: MemoryKind;
-    title: string;
-    content?: string;
-    aliases?: string[];
-    reason: string;
-    sources?: { turnId: string; role: SourceRole; quote: string; start: number }[];
-    keepable?: boolean;
-    candidate?: { title: string; content: string; aliases: string[]; sources: VerifiedSource[] };
-  };
-  if (entry.state !== undefined) return null;
-  const body = from === 'suggestion' ? entry : entry.keepable === true ? entry.candidate : undefined;
-  if (!body?.sources || body.content === undefined) return null;
-  return {
-    candidateId,
-    jobId: jobId!,
-    threadId: row.thread_id,
-    from,
-    kind: entry.kind,
-    title: from === 'refusal' && entry.candidate ? entry.candidate.title : entry.title,
-    content: body.content,
-    aliases: body.aliases ?? [],
-    reason: entry.reason,
-    sources: body.sources,
-  };
 }

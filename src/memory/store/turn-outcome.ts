@@ -68,3 +68,22 @@ function extractionRefusal(
     .all(job.thread_id, job.sequence - BATCH_WINDOW, job.sequence, job.batch_id, turnId);
   return rows[0]?.reason ?? null;
 }
+
+/** What became of one stored candidate: the item that holds it, still queued for consolidation, or refused. */
+export function candidateOutcome(conn: Connection, candidateId: string): TurnOutcome {
+  const row = conn
+    .stmt<{ status: CandidateStatus; item_id: string | null; error: string | null }>(
+      `SELECT c.status, (SELECT mic.item_id FROM memory_item_candidates mic WHERE mic.candidate_id = c.id LIMIT 1) AS item_id,
+              (SELECT json_extract(j.diagnostics, '$.error') FROM memory_jobs j
+                WHERE j.id = c.consolidation_job_id AND j.finished_at IS NULL) AS error
+         FROM memory_candidates c WHERE c.id = ?`,
+    )
+    .get(candidateId);
+  if (!row) return { state: 'refused', reason: 'cleared' };
+  if (row.item_id !== null) {
+    const item = conn.stmt<RoutedItem>('SELECT id, kind, title FROM memory_items WHERE id = ? AND is_current = 1').get(row.item_id);
+    if (item) return { state: 'remembered', memory: item };
+  }
+  if (row.status === 'pending') return { state: 'queued', stage: 'consolidation', lastError: row.error };
+  return { state: 'refused', reason: row.status === 'suppressed' ? 'suppressed_evidence' : 'rejected_by_consolidation' };
+}
