@@ -104,7 +104,9 @@ async function drainAndClose(ctx: CliContext, onDrained: (() => void) | undefine
       skipped ??
       (result.budgetSpent && (result.notTried ?? 0) > 0
         ? `the exit pass stops after ${Math.round(EXIT_PASS_BUDGET_MS / 1000)} s`
-        : reasonWords(result.warnings[0]?.message ?? ''));
+        : result.warnings[0]
+          ? reasonWords(result.warnings[0].message)
+          : notReached(jobs));
     // Who takes them: anyone with a working model — unless nothing can until the person acts.
     const stuck = !healthy || !ctx.llm || trouble?.kind === 'auth' || trouble?.kind === 'model_not_found';
     parts.push(`${summary.queued} still queued (${why}${stuck ? '' : '; a running session or the next start takes them'})`);
@@ -125,6 +127,19 @@ async function drainAndClose(ctx: CliContext, onDrained: (() => void) | undefine
   summary.line = `memory: ${parts.join(' · ')}${needsLook ? ` — ${EXPLAINS}` : ''}`;
   ctx.output.errRich(`${needsLook ? style.yellow(literal(summary.line)) : style.dim(literal(summary.line))}\n`);
   return summary;
+}
+
+/**
+ * Why jobs of the pass were never tried although nothing failed: a thread's jobs run in order, so they wait
+ * behind an older job of their thread that waits to retry, or that another process is running.
+ */
+function notReached(jobs: { retryWait: number; leased: number }): string {
+  if (jobs.retryWait > 0) {
+    const n = jobs.retryWait;
+    return `they wait behind ${n} job${n === 1 ? '' : 's'} of their thread that wait${n === 1 ? 's' : ''} to retry`;
+  }
+  if (jobs.leased > 0) return 'another process is running the jobs of their thread';
+  return 'not reached in this pass';
 }
 
 function troubleWords(kind: 'timeout' | 'unreachable' | 'auth' | 'model_not_found'): string {

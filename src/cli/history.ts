@@ -15,18 +15,22 @@ export function historyProblem(path: string): string | null {
   }
 }
 
+/** How a line of the file that holds an encoded entry starts. */
+const ENCODED = '{"lines":';
+
 /**
  * A request of several lines is kept as one entry: one line of the file holding `{"lines": [...]}`, so it is
- * recalled as it was typed, line breaks included. Any other line of the file is one single-line entry.
+ * recalled as it was typed, line breaks included. A single line that itself starts like that is encoded the
+ * same way, so it is not read back as several. Any other line of the file is one single-line entry.
  */
 function encodeEntry(text: string): string {
   // A lone CR breaks a line too, as Enter does.
   const lines = text.split(/\r\n|\r|\n/);
-  return lines.length > 1 ? JSON.stringify({ lines }) : text;
+  return lines.length > 1 || text.startsWith(ENCODED) ? JSON.stringify({ lines }) : text;
 }
 
 function decodeEntry(line: string): string {
-  if (!line.startsWith('{"lines":')) return safeTerminalText(line);
+  if (!line.startsWith(ENCODED)) return safeTerminalText(line);
   try {
     const { lines } = JSON.parse(line) as { lines: unknown };
     if (Array.isArray(lines) && lines.every((l) => typeof l === 'string')) return lines.map((l) => safeTerminalText(l)).join('\n');

@@ -5,7 +5,7 @@ import { EXIT } from './commands/command-output.js';
 import type { CliContext, OpenOptions } from './context.js';
 import { type MemoryCall, type MemorySubcommand, exitCodesText, findMemorySubcommand, memorySubcommands } from './commands/memory-table.js';
 import { literal, processOutput } from './output.js';
-import { describeError } from '../shared/errors.js';
+import { InputEncodingError, describeError } from '../shared/errors.js';
 
 // The command line (started by main.ts from the bundle). Only commander and the output are loaded up
 // front: every command imports what it needs, so `--version` and `memory list` never load the model SDK,
@@ -151,10 +151,17 @@ async function ask(words: string[], opts: GlobalOptions): Promise<number> {
   let text = prompt;
   if (!process.stdin.isTTY) {
     const { readAllStdin, withPipedText } = await import('./stdin.js');
-    const piped = await readAllStdin(process.stdin, {
-      afterMs: SLOW_PIPE_MS,
-      onSlow: () => output.err('autopatch-j ask: waiting for the piped input to end (< /dev/null asks without it)\n'),
-    });
+    let piped: string;
+    try {
+      piped = await readAllStdin(process.stdin, {
+        afterMs: SLOW_PIPE_MS,
+        onSlow: () => output.err('autopatch-j ask: waiting for the piped input to end (< /dev/null asks without it)\n'),
+      });
+    } catch (error) {
+      if (!(error instanceof InputEncodingError)) throw error;
+      output.err(`autopatch-j ask: ${error.message}\n`);
+      return EXIT.usage;
+    }
     text = withPipedText(prompt, piped);
   } else if (prompt.trim().length === 0 || words.includes('-')) {
     output.err('autopatch-j ask: give the request as text, or pipe it in (autopatch-j ask - < request.txt)\n');
@@ -222,6 +229,21 @@ async function commandGuess(words: string[]): Promise<string | null> {
   const guess = closest(name, [...COMMANDS, ...MEMORY_COMMANDS], name.length >= 6 ? 2 : 1);
   if (guess === null) return null;
   return MEMORY_COMMANDS.includes(guess) ? `memory ${guess}` : guess;
+}
+
+/**
+ * `autopatch-j status --json`: an option the top level does not have, given to what looks like a command
+ * typed without its `memory`. Suggests the command with the same options (commander said what was unknown).
+ */
+async function suggestWithOptions(args: string[]): Promise<void> {
+  const words: string[] = [];
+  const options: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    if (!args[i]!.startsWith('-')) words.push(args[i]!);
+    else options.push(...(/^--(repo|model)$/.test(args[i]!) ? args.slice(i, (i += 1) + 1) : [args[i]!]));
+  }
+  const guess = words.length > 0 ? await commandGuess(words) : null;
+  if (guess) output.err(`Did you mean 'autopatch-j ${[guess, ...options.map((o) => literal(o))].join(' ')}'?\n`);
 }
 
 /**
@@ -414,6 +436,7 @@ export async function main(): Promise<void> {
     if (error instanceof CommanderError) {
       // --help and --version end with 0; help shown because a subcommand is missing, or any parse error, is a usage error.
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.code === 'commander.unknownOption') await suggestWithOptions(process.argv.slice(2));
       return;
     }
     if (output.closed) return;

@@ -10,6 +10,9 @@ import { KeyGate } from './key-gate.js';
 import { MemoryNotices, printNotices } from './notices.js';
 import { literal } from './output.js';
 import { completePath } from './path-completion.js';
+import { REFERENCE_START } from '../shared/at-reference.js';
+import { InputEncodingError } from '../shared/errors.js';
+import { EXIT } from './commands/command-output.js';
 import { redactUrl } from '../shared/redact.js';
 import { loadProjectInstructions } from '../workspace/project-instructions.js';
 import { instructionFilesText, skippedInstructionsText } from './render/instruction-files.js';
@@ -101,7 +104,15 @@ async function pipedSession(ctx: CliContext, input: NodeJS.ReadStream, lines: bo
   ctx.output.onClosed(onInterrupt);
   let exitCode = 0;
   try {
-    const inputs = lines ? (await readAllStdin(input)).split('\n') : [await readAllStdin(input)];
+    let piped: string;
+    try {
+      piped = await readAllStdin(input);
+    } catch (error) {
+      if (!(error instanceof InputEncodingError)) throw error;
+      ctx.output.err(`autopatch-j: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    const inputs = lines ? piped.split('\n') : [piped];
     for (const raw of inputs) {
       if (stop) break;
       const text = raw.trim();
@@ -285,8 +296,11 @@ function historyPathOf(ctx: CliContext): string {
 }
 
 /** Completes slash commands, memory subcommands, memory ids and `@path` words; a complete word gets its trailing space. */
+/** The `@path` being typed at the end of the line (an `@` where a reference may start, see REFERENCE_START). */
+const AT_PATH = new RegExp(`(${REFERENCE_START}[^\\s]*)$`, 'u');
+
 export function complete(line: string, ctx: CliContext): [string[], string] {
-  const path = /(?:^|\s)(@\S*)$/.exec(line)?.[1];
+  const path = AT_PATH.exec(line)?.[1];
   if (path !== undefined) return [completePath(path, ctx.repoRoot, ctx.workingFolder), path];
   const [hits, word] = completions(line, ctx);
   return [hits.map((h) => `${h} `), word];

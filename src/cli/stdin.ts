@@ -1,4 +1,9 @@
-/** The whole of a piped stdin as text. `onSlow` is called once if the input has not ended after `slowMs`. */
+import { InputEncodingError } from '../shared/errors.js';
+
+/**
+ * The whole of a piped stdin as text. `onSlow` is called once if the input has not ended after `slowMs`.
+ * Input that is not UTF-8 throws InputEncodingError (nothing is replaced: the text becomes a RAW turn).
+ */
 export async function readAllStdin(
   input: NodeJS.ReadableStream = process.stdin,
   slow?: { afterMs: number; onSlow: () => void },
@@ -11,7 +16,34 @@ export async function readAllStdin(
   } finally {
     if (timer) clearTimeout(timer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return utf8Text(Buffer.concat(chunks));
+}
+
+/** `bytes` as UTF-8 text, or InputEncodingError naming the first byte that is not valid UTF-8. */
+export function utf8Text(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const offset = firstInvalidByte(bytes);
+    throw new InputEncodingError(bytes[offset] ?? 0, offset);
+  }
+}
+
+/** Where the first ill-formed UTF-8 sequence starts (the end when a sequence is cut short there). */
+function firstInvalidByte(bytes: Buffer): number {
+  for (let at = 0; at < bytes.length;) {
+    const b = bytes[at]!;
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0 || at + length > bytes.length) return at;
+    // The continuation bytes, and the one encoding of each code point (no overlong forms, no surrogates).
+    const next = bytes[at + 1] ?? 0;
+    const low = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+    const high = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+    if (length > 1 && (next < low || next > high)) return at;
+    for (let k = 2; k < length; k += 1) if ((bytes[at + k]! & 0xc0) !== 0x80) return at;
+    at += length;
+  }
+  return bytes.length;
 }
 
 /**

@@ -222,3 +222,22 @@ export class MemoryProvenanceError extends MemoryError {
     return { candidateId: this.candidateId, reason: this.reason };
   }
 }
+
+/**
+ * Input that is not UTF-8 text (a file piped from GBK or Latin-1 tools): it is refused rather than decoded
+ * with replacement characters, which would change the user's words that Memory keeps as RAW turns.
+ */
+export class InputEncodingError extends Error {
+  override readonly name = 'InputEncodingError';
+  constructor(
+    /** The first byte that is not valid UTF-8, and where it is. */
+    readonly byte: number,
+    readonly offset: number,
+  ) {
+    super(
+      `the piped input is not UTF-8 text (byte 0x${byte.toString(16).padStart(2, '0')} at offset ${offset}); ` +
+        'nothing was sent or stored. Convert it first, e.g. iconv -f GB18030 -t UTF-8 (Chinese Windows files) ' +
+        'or iconv -f LATIN1 -t UTF-8',
+    );
+  }
+}

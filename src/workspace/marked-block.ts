@@ -164,9 +164,24 @@ export interface BlockUpdate {
   created: boolean;
 }
 
-function indexesOf(haystack: Buffer, needle: Buffer): number[] {
+const SPACE = 0x20;
+const TAB = 0x09;
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * Where `marker` stands alone on a line (spaces or tabs around it allowed): a marker quoted inside a
+ * sentence ("the block sits between `<!-- …:start -->` and …") is text of the file, not the block.
+ */
+function markerLines(haystack: Buffer, marker: Buffer): number[] {
   const out: number[] = [];
-  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) out.push(at);
+  for (let at = haystack.indexOf(marker); at >= 0; at = haystack.indexOf(marker, at + marker.length)) {
+    let before = at - 1;
+    while (before >= 0 && (haystack[before] === SPACE || haystack[before] === TAB)) before -= 1;
+    let after = at + marker.length;
+    while (after < haystack.length && (haystack[after] === SPACE || haystack[after] === TAB || haystack[after] === CR)) after += 1;
+    if ((before < 0 || haystack[before] === LF) && (after >= haystack.length || haystack[after] === LF)) out.push(at);
+  }
   return out;
 }
 
@@ -184,12 +199,17 @@ function blockText(inner: Buffer): string {
   } catch {
     throw new FileRefusedError('the marked block is not UTF-8 text; fix it by hand, or delete it to have it written again');
   }
-  return text.replace(/\r\n/g, '\n').replace(/^\n/, '').replace(/\n$/, '');
+  // The rest of the start marker's line and the start of the end marker's line are the markers'.
+  return text
+    .replace(/\r\n/g, '\n')
+    .replace(/^[ \t\r]*\n/, '')
+    .replace(/\n[ \t]*$/, '');
 }
 
 /**
  * The file's bytes with the marked block set to `body`. Bytes outside the block stay exactly as they were;
- * without a block, one is appended after a blank line. The block's lines end like the file's (CRLF or LF).
+ * without a block, one is appended after a blank line. Only markers that stand alone on a line count. The
+ * block's lines end like the file's (CRLF or LF).
  */
 export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, body: BlockBody): Buffer {
   const text = existing ?? Buffer.alloc(0);
@@ -198,8 +218,8 @@ export function withMarkedBlock(existing: Buffer | null, markers: BlockMarkers, 
     const lines = typeof body === 'string' ? body : body(current);
     return Buffer.from([markers.start, ...lines.split('\n'), markers.end].join(eol), 'utf8');
   };
-  const starts = indexesOf(text, Buffer.from(markers.start, 'utf8'));
-  const ends = indexesOf(text, Buffer.from(markers.end, 'utf8'));
+  const starts = markerLines(text, Buffer.from(markers.start, 'utf8'));
+  const ends = markerLines(text, Buffer.from(markers.end, 'utf8'));
   if (starts.length === 0 && ends.length === 0) {
     // Appended after a blank line; an empty file gets the block alone.
     const tail = text.subarray(Math.max(0, text.length - 2 * eol.length)).toString('latin1');

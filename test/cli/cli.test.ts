@@ -107,6 +107,27 @@ describe('autopatch-j ask and the Memory across processes', () => {
     expect(status.jobs.retryWait).toBe(1);
   });
 
+  it('new jobs that wait behind a job waiting to retry: the line says so, not "failed"', async () => {
+    const repo = tempRepo();
+    fake.server.always(byRole({ main: () => ({ text: 'answer' }), extraction: () => ({ text: 'not json at all' }) }));
+    const first = ok(await runCli(['ask', '--repo', repo, 'first question'], { env: env() }));
+    expect(first.stderr).toMatch(/^memory: 1 still queued \(ModelAnswerError: the answer holds no JSON object; /m);
+    for (const [question, queued] of [
+      ['second question', 1],
+      ['third question', 2],
+    ] as const) {
+      const run = ok(await runCli(['ask', '--repo', repo, question], { env: env() }));
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^memory: ${queued} still queued \\(they wait behind 1 job of their thread that waits to retry; ` +
+            'a running session or the next start takes them\\) — autopatch-j memory status explains$',
+          'm',
+        ),
+      );
+      expect(run.stderr).not.toMatch(/\(failed/);
+    }
+  });
+
   it('no provider configured: memory commands work and the first request says which variables to set', async () => {
     const repo = tempRepo();
     const run = await runCli(['--repo', repo, '--lines'], { input: 'hello\n/memory status\n' });

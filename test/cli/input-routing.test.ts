@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { complete } from '../../src/cli/session.js';
@@ -54,6 +54,32 @@ describe('piped input with a prompt', () => {
   });
 });
 
+describe('piped input that is not UTF-8', () => {
+  it('is refused with the first bad byte and how to convert it: nothing is sent, no turn stored', async () => {
+    const repo = tempRepo();
+    fake.server.always(byRole({ main: () => ({ text: 'seen' }) }));
+    const latin1 = Buffer.from('caf\xe9\n', 'latin1');
+    const gbk = Buffer.from([0xc4, 0xe3, 0xba, 0xc3, 0x0a]); // 你好 in GBK
+    for (const [args, input] of [
+      [['ask', '--repo', repo, 'explain'], latin1],
+      [['ask', '--repo', repo, '-'], gbk],
+      [['--repo', repo, 'explain this'], latin1],
+      [['--repo', repo], gbk],
+      [['--repo', repo, '--lines'], Buffer.concat([Buffer.from('first line\n'), latin1])],
+    ] as const) {
+      const run = await runCli([...args], { env: env(), input });
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);
+      expect(run.stderr).toMatch(/the piped input is not UTF-8 text \(byte 0x[0-9a-f]{2} at offset \d+\); nothing was sent or stored/);
+      expect(run.stderr).toContain('iconv -f GB18030 -t UTF-8');
+    }
+    expect(fake.server.requests).toHaveLength(0);
+    expect(existsSync(dbPathOf(repo)) ? turns(repo) : []).toEqual([]);
+    // Valid UTF-8 (Chinese included) still goes through.
+    ok(await runCli(['ask', '--repo', repo, 'explain'], { env: env(), input: '你好\n' }));
+    expect(turns(repo).map((t) => t.user_text)).toEqual(['explain\n\n```\n你好\n```']);
+  });
+});
+
 describe('ask - on a terminal', () => {
   it('is a usage error: there is nothing piped to read (the prompt is not sent alone)', async () => {
     const run = await drive([], ['ask', '--repo', tempRepo(), '-', 'why does this fail?'], env());
@@ -93,11 +119,33 @@ describe('routing', () => {
       [['list'], 'autopatch-j memory list'],
       [['show', 'm1a2b3c4'], 'autopatch-j memory show m1a2b3c4'],
       [['stauts'], 'autopatch-j memory status'],
+      [['import'], 'autopatch-j memory import'],
     ] as const) {
       const run = await runCli(['--repo', repo, ...words], { env: env() });
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toContain(`Did you mean '${suggestion}'?`);
+      expect(run.stderr).not.toMatch(/memory export/);
     }
+    // An option of the subcommand: commander refuses it on the top level; the suggestion keeps every option.
+    for (const [words, suggestion] of [
+      [['status', '--json'], 'autopatch-j memory status --json'],
+      [['--json', 'list'], 'autopatch-j memory list --json'],
+      [['show', 'm1a2b3c4', '--json'], 'autopatch-j memory show m1a2b3c4 --json'],
+    ] as const) {
+      const run = await runCli([...words, '--repo', repo], { env: env() });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain("unknown option '--json'");
+      expect(run.stderr).toContain(`Did you mean '${suggestion} --repo ${repo}'?`);
+    }
+    // A real unknown option without a command to suggest stays commander's error alone.
+    const plainError = await runCli(['--repo', repo, '--frobnicate'], { env: env() });
+    expect(plainError.code).toBe(2);
+    expect(plainError.stderr).toContain("unknown option '--frobnicate'");
+    expect(plainError.stderr).not.toContain('Did you mean');
+    // In a session, /memory import says it is a shell command; it does not suggest /memory export.
+    const session = await runCli(['--repo', repo], { env: env(), input: '/memory import backup.json\n' });
+    expect(session.stdout + session.stderr).toContain('memory import runs from the shell: autopatch-j memory import <file>');
+    expect(session.stdout + session.stderr).not.toContain('/memory export');
     expect(fake.server.requests).toHaveLength(0);
   });
 });
@@ -144,6 +192,33 @@ describe('@path references', () => {
     expect(turns(repo)).toEqual([{ user_text: 'explain @Calculator.java, and @README.md. Not @Override.' }]);
   });
 
+  it('an @path right after Chinese text, or followed by full-width punctuation or more Chinese, is attached', async () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, 'src'));
+    writeFileSync(join(repo, 'src', 'calc.js'), 'export const add = (a, b) => a - b;\n');
+    mkdirSync(join(repo, '文档'));
+    writeFileSync(join(repo, '文档', '说明.md'), '# 说明\n');
+    writeFileSync(join(repo, 'example.com'), 'not a reference\n');
+    fake.server.always(byRole({ main: () => ({ text: 'ok' }) }));
+    const cases: [string, string[]][] = [
+      ['解释一下@src/calc.js', ['src/calc.js']],
+      ['看看 @src/calc.js，有什么问题', ['src/calc.js']],
+      ['@src/calc.js的问题是什么？', ['src/calc.js']],
+      ['（@src/calc.js）和「@文档/说明.md」', ['src/calc.js', '文档/说明.md']],
+      ['write to dev@example.com about it', []],
+    ];
+    for (const [request, attached] of cases) {
+      const before = of('main').length;
+      const run = ok(await runCli(['ask', '--repo', repo, request], { env: env() }));
+      const sent = lastUser(of('main')[before]!);
+      for (const path of attached) {
+        expect(run.stderr, request).toContain(`read_file ${path}`);
+        expect(sent, request).toContain(`(file ${path}) ---`);
+      }
+      if (attached.length === 0) expect(sent, request).toBe(request);
+    }
+  });
+
   it('a large file is attached cut at the tool-output limit, with the note to read a narrower range', async () => {
     const repo = tempRepo();
     writeFileSync(join(repo, 'big.txt'), Array.from({ length: 5000 }, (_, i) => `line ${i}`).join('\n'));
@@ -167,6 +242,10 @@ describe('@path references', () => {
     expect(complete('@../', ctx)).toEqual([[], '@../']);
     const inFolder = { repoRoot: repo, workingFolder: 'src/main/java/com/example' } as unknown as Parameters<typeof complete>[1];
     expect(complete('explain @Cal', inFolder)).toEqual([['@Calculator.java '], '@Cal']);
+    // After Chinese text too, but not inside an e-mail address.
+    expect(complete('解释一下@sr', ctx)).toEqual([['@src/'], '@sr']);
+    expect(complete('看看（@RE', ctx)).toEqual([['@README.md '], '@RE']);
+    expect(complete('mail dev@RE', ctx)).toEqual([[], 'mail dev@RE']);
   });
 });
 

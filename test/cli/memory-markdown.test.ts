@@ -175,7 +175,7 @@ describe('memory export --agents-md (a marked block the team reviews)', () => {
       (e) => e.id,
     );
     const merged = readFileSync(join(teammate, 'AGENTS.md'), 'utf8').replace(
-      /(- \*\*我们决定采用 PostgreSQL 作为主数据库\*\*\n[^\n]*\n\n)  我们决定采用 PostgreSQL 作为主数据库/,
+      /(- \*\*我们决定采用 PostgreSQL 作为主数据库\*\*\n[^\n]*\n\n {2}```text\n)  我们决定采用 PostgreSQL 作为主数据库/,
       '$1  PostgreSQL 16 is the main database (reworded in review).',
     );
     expect(merged).toContain('reworded in review');
@@ -221,8 +221,8 @@ describe('memory export --agents-md (a marked block the team reviews)', () => {
     writeFileSync(
       file,
       once.replace(
-        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  我们决定采用`,
-        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  EDITED`,
+        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  \`\`\`text\n  我们决定采用`,
+        `\`${pg.id}\` · project_decision · ${pg.date}\n\n  \`\`\`text\n  EDITED`,
       ),
     );
     expect(readFileSync(file, 'utf8')).toContain('EDITED');
@@ -234,6 +234,20 @@ describe('memory export --agents-md (a marked block the team reviews)', () => {
     expect(third).not.toContain(`\`${pnpm.id}\``);
     for (const [id, chunk] of theirs) expect(chunks(third).get(id), id).toBe(chunk);
     expect(third).not.toMatch(/\n\n\n/);
+  });
+
+  it('a sentence that quotes the markers is text: the block is appended after it, the sentence stays whole', async () => {
+    const repo = await richRepo();
+    const file = join(repo, 'AGENTS.md');
+    const sentence =
+      'The memory block sits between `<!-- autopatch-j:memory:start -->` and `<!-- autopatch-j:memory:end -->`; do not edit it.\n';
+    writeFileSync(file, sentence);
+    ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo]));
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith(`${sentence}\n<!-- autopatch-j:memory:start -->\n`)).toBe(true);
+    expect(text).toContain('> 我们决定采用 PostgreSQL 作为主数据库。');
+    ok(await runCli(['memory', 'export', '--agents-md', '--repo', repo]));
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
   it('creates AGENTS.md when missing; refuses a link out of the project and a file with two blocks, changing nothing', async () => {

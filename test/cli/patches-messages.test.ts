@@ -119,6 +119,17 @@ describe('doctor and settings', () => {
       expect(check.detail).not.toContain(check.fix!);
     }
     expect(settings[1]!.fix).toContain('none, minimal, low, medium, high, xhigh, max');
+    // The checks that need valid settings are listed as skipped, not left out, and not counted as failed.
+    const skipped = report.checks.filter((c) => (c as { skipped?: boolean }).skipped === true);
+    expect(skipped.map((c) => c.name)).toEqual(['provider', 'model answers']);
+    for (const check of skipped)
+      expect(check).toMatchObject({ ok: false, detail: 'not checked: the settings above are invalid', fix: null });
+    const text = await runCli(['doctor', '--repo', tempRepo()], {
+      env: env({ AUTOPATCH_LLM_TIMEOUT_MS: 'soon', AUTOPATCH_LLM_REASONING_EFFORT: 'extreme', AUTOPATCH_LLM_MODEL: '' }),
+    });
+    expect(text.stdout).toMatch(/^- provider +not checked: the settings above are invalid$/m);
+    expect(text.stdout).toMatch(/^- model answers +not checked: the settings above are invalid$/m);
+    expect(text.stdout).toMatch(/^3 check\(s\) failed, 2 skipped\.$/m);
     expect(run.stdout + run.stderr).not.toMatch(/run .*doctor|doctor tests/);
     // Starting a request says all of them too (exit 2).
     const ask = await runCli(['ask', '--repo', tempRepo(), 'hi'], {

@@ -157,6 +157,13 @@ describe('the CLI history file', () => {
     expect(lstatSync(path).isSymbolicLink()).toBe(true);
   });
 
+  it('a single-line request that looks like a multi-line entry comes back as typed', () => {
+    const path = join(tempRepo(), 'cli_history');
+    const typed = ['{"lines": ["a", "b"]}', '{"lines":["x"]} and more', 'plain', 'two\nlines'];
+    for (const line of typed) expect(saveHistory(path, line)).toBeNull();
+    expect(loadHistory(path, 10)).toEqual([...typed].reverse());
+  });
+
   it('is created 0600 whatever the umask, and recalled lines are neutralized', () => {
     const repo = tempRepo();
     const path = join(repo, 'cli_history');

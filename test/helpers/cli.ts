@@ -18,7 +18,7 @@ export const CLI_PATH = CLI;
 
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string } = {},
+  options: { env?: Record<string, string>; input?: string | Buffer; timeoutMs?: number; cwd?: string } = {},
 ): Promise<CliRun> {
   const started = Date.now();
   const child = spawn(process.execPath, [CLI, ...args], {

@@ -224,6 +224,16 @@ describe('memory import: restore on another machine', () => {
       /line \d+ \(\w+\): not (valid JSON|one row)/,
     ],
     ['a file that is not JSON at all', () => 'PK\u0003\u0004 not an export', /does not start like an autopatch-j export/],
+    [
+      'an export pretty-printed again (jq .), saying its layout was changed',
+      (f) => `${JSON.stringify(JSON.parse(readFileSync(f, 'utf8')), null, 2)}\n`,
+      /line \d+ \(memory_meta\): not one row — the layout of the file was changed \(memory export writes one row per line; .*jq -c.*\): import the file as memory export wrote it/,
+    ],
+    [
+      'an export squeezed onto one line (jq -c)',
+      (f) => `${JSON.stringify(JSON.parse(readFileSync(f, 'utf8')))}\n`,
+      /the layout of the file was changed \(memory export writes one row per line/,
+    ],
   ];
   for (const [name, make, reason] of tampered) {
     it(`refuses ${name}, creating nothing`, async () => {

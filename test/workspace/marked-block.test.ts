@@ -20,12 +20,23 @@ describe('a marked block inside a file people edit', () => {
 
   it('replaces only the bytes between the markers: everything outside stays byte for byte, even non-UTF-8', () => {
     const before = Buffer.concat([Buffer.from('caf\xe9 r\xe8gle\r\n', 'latin1'), Buffer.from('<!-- x:start -->\nold\n<!-- x:end -->')]);
-    const after = Buffer.from('  trailing text without newline', 'utf8');
+    const after = Buffer.from('\r\n  trailing text without newline', 'utf8');
     const next = withMarkedBlock(Buffer.concat([before, after]), MARKERS, 'new\nlines');
     const prefix = Buffer.from('caf\xe9 r\xe8gle\r\n', 'latin1');
     expect(next.subarray(0, prefix.length).equals(prefix)).toBe(true);
     expect(next.subarray(next.length - after.length).equals(after)).toBe(true);
     expect(next.subarray(prefix.length, next.length - after.length).toString()).toBe('<!-- x:start -->\r\nnew\r\nlines\r\n<!-- x:end -->');
+  });
+
+  it('counts a marker only when it stands alone on its line: one quoted inside a sentence is text', () => {
+    const sentence = 'The memory block sits between `<!-- x:start -->` and `<!-- x:end -->`; do not edit it.\n';
+    expect(withMarkedBlock(Buffer.from(sentence), MARKERS, 'b').toString()).toBe(`${sentence}\n<!-- x:start -->\nb\n<!-- x:end -->\n`);
+    const withBlock = `${sentence}\n<!-- x:start -->  \nold\n  <!-- x:end -->\r\nafter <!-- x:end --> here\n`;
+    expect(withMarkedBlock(Buffer.from(withBlock), MARKERS, 'new').toString()).toBe(
+      `${sentence}\n<!-- x:start -->\r\nnew\r\n<!-- x:end -->\r\nafter <!-- x:end --> here\n`,
+    );
+    // Markers inside a line never make a second block either.
+    expect(() => withMarkedBlock(Buffer.from(`${sentence}<!-- x:start -->\n<!-- x:end -->\n`), MARKERS, 'c')).not.toThrow();
   });
 
   it('refuses a file with two blocks, or an end before the start', () => {

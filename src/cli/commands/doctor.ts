@@ -24,6 +24,8 @@ export interface Check {
   detail: string;
   /** What to do when it is not ok. */
   fix: string | null;
+  /** Not run: what it needs failed above (not ok, yet not counted as failed). */
+  skipped?: true;
 }
 
 /**
@@ -66,6 +68,11 @@ export async function runDoctor(options: { repo?: string; model?: string; output
     for (const p of invalid ?? []) checks.push({ name: 'settings', ok: false, detail: `${p.variable}: ${p.message}`, fix: p.fix });
   }
   let raw: string | null = null;
+  if (!config) {
+    // Said, not left out: without valid settings there is no provider to reach.
+    for (const name of ['provider', 'model answers'])
+      checks.push({ name, ok: false, skipped: true, detail: 'not checked: the settings above are invalid', fix: null });
+  }
   if (config) {
     if (!config.llm) {
       checks.push({
@@ -159,13 +166,15 @@ export async function runDoctor(options: { repo?: string; model?: string; output
   const allOk = checks.every((c) => c.ok);
   const style = styleFor(options.output);
   const rows = checks.map((c) => [
-    `${c.ok ? style.green('✓') : style.red('✗')} ${c.name}`,
+    `${c.skipped ? style.dim('-') : c.ok ? style.green('✓') : style.red('✗')} ${c.name}`,
     c.ok || !c.fix ? c.detail : `${c.detail} — fix: ${c.fix}`,
   ]);
+  const failed = checks.filter((c) => !c.ok && !c.skipped).length;
+  const skippedCount = checks.filter((c) => c.skipped).length;
   const text = [
     renderColumns(rows, options.output.outTerminal ? options.output.columns() : 100),
     ...(raw !== null ? [`[debug] ${literal(raw)}`] : []),
-    allOk ? 'All checks passed.' : `${checks.filter((c) => !c.ok).length} check(s) failed.`,
+    allOk ? 'All checks passed.' : `${failed} check(s) failed${skippedCount > 0 ? `, ${skippedCount} skipped` : ''}.`,
   ].join('\n');
   // A report: on stdout whatever it found.
   return {

@@ -72,24 +72,39 @@ function data(text: string): string {
   return safeTerminalText(text.replace(/\r\n?/g, '\n')).replace(/<!--/g, '&lt;!--').replace(/-->/g, '--&gt;');
 }
 
-/** One line: breaks folded, and the characters that would end the bold title escaped. */
+/**
+ * One line of inline data: breaks folded, and every character that could start inline markup (emphasis,
+ * code, a link, an image, HTML, an entity, strikethrough, a backslash escape) escaped with a backslash, as
+ * are the `:` of `scheme://`, the `.` of `www.` and an `@` between words (GitHub links bare URLs and
+ * addresses), so the bold title reads exactly as stored and nothing in it renders as markup or a link.
+ */
 function titleLine(text: string): string {
   return data(text)
     .replace(/\s*\n\s*/g, ' ')
-    .replace(/([\\*])/g, '\\$1');
+    .replace(/([\\`*_[\]<>&~!])/g, '\\$1')
+    .replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, '$1\\:')
+    .replace(/\b(www)\./gi, '$1\\.')
+    .replace(/(?<=\w)@(?=\w)/g, '\\@');
 }
 
-/** Every line indented under the list item, so nothing in a memory can start a heading or a new entry. */
-function indented(text: string, prefix: string): string[] {
-  return data(text)
-    .split('\n')
-    .map((line) => (line.trim().length === 0 ? prefix.trimEnd() : `${prefix}${line}`));
+/**
+ * Stored text as a fenced code block under the list item (each line after `prefix`): whatever it holds — a
+ * `> …` line, a `# …` line, a list, HTML — renders as the text itself, never as a heading, a quote of the
+ * user or a new entry. The fence is longer than any run of backticks in the text, so nothing closes it early.
+ */
+function fenced(text: string, prefix: string): string[] {
+  const lines = data(text).split('\n');
+  const longest = Math.max(2, ...lines.flatMap((line) => (line.match(/`+/g) ?? []).map((run) => run.length)));
+  const fence = '`'.repeat(longest + 1);
+  const at = (line: string): string => (line.length === 0 ? prefix.trimEnd() : `${prefix}${line}`);
+  return [at(`${fence}text`), ...lines.map(at), at(fence)];
 }
 
+/** An entry: the bold title, its id, kind and date, its content as data, each quote of the user as a blockquote of data. */
 function renderEntry(entry: DecisionEntry): string[] {
   const lines = [`- **${titleLine(entry.title)}**`, `  \`${entry.id}\` · ${entry.kind} · ${entry.date}`, ''];
-  lines.push(...indented(entry.content, '  '));
-  for (const quote of entry.quotes) lines.push('', ...indented(quote, '  > '));
+  lines.push(...fenced(entry.content, '  '));
+  for (const quote of entry.quotes) lines.push('', ...fenced(quote, '  > '));
   return lines;
 }
 

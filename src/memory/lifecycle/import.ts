@@ -135,11 +135,26 @@ interface Header {
   degradedReason: string | null;
 }
 
+/**
+ * Why a file that holds an export in another layout is refused: the import streams it one row per line (a
+ * bounded read of any size), so a file reformatted after the export cannot be read — the original can.
+ */
+const LAYOUT_CHANGED =
+  'the layout of the file was changed (memory export writes one row per line; a file reformatted after it, ' +
+  'e.g. by jq ., jq -c or an editor, is not read): import the file as memory export wrote it';
+
+/** A line of an export reformatted one value per line (`jq .`): a bracket alone, or one `"key": value` pair. */
+function reformattedLine(line: string): boolean {
+  return /^\s*([{}[\]],?|"[^"]+": .*)$/.test(line);
+}
+
 /** The export's opening object (everything before `"tables"`), checked field by field. */
 function readHeader(reader: LineReader): Header {
   const lines: string[] = [];
   for (;;) {
     const line = reader.next();
+    // The whole export on one line (`jq -c`).
+    if (line !== null && /^\s*\{".*"tables":\s*\{/.test(line)) refuse(LAYOUT_CHANGED);
     if (line === null || lines.length > 16) refuse('the file does not start like an autopatch-j export');
     if (/^\s*"tables": \{\},?$/.test(line)) {
       refuse('this export holds only the raw bytes of a database SQLite could not read; there are no rows to restore');
@@ -203,7 +218,7 @@ function loadTables(reader: LineReader, db: Connection): Record<TableName, numbe
         if (rowLine === null) refuse(`the file ends inside the table ${table}`);
         if (/^\s*\],?$/.test(rowLine)) break;
         const row = /^\s*(\{.*\}),?$/.exec(rowLine);
-        if (!row) refuse(`line ${reader.lineNo} (${table}): not one row`);
+        if (!row) refuse(`line ${reader.lineNo} (${table}): not one row${reformattedLine(rowLine) ? ` — ${LAYOUT_CHANGED}` : ''}`);
         let value: unknown;
         try {
           value = JSON.parse(row[1]!);
