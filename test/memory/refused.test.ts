@@ -4,12 +4,12 @@ import { runCli } from '../helpers/cli.js';
 import { consolidateWith, extractWith, quoteUser } from '../helpers/scripted.js';
 import { tempRepo } from '../helpers/temp-repo.js';
 
-/** Each turn proposes one preference quoting the whole user text; the gate decides. */
+/** Each turn proposes one preference quoting the whole user text (its first 60 characters as title); the gate decides. */
 function setup(repo = tempRepo()) {
   const llm = new ScriptedLlm()
     .always(
       'memory_extraction',
-      extractWith((t) => [quoteUser('user_preference', t.user.slice(0, 40), t)]),
+      extractWith((t) => [quoteUser('user_preference', t.user.slice(0, 60), t)]),
     )
     .always('memory_consolidation', consolidateWith());
   return { repo, memory: MemoryManager.open({ repoRoot: repo, llm }) };

@@ -255,6 +255,10 @@ export function repairedLine(text: string): { text: string; repaired: boolean } 
 /** Translations (an alias in a script the quotes do not use at all) kept per candidate or operation, at most. */
 export const MAX_TRANSLATED_TERMS = 8;
 
+/** A translation is a term, not a sentence: at most three Latin words, or eight Han characters. */
+const termSized = (term: string): boolean =>
+  (term.match(/[\p{L}\p{N}]+/gu) ?? []).length <= 3 && (term.match(/\p{Script=Han}/gu) ?? []).length <= 8;
+
 const scriptsOf = (text: string): { han: boolean; latin: boolean } => ({
   han: /\p{Script=Han}/u.test(text),
   latin: /\p{Script=Latin}/u.test(text),
@@ -264,8 +268,9 @@ const scriptsOf = (text: string): { han: boolean; latin: boolean } => ({
  * M-7.7: the aliases and keywords worth keeping. One that shares a term with the quotes or the title is
  * kept; one written in one script only, where the quotes say something in the other script, may translate
  * that ("集成测试" → "integration test", "IT"; "在 Redis 里缓存" → "cache") and is kept up to
- * MAX_TRANSLATED_TERMS; any other (an unrelated word in the quotes' own script: "password" for an English
- * quote about vitest), and any that is not one plain line, is dropped.
+ * MAX_TRANSLATED_TERMS when it is term-sized (a sentence is no translation of a term); any other (an
+ * unrelated word in the quotes' own script: "password" for an English quote about vitest), and any that is
+ * not one plain line, is dropped.
  */
 export function keptTerms(terms: readonly string[], quotes: readonly string[], title: string): { kept: string[]; dropped: string[] } {
   if (terms.length === 0) return { kept: [], dropped: [] };
@@ -296,7 +301,7 @@ export function keptTerms(terms: readonly string[], quotes: readonly string[], t
     }
     const scripts = scriptsOf(term);
     const foreign = scripts.han !== scripts.latin && (scripts.han ? said.latin : said.han);
-    if (foreign && translations < MAX_TRANSLATED_TERMS) {
+    if (foreign && termSized(term) && translations < MAX_TRANSLATED_TERMS) {
       translations += 1;
       kept.push(term);
     } else dropped.push(term);
