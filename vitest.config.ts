@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+const shared = { pool: 'forks', testTimeout: 60_000, hookTimeout: 60_000 } as const;
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    pool: 'forks',
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    projects: [
+      { test: { ...shared, name: 'default', include: ['test/**/*.test.ts'] } },
+      // The gate evaluation (npm run eval:gate): runs the corpus files it is given against src/.
+      { test: { ...shared, name: 'gate-eval', include: ['quality/eval/gate-eval.test.ts'], testTimeout: 1_800_000 } },
+    ],
   },
 });

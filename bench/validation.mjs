@@ -1,9 +1,19 @@
 // Candidates for the validation row of the benchmark: every labelled candidate of the gate corpus, with its
 // turns as the validator sees them (in memory; no SQLite in the timed part).
-import { loadGateCorpus } from '../quality/eval/gate.mjs';
+import { readFileSync } from 'node:fs';
+
+const KINDS = { p: 'user_preference', d: 'project_decision', c: 'discussion_context' };
+
+/** The corpus items as [kind, text, options] (quality/eval/gate.ts reads the same format for the evaluation). */
+function corpusItems(path) {
+  const corpus = JSON.parse(readFileSync(path, 'utf8'));
+  return Object.values(corpus.items).flatMap((list) =>
+    list.map(([, kind, text, , options = {}]) => ({ kind: KINDS[kind], text, options })),
+  );
+}
 
 export function validationInputs(corpusPath) {
-  return loadGateCorpus(corpusPath).items.map((item, i) => {
+  return corpusItems(corpusPath).map((item, i) => {
     const o = item.options;
     const turns = new Map();
     turns.set(`u${i}`, {
@@ -23,7 +33,7 @@ export function validationInputs(corpusPath) {
     }
     const title = (o.title ?? o.proposalQuote ?? o.quote ?? item.text).slice(0, 150);
     return {
-      candidate: { kind: item.kind, title, content: title, aliases: [], sources },
+      candidate: { kind: item.kind, title, content: o.content ?? title, aliases: [], sources },
       context: { threadId: 't', turns, adjacent: null },
     };
   });

@@ -1,12 +1,12 @@
 // Fails (exit 1) when a line of src/**/*.ts or src/**/*.cts is longer than 140 characters.
-// Length is the JavaScript string length of the line (UTF-16 code units). The lexicon is data and is exempt.
+// Length is the JavaScript string length of the line (UTF-16 code units), the lexicon's data included.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const MAX = 140;
 const root = fileURLToPath(new URL('..', import.meta.url));
-const EXEMPT = new Set(['src/memory/pipeline/gate/lexicon.ts']);
+const EXEMPT = new Set([]);
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {

@@ -30,6 +30,7 @@ export type {
   RefusedCandidate,
   RememberResult,
   RoutedItem,
+  SuggestedCandidate,
   SearchHit,
   TurnHandle,
   TurnRecord,

@@ -1,13 +1,9 @@
 #!/usr/bin/env node
-// npm run eval:quality [-- --write-baseline] — runs the quality corpus (M-13.2, M-13.3) and the speech-act gate
-// corpus (M-5.6) with a scripted model and prints the invariants, and accuracy, false accepts and false
-// refusals per category, language and tier. --write-baseline records the per-category figures the default
-// test suite holds the gate to (quality/gate.baseline.json).
+// npm run eval:quality — runs the quality corpus (M-13.2, M-13.3) with a scripted model and prints the
+// invariants (the gate corpora run after it, through quality/eval/gate-run.mjs on src/).
 // AUTOPATCH_RUN_MEMORY_LIVE_EVAL=1 also runs the corpus turns through the configured real model (M-13.4).
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadCorpus, runCorpus } from './corpus.mjs';
-import { baselineOf, loadGateCorpus, runGateCorpus } from './gate.mjs';
 
 const here = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
@@ -58,43 +54,6 @@ if (
   inv.provenanceCompleteness < 1
 )
   failed = true;
-
-function table(title, groups) {
-  console.log(`\n${title}`);
-  console.log('| group | n | accuracy | false accepts | false refusals | wrong reason |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const [name, t] of Object.entries(groups)) {
-    console.log(`| ${name} | ${t.n} | ${pct(t.accuracy)} | ${t.falseAccepts} | ${t.falseRefusals} | ${t.wrongReason} |`);
-  }
-}
-
-async function gateRun(file, label) {
-  const gate = loadGateCorpus(here(file));
-  const run = await runGateCorpus(gate);
-  const f = run.figures;
-  console.log(`\n${label} (${file}): ${gate.items.length} labelled candidates, ${Object.keys(gate.categories).length} categories`);
-  table('By tier', f.byTier);
-  table('By language', f.byLanguage);
-  table('By category', f.byCategory);
-  for (const r of run.results) {
-    if ((r.expect === 'accept') !== r.accepted) {
-      console.log(
-        `  ✗ ${r.id} [${r.tier}, ${r.language}] ${r.accepted ? 'false accept' : `false refusal (${r.reason})`}: ${JSON.stringify(r.options.quote ?? r.text)}`,
-      );
-    }
-  }
-  return run;
-}
-
-const gate = await gateRun('gate.v1.json', 'Speech-act gate corpus (M-5.6)');
-const clear = gate.figures.byTier.clear;
-if (clear.falseAccepts > 0 || clear.accuracy < 0.97) failed = true;
-await gateRun('gate.check.v1.json', 'Generalization set, written after the rules');
-
-if (process.argv.includes('--write-baseline')) {
-  writeFileSync(here('gate.baseline.json'), `${JSON.stringify(baselineOf(gate.figures), null, 2)}\n`);
-  console.log('\nwrote quality/gate.baseline.json');
-}
 
 if (process.env.AUTOPATCH_RUN_MEMORY_LIVE_EVAL === '1') {
   const { runCorpusLive } = await import('./live.mjs');

@@ -47,7 +47,7 @@ import {
   heartbeatInterval,
   leaseOwnerName,
 } from './store/leases.js';
-import { recentRefusals } from './store/refusals.js';
+import { recentRefusals, recentSuggestions } from './store/refusals.js';
 import { reindexTerms } from './store/reindex.js';
 import { archiveAndCreateThread, requireActiveThread } from './store/threads.js';
 import { admitTurn, finishTurn, heartbeatTurns, recoverExpiredTurns } from './store/turns.js';
@@ -74,6 +74,7 @@ import type {
   ProcessResult,
   RefusedCandidate,
   RememberResult,
+  SuggestedCandidate,
   RetryResult,
   RoutedItem,
   SearchHit,
@@ -795,6 +796,13 @@ export class MemoryManager {
         throw new MemoryProvenanceError(id, entry.reason, `${id} is a refusal for its provenance: nothing is held to dismiss`);
       if (entry.state === null) dismissHeldEntry(conn, entry);
     });
+  }
+
+  /** Candidates the gate held for the user (M-5.7), newest first: not memories, never in routing or search. */
+  suggestions(options: { limit?: number } = {}): SuggestedCandidate[] {
+    const conn = this.healthyConn();
+    const limit = Math.max(1, Math.min(1000, Math.floor(options.limit ?? 20)));
+    return conn.read(() => recentSuggestions(conn, limit));
   }
 
   /**

@@ -211,6 +211,23 @@ export interface RefusedCandidate {
   turnId: string;
   /** Epoch milliseconds of the extraction that refused it. */
   at: number;
+  /** M-5.7: true when the refusal is a reading of the words that `keep` may overrule; false for provenance. */
+  keepable: boolean;
+}
+
+/** A candidate the gate held for the user (M-5.7): not a memory, never in routing or search. */
+export interface SuggestedCandidate {
+  candidateId: string;
+  kind: MemoryKind;
+  title: string;
+  content: string;
+  /** The user quote it rests on (else its first quote), clipped. */
+  quote: string;
+  /** Why it was held (`polite_request`, `weakened`, `third_party`, …). */
+  reason: string;
+  turnId: string;
+  /** Epoch milliseconds of the extraction that held it. */
+  at: number;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../src/index.js';
 import { shortCandidateId } from '../../src/shared/ids.js';
-import { itemTableBytes, plantSuggestion } from '../helpers/held.js';
+import { itemTableBytes } from '../helpers/held.js';
 import { consolidateWith, extractWith } from '../helpers/scripted.js';
 import { readRememberAct } from '../../src/memory/remember-command.js';
 import type { ExtractionPayload } from '../../src/memory/pipeline/contracts.js';
@@ -203,8 +203,11 @@ describe('memory keep / dismiss from the shell (M-5.7)', () => {
   const env = (): Record<string, string> => ({ AUTOPATCH_LLM_BASE_URL: fake.server.url, AUTOPATCH_LLM_API_KEY: 'k' });
   const QUESTION = '能不能以后都先跑 lint 再提交？';
 
-  /** One turn whose extraction proposes a preference quoting `quote`; the gate refuses it (a question). */
-  async function turnWithRefusal(repo: string, quote: string): Promise<{ turnId: string; refusalId: string }> {
+  /**
+   * One turn whose extraction proposes a preference quoting `quote`: the gate holds it as a suggestion (a
+   * request in question form) or refuses it (a quote the turn does not hold).
+   */
+  async function heldTurn(repo: string, quote: string): Promise<{ turnId: string; heldId: string }> {
     const llm = new ScriptedLlm()
       .always(
         'memory_extraction',
@@ -222,16 +225,17 @@ describe('memory keep / dismiss from the shell (M-5.7)', () => {
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     const turn = memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: QUESTION }), 'OK');
     await memory.processDue({ force: true });
-    const refusalId = memory.refused()[0]!.candidateId;
+    const held = [...memory.suggestions(), ...memory.refused()];
+    expect(held).toHaveLength(1);
     await memory.close();
-    return { turnId: turn.id, refusalId };
+    return { turnId: turn.id, heldId: held[0]!.candidateId };
   }
 
   it('keep makes a suggestion a memory (exit 0); keep again changes nothing; dismiss drops another', async () => {
     serve();
     const repo = tempRepo();
-    const { turnId } = await turnWithRefusal(repo, QUESTION);
-    const id = plantSuggestion(repo, turnId, QUESTION);
+    const { heldId: id } = await heldTurn(repo, QUESTION);
+    expect(id).toMatch(/#s1$/u);
     const kept = await runCli(['memory', 'keep', '--repo', repo, shortCandidateId(id)], { env: env() });
     expect(kept.code, kept.stderr).toBe(0);
     expect(kept.stdout).toContain('Asked Memory to keep this as a preference.');
@@ -245,8 +249,7 @@ describe('memory keep / dismiss from the shell (M-5.7)', () => {
     expect((JSON.parse(list.stdout) as { title: string }[]).map((i) => i.title)).toEqual(['先跑 lint 再提交']);
 
     const other = tempRepo();
-    const second = await turnWithRefusal(other, QUESTION);
-    const held = plantSuggestion(other, second.turnId, QUESTION);
+    const { heldId: held } = await heldTurn(other, QUESTION);
     const dismissed = await runCli(['memory', 'dismiss', '--repo', other, held], { env: env() });
     expect(dismissed.code, dismissed.stderr).toBe(0);
     const late = await runCli(['memory', 'keep', '--repo', other, held], { env: env() });
@@ -256,7 +259,7 @@ describe('memory keep / dismiss from the shell (M-5.7)', () => {
   it('keep on a provenance refusal fails with exit 1 and leaves the items tables byte for byte', async () => {
     serve();
     const repo = tempRepo();
-    const { refusalId } = await turnWithRefusal(repo, '以后提交前都跑 lint');
+    const { heldId: refusalId } = await heldTurn(repo, '以后提交前都跑 lint');
     const bytes = itemTableBytes(repo);
     const run = await runCli(['memory', 'keep', '--repo', repo, refusalId], { env: env() });
     expect(run.code).toBe(1);

@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { MemoryManager, SCHEMA_SQL, ScriptedLlm } from '../../src/index.js';
 import { loadHistory, saveHistory } from '../../src/cli/history.js';
 import { safeJson, safeTerminalText } from '../../src/shared/terminal-text.js';
 import { byRole, runCli } from '../helpers/cli.js';
@@ -26,7 +26,11 @@ function expectClean(transcript: string): void {
     expect(transcript.includes(bad), `${JSON.stringify(bad)} reached the terminal:\n${JSON.stringify(transcript)}`).toBe(false);
 }
 
-/** A repo with one usable memory whose title carries the hostile text, and a hostile history line. */
+/**
+ * A repo with one usable memory whose title carries the hostile text, and a hostile history line. The pipeline
+ * refuses such a title (M-6.4), so it is written the way another tool (or an older version) could have left it:
+ * straight into the file, the append-only trigger set aside and put back exactly as the schema has it.
+ */
 async function hostileRepo(): Promise<{ repo: string; id: string }> {
   const repo = tempRepo();
   const llm = new ScriptedLlm()
@@ -35,7 +39,7 @@ async function hostileRepo(): Promise<{ repo: string; id: string }> {
       extractWith((t) => [
         {
           kind: 'user_preference',
-          title: `answers ${HOSTILE}`,
+          title: 'answer first',
           content: `answer first ${HOSTILE}`,
           aliases: [],
           sources: [{ turn_id: t.turn_id, role: 'user', quote: t.user }],
@@ -50,6 +54,12 @@ async function hostileRepo(): Promise<{ repo: string; id: string }> {
   const items = memory.list();
   expect(items).toHaveLength(1);
   await memory.close();
+  const trigger = /CREATE TRIGGER memory_items_append_only[\s\S]*?END;/u.exec(SCHEMA_SQL)![0];
+  withRawDb(dbPathOf(repo), (db) => {
+    db.exec('DROP TRIGGER memory_items_append_only');
+    db.prepare('UPDATE memory_items SET title = ? WHERE id = ?').run(`answers ${HOSTILE}`, items[0]!.id);
+    db.exec(trigger);
+  });
   writeFileSync(join(repo, '.autopatch-j', 'cli_history'), `recalled ${HOSTILE}\n`);
   return { repo, id: items[0]!.id };
 }

@@ -113,18 +113,20 @@ describe('M-5.7 keep(): the user keeps a suggestion', () => {
 
   it('a keepable refusal is kept after its quotes are verified again; one whose quote no longer matches is refused', async () => {
     const { repo, memory } = setup();
-    const turnId = await say(memory, QUESTION);
+    // A request for this time only: the gate refuses it as its reading of the words, which the user may overrule.
+    const TEMPORARY = '这次先跑 lint 再提交。';
+    const turnId = await say(memory, TEMPORARY);
     const [refusal] = memory.refused();
-    expect(refusal!.reason).toBe('question');
+    expect(refusal).toMatchObject({ reason: 'temporary', keepable: true });
     // The stored offset no longer points at the quote: verified again, it is not the user's words there.
-    markKeepable(repo, refusal!.candidateId, [{ turnId, role: 'user', quote: QUESTION, start: 3 }]);
+    markKeepable(repo, refusal!.candidateId, [{ turnId, role: 'user', quote: TEMPORARY, start: 3 }]);
     const bytes = itemTableBytes(repo);
     await expect(memory.keep(refusal!.candidateId)).rejects.toMatchObject({ name: 'MemoryProvenanceError', reason: 'quote_not_found' });
     expect(itemTableBytes(repo)).toBe(bytes);
-    markKeepable(repo, refusal!.candidateId, [{ turnId, role: 'user', quote: QUESTION, start: 0 }]);
+    markKeepable(repo, refusal!.candidateId, [{ turnId, role: 'user', quote: TEMPORARY, start: 0 }]);
     const kept = await memory.keep(refusal!.candidateId);
     expect(kept).toMatchObject({ outcome: 'remembered', memory: { title: '先跑 lint 再提交' } });
-    expect(memory.show(kept.memory!.id).sources.map((s) => s.quote)).toEqual([QUESTION]);
+    expect(memory.show(kept.memory!.id).sources.map((s) => s.quote)).toEqual([TEMPORARY]);
   });
 
   it('dismiss drops a suggestion; it cannot be kept afterwards; the RAW turn stays', async () => {

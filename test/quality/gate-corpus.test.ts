@@ -1,13 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { figuresOf, languageOf, loadGateCorpus, runGateCorpus } from '../../quality/eval/gate.mjs';
+import {
+  type GateBaseline,
+  type GateFigures,
+  type GateResult,
+  figuresOf,
+  labelOf,
+  languageOf,
+  loadGateCorpus,
+  regressionsOf,
+  runGateCorpus,
+} from '../../quality/eval/gate.js';
 
 const path = (file: string): string => fileURLToPath(new URL(`../../quality/${file}`, import.meta.url));
 const corpus = loadGateCorpus(path('gate.v1.json'));
-const baseline = JSON.parse(readFileSync(path('gate.baseline.json'), 'utf8')) as {
-  categories: Record<string, Record<string, { n: number; minCorrect: number; maxFalseAccepts: number }>>;
-};
+const baseline = JSON.parse(readFileSync(path('gate.baseline.json'), 'utf8')) as GateBaseline;
 
 describe('M-13.2 / M-5.6 gate corpus invariants', () => {
   it('holds at least 400 labelled candidates in at least 30 categories, each described', () => {
@@ -26,8 +34,8 @@ describe('M-13.2 / M-5.6 gate corpus invariants', () => {
     expect(count((i) => i.tier === 'clear')).toBeGreaterThanOrEqual(250);
   });
 
-  it('labels both outcomes and all three kinds', () => {
-    expect(new Set(corpus.items.map((i) => i.expect === 'accept'))).toEqual(new Set([true, false]));
+  it('labels all three verdicts and all three kinds', () => {
+    expect(new Set(corpus.items.map((i) => labelOf(i.expect)))).toEqual(new Set(['accept', 'suggest', 'reject']));
     expect(new Set(corpus.items.map((i) => i.kind))).toEqual(new Set(['user_preference', 'project_decision', 'discussion_context']));
   });
 
@@ -38,15 +46,18 @@ describe('M-13.2 / M-5.6 gate corpus invariants', () => {
   });
 });
 
-describe('M-5.6 gate figures per category (a regression fails here)', () => {
-  let figures: ReturnType<typeof figuresOf>;
+describe('M-5.6 / M-5.7 gate figures per category (a regression fails here)', () => {
+  let figures: GateFigures;
   beforeAll(async () => {
     figures = (await runGateCorpus(corpus)).figures;
   });
 
-  it('clear-cut tier: no false accept and at least 97 % right', () => {
-    expect(figures.byTier['clear']!.falseAccepts).toBe(0);
-    expect(figures.byTier['clear']!.accuracy).toBeGreaterThanOrEqual(0.97);
+  it('clear-cut tier: no silent false accept, at least 97 % right, suggestions at most 15 %', () => {
+    const clear = figures.byTier['clear']!;
+    expect(clear.falseAccepts).toBe(0);
+    expect(clear.accuracy).toBeGreaterThanOrEqual(0.97);
+    expect(clear.suggestRate).toBeLessThanOrEqual(0.15);
+    expect(clear.reachableShare).toBeGreaterThanOrEqual(0.97);
   });
 
   it('hard tier: at least 80 % right', () => {
@@ -54,22 +65,7 @@ describe('M-5.6 gate figures per category (a regression fails here)', () => {
   });
 
   it('every category and tier is at least as good as its recorded baseline', () => {
-    const byCategoryTier = figures.byCategoryTier as Record<string, Record<string, { n: number; correct: number; falseAccepts: number }>>;
-    expect(Object.keys(byCategoryTier).sort()).toEqual(Object.keys(baseline.categories).sort());
-    const regressions: string[] = [];
-    for (const [category, tiers] of Object.entries(baseline.categories)) {
-      for (const [tier, b] of Object.entries(tiers)) {
-        const t = byCategoryTier[category]?.[tier];
-        if (!t || t.n !== b.n)
-          regressions.push(`${category}/${tier}: ${t?.n ?? 0} items, baseline ${b.n} (rerun --write-baseline after editing the corpus)`);
-        else if (t.correct < b.minCorrect || t.falseAccepts > b.maxFalseAccepts) {
-          regressions.push(
-            `${category}/${tier}: ${t.correct}/${t.n} right, ${t.falseAccepts} false accepts; baseline ${b.minCorrect} right, ${b.maxFalseAccepts} false accepts`,
-          );
-        }
-      }
-    }
-    expect(regressions).toEqual([]);
+    expect(regressionsOf(figures, baseline)).toEqual([]);
   });
 
   it('per-language figures are reported for zh, en and mixed', () => {
@@ -79,21 +75,50 @@ describe('M-5.6 gate figures per category (a regression fails here)', () => {
 });
 
 describe('the gate figures can fail', () => {
-  it('a wrong decision counts as a false accept or a false refusal in its category, language and tier', () => {
-    const item = corpus.items.find((i) => i.expect !== 'accept')!;
-    const good = figuresOf([{ ...item, accepted: false, reason: 'no_speech_act' }]);
-    const bad = figuresOf([{ ...item, accepted: true, reason: null }]);
-    expect(good.overall).toMatchObject({ correct: 1, falseAccepts: 0 });
+  const result = (expect: string, outcome: GateResult['outcome']): GateResult => ({
+    ...corpus.items.find((i) => labelOf(i.expect) === labelOf(expect))!,
+    expect,
+    outcome,
+    reason: outcome === 'accept' ? null : 'no_speech_act',
+  });
+
+  it('a reject-labelled item accepted is a silent false accept; refused or suggested it is right', () => {
+    expect(figuresOf([result('reject', 'refuse')]).overall).toMatchObject({ correct: 1, falseAccepts: 0 });
+    expect(figuresOf([result('reject', 'suggest')]).overall).toMatchObject({ correct: 1, falseAccepts: 0, suggested: 1 });
+    const bad = figuresOf([result('reject', 'accept')]);
+    const item = result('reject', 'accept');
     expect(bad.overall).toMatchObject({ correct: 0, falseAccepts: 1 });
     expect(bad.byCategory[item.category]).toMatchObject({ falseAccepts: 1, accuracy: 0 });
     expect(bad.byLanguage[item.language]).toMatchObject({ falseAccepts: 1 });
-    const accept = corpus.items.find((i) => i.expect === 'accept')!;
-    expect(figuresOf([{ ...accept, accepted: false, reason: 'temporary' }]).byTier[accept.tier]).toMatchObject({ falseRefusals: 1 });
+  });
+
+  it('an accept-labelled item is right only when accepted; suggested it is still reachable', () => {
+    expect(figuresOf([result('accept', 'suggest')]).overall).toMatchObject({ correct: 0, heldBack: 1, reachable: 1, valid: 1 });
+    expect(figuresOf([result('accept', 'refuse')]).overall).toMatchObject({ correct: 0, falseRefusals: 1, reachable: 0 });
+    expect(figuresOf([result('suggest', 'accept')]).overall).toMatchObject({ correct: 1, reachable: 1 });
+    expect(figuresOf([result('suggest', 'refuse')]).overall).toMatchObject({ correct: 0, reachable: 0 });
+  });
+
+  it('a baseline regression is reported', () => {
+    const figures = figuresOf([result('reject', 'accept')]);
+    const item = result('reject', 'accept');
+    const strict: GateBaseline = {
+      categories: { [item.category]: { [item.tier]: { n: 1, minCorrect: 1, maxFalseAccepts: 0, minReachable: 0 } } },
+    };
+    expect(regressionsOf(figures, strict)).toHaveLength(1);
+  });
+});
+
+describe('M-5.7 the held-back rounds already read stay at their figures', () => {
+  const rounds = JSON.parse(readFileSync(path('gate.rounds/baseline.json'), 'utf8')) as Record<string, GateBaseline>;
+  it.each(Object.keys(rounds))('%s', async (round) => {
+    const { figures } = await runGateCorpus(loadGateCorpus(path(`gate.rounds/${round}.json`)));
+    expect(regressionsOf(figures, rounds[round]!)).toEqual([]);
   });
 });
 
 describe('M-5.6 generalization set (written after the rules) stays right', () => {
-  it('clear-cut tier: no false accept and at least 97 % right; hard tier at least 80 %', async () => {
+  it('clear-cut tier: no silent false accept and at least 97 % right; hard tier at least 80 %', async () => {
     const check = loadGateCorpus(path('gate.check.v1.json'));
     expect(check.items.length).toBeGreaterThanOrEqual(500);
     const { figures: f } = await runGateCorpus(check);

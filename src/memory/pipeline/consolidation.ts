@@ -18,7 +18,7 @@ import {
 import { type ClaimedBatch, batchStillOwned, finishBatch } from '../store/jobs.js';
 import type { CandidateRecord, MemoryKind } from '../types.js';
 import type { ConsolidationPayload, ConsolidationRead, OperationAnswer } from './contracts.js';
-import { replacesChoice, sameText, sharesSubject, unsupportedText } from './evidence.js';
+import { keptTerms, repairedLine, replacesChoice, sameText, sharesSubject, unsupportedText } from './evidence.js';
 
 export const CONSOLIDATION_SYSTEM_PROMPT = `You consolidate candidate memories of a coding assistant for one project.
 You receive one JSON document: new candidates (already checked against the user's exact words) and the
@@ -103,7 +103,7 @@ export interface OperationRefusal {
   candidateIds: string[];
   title: string;
   kind: string;
-  reason: 'contract' | 'unsupported_text' | 'unrelated_target' | 'no_replacement';
+  reason: 'contract' | 'unsupported_text' | 'unrelated_target' | 'no_replacement' | 'unsafe_text';
   detail: string;
 }
 
@@ -181,7 +181,8 @@ export function planConsolidation(
       detail: refused.detail,
     });
   }
-  for (const op of read.operations) {
+  for (const answered of read.operations) {
+    let op = answered;
     const refuse = (reason: OperationRefusal['reason'], detail: string): void => {
       plan.refusals.push({
         candidateIds: op.candidate_ids,
@@ -199,15 +200,35 @@ export function planConsolidation(
       refuse('contract', 'title and content are required');
       continue;
     }
+    // M-6.4: the title and synopsis are one line of text (form repaired); control or bidi characters refuse them.
+    const title = repairedLine(op.title);
+    const synopsis = repairedLine(op.synopsis);
+    if (title === null || synopsis === null) {
+      refuse('unsafe_text', 'the title or synopsis holds control or bidi characters');
+      continue;
+    }
+    if (title.text.length === 0) {
+      refuse('contract', 'the title is empty once its markup is dropped');
+      continue;
+    }
+    if (title.repaired || synopsis.repaired) {
+      plan.repairs = [...new Set([...plan.repairs, 'one_line_title'])];
+      op = { ...op, title: title.text, synopsis: synopsis.text };
+    }
     const quotes = op.candidate_ids.flatMap((id) => byId.get(id)!.sources.map((s) => s.quote));
     const target = op.target_id === null ? undefined : input.activeItems.get(op.target_id);
     // A revision keeps what the item already said: its own evidence backs that part.
     const backing = op.operation === 'revise' && target ? [...quotes, ...itemEvidenceQuotes(conn, target.id)] : quotes;
-    // The synopsis is shown in every routing context: it is held to the same evidence as the content.
-    const unsupported = unsupportedText(op.title, op.synopsis.trim() ? `${op.content}\n${op.synopsis}` : op.content, backing);
+    const unsupported = unsupportedText(op.title, op.content, backing);
     if (unsupported) {
       refuse('unsupported_text', unsupported);
       continue;
+    }
+    // The synopsis is shown in every routing context: one the quotes do not back ("数据仓库选型", a topic label) is
+    // not shown (a repair, M-6.4) and stays only as a search keyword, held to the keyword rule below.
+    if (op.synopsis.trim() && unsupportedText(op.title, `${op.content}\n${op.synopsis}`, backing)) {
+      plan.repairs = [...new Set([...plan.repairs, 'synopsis_as_keyword'])];
+      op = { ...op, synopsis: '', keywords: [...new Set([...op.keywords, clip(op.synopsis.trim(), 160)])].slice(0, 24) };
     }
     if (target) {
       if (!sharesSubject(itemText(target), quotes)) {
@@ -224,6 +245,18 @@ export function planConsolidation(
       const scope = kind === 'discussion_context' ? threadId : null;
       const twin = activeTwin(conn, kind, scope, op.title, op.content);
       if (twin) plan.duplicates.set(plan.operations.length, twin);
+    }
+    // M-7.7: an alias or keyword shares a term with the quotes or the title, or is a (bounded) translation.
+    const terms = keptTerms([...op.aliases, ...op.keywords], quotes, op.title);
+    if (terms.dropped.length > 0) {
+      plan.repairs = [...new Set([...plan.repairs, 'dropped_unrelated_terms'])];
+      const kept = new Set(terms.kept);
+      plan.operations.push({
+        ...op,
+        aliases: op.aliases.filter((a) => kept.has(a.trim())),
+        keywords: op.keywords.filter((k) => kept.has(k.trim())),
+      });
+      continue;
     }
     plan.operations.push(op);
   }
@@ -377,6 +410,7 @@ function revisionFields(op: OperationAnswer): { title: string; content: string; 
   return {
     title: op.title.trim(),
     content,
+    // One line already (repaired before the checks); the content's clip when the model gave none or it was dropped.
     synopsis: op.synopsis.trim().length > 0 ? op.synopsis.trim() : derivedSynopsis(content),
     aliases: unique(op.aliases),
     keywords: unique(op.keywords),

@@ -5,6 +5,7 @@ import { type ClaimedBatch, batchStillOwned, finishBatch, insertConsolidationJob
 import { advanceCompaction, findThread } from '../store/threads.js';
 import { previousCompletedTurn, turnsByIds } from '../store/turns.js';
 import type { CandidateAnswer, ExtractionPayload, ExtractionRead } from './contracts.js';
+import type { VerifiedSource } from '../types.js';
 import { type RejectReason, type ValidationContext, type ValidCandidate, validateCandidate } from './validation.js';
 
 /** RAW text of one side of a turn in the extraction payload; the database keeps it whole. */
@@ -87,68 +88,157 @@ export function loadExtractionInput(conn: Connection, batch: ClaimedBatch): Extr
   });
 }
 
+/** A candidate kept for the user (M-5.7) or a keepable refusal: everything `keep` needs to re-verify it. */
+export interface HeldCandidate {
+  kind: string;
+  title: string;
+  content: string;
+  aliases: string[];
+  sources: VerifiedSource[];
+}
+
+export interface ExtractionRefusal {
+  title: string;
+  kind: string;
+  reason: RejectReason;
+  detail: string;
+  quote?: string;
+  turnId?: string | null;
+  /** False for every provenance refusal (M-5.7). */
+  keepable?: boolean;
+  /** The verified candidate, for a keepable refusal. */
+  candidate?: HeldCandidate;
+}
+
+export interface ExtractionSuggestion extends HeldCandidate {
+  reason: RejectReason;
+  detail: string;
+  quote: string;
+  turnId: string;
+}
+
 export interface ExtractionDiagnostics {
   purpose: 'memory_extraction';
   candidates: number;
   accepted: number;
+  /** Held for the user by the gate's `suggest` (M-5.7): neither refused nor a memory. */
+  suggested: number;
   filtered: Partial<Record<RejectReason, number>>;
   /** Refused candidates (at most 32 per batch), read back by `MemoryManager.refused()`. */
-  rejections: { title: string; kind: string; reason: RejectReason; detail: string; quote?: string; turnId?: string | null }[];
+  rejections: ExtractionRefusal[];
+  /** Suggestions (at most 32 per batch), read back by `MemoryManager.suggestions()`. */
+  suggestions: ExtractionSuggestion[];
   compactionAdvanced: boolean;
   /** Form repairs made to read the answer (fence, prose, think_block, dropped keys …), INTERFACES.md §2. */
   repairs: string[];
 }
 
+const MAX_HELD = 32;
+
+const held = (c: ValidCandidate): HeldCandidate => ({
+  kind: c.kind,
+  title: clip(c.title, 160),
+  content: c.content,
+  aliases: c.aliases,
+  sources: c.sources,
+});
+
+export interface Screened {
+  valid: ValidCandidate[];
+  suggested: ExtractionSuggestion[];
+  diagnostics: ExtractionDiagnostics;
+}
+
 /**
- * Validates every candidate; invalid ones are filtered and counted, never blocking the rest (M-5.4). Those
- * the reader already refused for breaking the contract alone are counted as `contract` (M-5.5).
+ * One extraction answer's screening in progress: `screenNext` validates one candidate at a time, so a caller
+ * may yield between candidates (screening.ts) and still get exactly what one `screenCandidates` call gives.
  */
-export function screenCandidates(
-  answer: ExtractionRead,
-  context: ValidationContext,
-): { valid: ValidCandidate[]; diagnostics: ExtractionDiagnostics } {
-  const diagnostics: ExtractionDiagnostics = {
-    purpose: 'memory_extraction',
-    candidates: answer.candidates.length + answer.refused.length,
-    accepted: 0,
-    filtered: {},
-    rejections: [],
-    compactionAdvanced: false,
-    repairs: answer.repairs.slice(0, 32),
-  };
-  const valid: ValidCandidate[] = [];
-  const seen = new Set<string>();
-  const refuse = (
+export class Screening {
+  readonly result: Screened;
+  private readonly seen = new Set<string>();
+  private next = 0;
+
+  constructor(
+    private readonly answer: ExtractionRead,
+    private readonly context: ValidationContext,
+  ) {
+    this.result = {
+      valid: [],
+      suggested: [],
+      diagnostics: {
+        purpose: 'memory_extraction',
+        candidates: answer.candidates.length + answer.refused.length,
+        accepted: 0,
+        suggested: 0,
+        filtered: {},
+        rejections: [],
+        suggestions: [],
+        compactionAdvanced: false,
+        repairs: answer.repairs.slice(0, 32),
+      },
+    };
+    for (const refused of answer.refused) this.refuse(refused, 'contract', refused.detail);
+  }
+
+  get done(): boolean {
+    return this.next >= this.answer.candidates.length;
+  }
+
+  /** Validates the next candidate; false when none is left. */
+  screenNext(): boolean {
+    const candidate = this.answer.candidates[this.next];
+    if (candidate === undefined) return false;
+    this.next += 1;
+    const result = validateCandidate(candidate, this.context);
+    if (result.verdict === 'refuse') {
+      this.refuse(candidate, result.reason, result.detail, result.keepable ? result.candidate : null);
+      return true;
+    }
+    const key = `${result.candidate.kind}\u0000${result.candidate.title.normalize('NFKC').toLowerCase()}`;
+    if (this.seen.has(key)) {
+      this.refuse(candidate, 'duplicate_candidate', 'same kind and title as another candidate of this batch');
+      return true;
+    }
+    this.seen.add(key);
+    const { valid, suggested } = this.result;
+    if (result.verdict === 'accept') valid.push(result.candidate);
+    else if (suggested.length < MAX_HELD) {
+      const q = refusedQuote(result.candidate.sources.map((x) => ({ turn_id: x.turnId, role: x.role, quote: x.quote })));
+      suggested.push({ ...held(result.candidate), reason: result.reason, detail: result.detail, quote: q.quote, turnId: q.turnId! });
+    }
+    return true;
+  }
+
+  private refuse(
     candidate: { title: string; kind: string; sources?: CandidateAnswer['sources'] },
     reason: RejectReason,
     detail: string,
-  ): void => {
+    keep: ValidCandidate | null = null,
+  ): void {
+    const { diagnostics } = this.result;
     diagnostics.filtered[reason] = (diagnostics.filtered[reason] ?? 0) + 1;
-    if (diagnostics.rejections.length < 32)
+    if (diagnostics.rejections.length < MAX_HELD)
       diagnostics.rejections.push({
         title: clip(candidate.title, 120),
         kind: candidate.kind,
         reason,
         detail,
         ...refusedQuote(candidate.sources ?? []),
+        keepable: keep !== null,
+        ...(keep ? { candidate: held(keep) } : {}),
       });
-  };
-  for (const refused of answer.refused) refuse(refused, 'contract', refused.detail);
-  for (const candidate of answer.candidates) {
-    const result = validateCandidate(candidate, context);
-    if (!result.ok) {
-      refuse(candidate, result.reason, result.detail);
-      continue;
-    }
-    const key = `${result.candidate.kind}\u0000${result.candidate.title.normalize('NFKC').toLowerCase()}`;
-    if (seen.has(key)) {
-      refuse(candidate, 'duplicate_candidate', 'same kind and title as another candidate of this batch');
-      continue;
-    }
-    seen.add(key);
-    valid.push(result.candidate);
   }
-  return { valid, diagnostics };
+}
+
+/**
+ * Validates every candidate, one at a time; invalid ones are filtered and counted, never blocking the rest
+ * (M-5.4). Those the reader already refused for breaking the contract alone are counted as `contract` (M-5.5).
+ * A suggestion is kept in the diagnostics with its verified quotes, as is a keepable refusal (M-5.7).
+ */
+export function screenCandidates(answer: ExtractionRead, context: ValidationContext): Screened {
+  const screening = new Screening(answer, context);
+  while (screening.screenNext());
+  return screening.result;
 }
 
 /** The quote a refusal is explained with: the first user quote, else the first quote, clipped. */
@@ -172,6 +262,8 @@ export function commitExtraction(
     compaction: string;
     maxSequence: number;
     valid: ValidCandidate[];
+    /** Suggestions to record (M-5.7); one that cites a forgotten memory's evidence is refused instead. */
+    suggested?: ExtractionSuggestion[];
     diagnostics: ExtractionDiagnostics;
     newId: (kind: 'candidate' | 'job') => string;
     now: number;
@@ -186,22 +278,27 @@ export function commitExtraction(
       }
       const leadJobId = batch.jobs[0]!.id;
       const inserted: string[] = [];
+      const suppressed = (candidate: { title: string; kind: string; sources: VerifiedSource[] }): boolean => {
+        if (!touchesSuppressedEvidence(conn, candidate.sources)) return false;
+        diagnostics.filtered.suppressed_evidence = (diagnostics.filtered.suppressed_evidence ?? 0) + 1;
+        diagnostics.rejections.push({
+          title: clip(candidate.title, 120),
+          kind: candidate.kind,
+          reason: 'suppressed_evidence',
+          detail: 'cites the evidence of a forgotten memory',
+          ...refusedQuote(candidate.sources.map((x) => ({ turn_id: x.turnId, role: x.role, quote: x.quote }))),
+          keepable: false,
+        });
+        return true;
+      };
       for (const candidate of input.valid) {
-        if (touchesSuppressedEvidence(conn, candidate.sources)) {
-          diagnostics.filtered.suppressed_evidence = (diagnostics.filtered.suppressed_evidence ?? 0) + 1;
-          diagnostics.rejections.push({
-            title: clip(candidate.title, 120),
-            kind: candidate.kind,
-            reason: 'suppressed_evidence',
-            detail: 'cites the evidence of a forgotten memory',
-            ...refusedQuote(candidate.sources.map((x) => ({ turn_id: x.turnId, role: x.role, quote: x.quote }))),
-          });
-          continue;
-        }
+        if (suppressed(candidate)) continue;
         const id = input.newId('candidate');
         insertCandidate(conn, { id, extractionJobId: leadJobId, generation: batch.generation, candidate, now });
         inserted.push(id);
       }
+      diagnostics.suggestions = (input.suggested ?? []).filter((s) => !suppressed(s));
+      diagnostics.suggested = diagnostics.suggestions.length;
       diagnostics.accepted = inserted.length;
       let consolidationJobId: string | null = null;
       if (inserted.length > 0) {

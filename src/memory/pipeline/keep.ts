@@ -3,10 +3,11 @@ import { touchesSuppressedEvidence } from '../store/candidates.js';
 import type { HeldEntry } from '../store/held.js';
 import { turnsByIds } from '../store/turns.js';
 import type { ValidCandidate } from '../types.js';
+import { type RejectReason, validateCandidate } from './validation.js';
 
 /** A provenance failure: the reason `keep` can never overrule. */
 export interface ProvenanceFailure {
-  reason: 'quote_not_found' | 'wrong_role' | 'other_thread' | 'assistant_only' | 'stitched' | 'assistant_source' | 'suppressed_evidence';
+  reason: RejectReason | 'other_thread';
   detail: string;
 }
 
@@ -14,7 +15,10 @@ export interface ProvenanceFailure {
  * M-5.7: `keep` verifies a held candidate's quotes against the RAW turns again and overrules only the reading:
  * every quote must still be the exact RAW span of its turn and role at its offset, in the candidate's
  * thread; at least one is the user's, the user's words come from one turn, an assistant quote backs only a
- * decision as the proposal of the turn right before; and no quote is the evidence of a forgotten memory.
+ * decision as the proposal of the turn right before; and no quote is the evidence of a forgotten memory. Then
+ * the gate judges it again on those turns (validation.ts, the one gate of extraction): any refusal it cannot
+ * overrule — provenance, a title with control characters, content the quotes do not hold — fails the keep;
+ * its reading of the words (suggest, or a keepable refusal) is what the user overrules.
  */
 export function verifyHeld(
   conn: Connection,
@@ -53,15 +57,27 @@ export function verifyHeld(
   }
   if (touchesSuppressedEvidence(conn, body.sources)) return fail('suppressed_evidence', 'it rests on the words of a forgotten memory');
   const title = body.title.trim();
-  return {
-    ok: true,
-    candidate: {
+  const gate = validateCandidate(
+    {
       kind: body.kind,
       title,
       content: body.content.trim() || title,
       aliases: body.aliases,
+      sources: body.sources.map((s) => ({ turn_id: s.turnId, role: s.role, quote: s.quote })),
+    },
+    { threadId: entry.threadId, turns, adjacent: null },
+  );
+  if (gate.verdict === 'refuse' && !gate.keepable) return fail(gate.reason, gate.detail);
+  return {
+    ok: true,
+    candidate: {
+      kind: body.kind,
+      title: gate.candidate?.title ?? title,
+      content: body.content.trim() || title,
+      aliases: gate.candidate?.aliases ?? body.aliases,
       nonFactual: body.kind === 'discussion_context',
       threadId: entry.threadId,
+      // The exact spans verified above, at their stored offsets.
       sources: body.sources,
     },
   };

@@ -13,15 +13,16 @@ const NEVER_OVERRULED: ReadonlySet<string> = new Set([
   'third_party',
   'other_project',
   'retracted',
+  'paste_nearby',
 ]);
 
-/**
- * True when an explicit remember overrules the gate's reading of a user quote: the quoted turn is a remember
- * of this kind, the quote reaches into the remembered text, and the reason is about the reading of the words,
- * not about who speaks.
- */
-export function overruledByRemember(userText: string, quoteEnd: number, kind: string, reason: string): boolean {
+/** True when the quote reaches into the text of an explicit remember of this kind in the quoted user turn. */
+export function isRemembered(userText: string, quoteEnd: number, kind: string): boolean {
   const act = readRememberAct(userText);
-  if (!act || act.kind !== kind || quoteEnd <= act.textStart) return false;
+  return act !== null && act.kind === kind && quoteEnd > act.textStart;
+}
+
+/** Whether a remember overrules a gate reason: a reading of the words, not who speaks or what is taken back. */
+export function rememberOverrules(reason: string): boolean {
   return !NEVER_OVERRULED.has(reason);
 }

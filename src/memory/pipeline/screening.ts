@@ -3,10 +3,9 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
-import { clip } from '../../shared/text.js';
 import type { ExtractionRead } from './contracts.js';
-import { type ExtractionDiagnostics, screenCandidates } from './extraction.js';
-import type { ValidCandidate, ValidationContext } from './validation.js';
+import { type Screened, Screening } from './extraction.js';
+import type { ValidationContext } from './validation.js';
 
 /**
  * Validation of an extraction answer without holding the event loop (issue "Safe hands", item 3): Ctrl-C,
@@ -16,7 +15,7 @@ import type { ValidCandidate, ValidationContext } from './validation.js';
  * under a TypeScript loader, or the thread fails), validation falls back to the loop.
  */
 
-export type Screened = { valid: ValidCandidate[]; diagnostics: ExtractionDiagnostics };
+export type { Screened } from './extraction.js';
 
 /** Beyond this much RAW text in a batch, one candidate's check can take tens of milliseconds: off the loop. */
 export const THREAD_THRESHOLD_CHARS = 50_000;
@@ -39,48 +38,9 @@ export async function screenOffLoop(read: ExtractionRead, context: ValidationCon
 
 /** One candidate at a time, yielding to the loop in between; the same result as one `screenCandidates` call. */
 export async function screenSliced(read: ExtractionRead, context: ValidationContext): Promise<Screened> {
-  if (read.candidates.length <= 1) return screenCandidates(read, context);
-  const valid: ValidCandidate[] = [];
-  let diagnostics: ExtractionDiagnostics | null = null;
-  const seen = new Set<string>();
-  for (let i = 0; i < read.candidates.length; i += 1) {
-    if (i > 0) await yieldToLoop();
-    const part = screenCandidates({ ...read, candidates: [read.candidates[i]!], refused: i === 0 ? read.refused : [] }, context);
-    diagnostics ??= {
-      ...part.diagnostics,
-      candidates: read.candidates.length + read.refused.length,
-      accepted: 0,
-      filtered: {},
-      rejections: [],
-    };
-    for (const [reason, n] of Object.entries(part.diagnostics.filtered)) {
-      const key = reason as keyof ExtractionDiagnostics['filtered'];
-      diagnostics.filtered[key] = (diagnostics.filtered[key] ?? 0) + (n ?? 0);
-    }
-    for (const rejection of part.diagnostics.rejections) if (diagnostics.rejections.length < 32) diagnostics.rejections.push(rejection);
-    for (const candidate of part.valid) {
-      // The cross-candidate check screenCandidates makes within one call: one candidate per kind and title.
-      const key = `${candidate.kind}\u0000${candidate.title.normalize('NFKC').toLowerCase()}`;
-      if (seen.has(key)) {
-        diagnostics.filtered.duplicate_candidate = (diagnostics.filtered.duplicate_candidate ?? 0) + 1;
-        if (diagnostics.rejections.length < 32) {
-          const source = candidate.sources.find((s) => s.role === 'user') ?? candidate.sources[0];
-          diagnostics.rejections.push({
-            title: clip(candidate.title, 120),
-            kind: candidate.kind,
-            reason: 'duplicate_candidate',
-            detail: 'same kind and title as another candidate of this batch',
-            quote: clip(source?.quote ?? '', 200),
-            turnId: source?.turnId ?? null,
-          });
-        }
-        continue;
-      }
-      seen.add(key);
-      valid.push(candidate);
-    }
-  }
-  return { valid, diagnostics: diagnostics! };
+  const screening = new Screening(read, context);
+  while (screening.screenNext()) if (!screening.done) await yieldToLoop();
+  return screening.result;
 }
 
 let thread: { worker: Worker; next: number; waiting: Map<number, (r: Screened | null) => void> } | null | undefined;
@@ -120,7 +80,7 @@ function startThread(): typeof thread {
   return state;
 }
 
-async function screenOnThread(read: ExtractionRead, context: ValidationContext): Promise<Screened | null> {
+export async function screenOnThread(read: ExtractionRead, context: ValidationContext): Promise<Screened | null> {
   if (thread === undefined) thread = startThread();
   const current = thread;
   if (!current) return null;

@@ -1,12 +1,19 @@
 import { contentTerms, foldCase, isCjk } from '../../shared/text.js';
-import type { SourceRole, TurnRecord, ValidCandidate, VerifiedSource } from '../types.js';
+import type { SourceRole, TurnRecord, ValidCandidate } from '../types.js';
 import type { CandidateAnswer } from './contracts.js';
 import { locateQuote } from './quote-location.js';
-import { overruledByRemember } from './remember-act.js';
+import { keptTerms, repairedLine } from './evidence.js';
 import {
   type GateReason,
+  type StatementKind,
+  type Verdict,
+  REASON_VERDICT,
   inCodeOrOutput,
+  retractsLater,
+  turnsDown,
   isBareConfirmation,
+  aboutAnswers,
+  isOffer,
   isProposal,
   judgeConfirmation,
   judgeDiscussion,
@@ -39,7 +46,19 @@ export type RejectReason =
   | 'confirmation_without_proposal'
   | 'no_content_anchor'
   | 'duplicate_candidate'
-  | 'suppressed_evidence';
+  | 'suppressed_evidence'
+  | 'stitched'
+  | 'assistant_source'
+  | 'unsafe_text';
+
+/**
+ * M-5.7: the refusals a user may overrule with `keep` — the program's reading of the words (mood, speaker, text
+ * type, time scope, weak evidence). Provenance failures (the quote is not the user's words in this turn) and
+ * text the candidate adds to its quotes can never be kept.
+ */
+export function isKeepable(reason: RejectReason | string): boolean {
+  return reason in REASON_VERDICT && reason !== 'assistant_only';
+}
 
 /** What validation reads of a turn: a turn record as the store returns it. */
 export type ContextTurn = Pick<TurnRecord, 'id' | 'threadId' | 'sequence' | 'state' | 'userText' | 'assistantText'>;
@@ -54,7 +73,15 @@ export interface ValidationContext {
 
 export type { ValidCandidate, VerifiedSource } from '../types.js';
 
-export type ValidationResult = { ok: true; candidate: ValidCandidate } | { ok: false; reason: RejectReason; detail: string };
+/**
+ * The gate's verdict on one candidate (M-5.7): accepted, held for the user as a suggestion (with its verified
+ * quotes), or refused with a reason — keepable when the refusal is a reading of the words, never when it is
+ * about provenance.
+ */
+export type ValidationResult =
+  | { ok: true; verdict: 'accept'; candidate: ValidCandidate }
+  | { ok: false; verdict: 'suggest'; reason: RejectReason; detail: string; candidate: ValidCandidate }
+  | { ok: false; verdict: 'refuse'; reason: RejectReason; detail: string; keepable: boolean; candidate: ValidCandidate | null };
 
 interface LocatedSource {
   turn: ContextTurn;
@@ -67,9 +94,31 @@ interface LocatedSource {
   fromAdjacent: boolean;
 }
 
-const reject = (reason: RejectReason, detail: string): ValidationResult => ({ ok: false, reason, detail });
+interface Finding {
+  reason: RejectReason;
+  detail: string;
+  verdict: Verdict;
+}
 
+const refuse = (reason: RejectReason, detail: string): ValidationResult => ({
+  ok: false,
+  verdict: 'refuse',
+  reason,
+  detail,
+  keepable: false,
+  candidate: null,
+});
+
+/**
+ * Validates one candidate on its own (no I/O, bounded work): a caller may yield between candidates. Every
+ * source of a preference or decision passes the gate (M-5.7); quotes of one candidate come from one turn, or
+ * from a proposal and its adjacent confirmation; assistant quotes back only a confirmed proposal.
+ */
 export function validateCandidate(candidate: CandidateAnswer, context: ValidationContext): ValidationResult {
+  // M-5.5: the title's form is repaired to one line; control or bidi characters refuse it.
+  const title = repairedLine(candidate.title);
+  if (title === null) return refuse('unsafe_text', 'title holds control or bidi characters');
+  if (title.text.length === 0) return refuse('contract', 'the title is empty once its markup is dropped');
   const located: LocatedSource[] = [];
   const seen = new Set<string>();
   for (const source of candidate.sources) {
@@ -77,67 +126,153 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
     if (seen.has(key)) continue;
     seen.add(key);
     const found = locate(source.turn_id, source.role, source.quote, context);
-    if ('reason' in found) return reject(found.reason, found.detail);
+    if ('reason' in found) return refuse(found.reason, found.detail);
     located.push(found);
   }
 
-  const verified = (): VerifiedSource[] =>
-    located.map((s) => ({
+  const quotes = located.map((s) => s.quote);
+  const verified: ValidCandidate = {
+    kind: candidate.kind,
+    title: title.text,
+    content: candidate.content.trim(),
+    aliases: keptTerms([...new Set(candidate.aliases)], quotes, title.text).kept,
+    nonFactual: candidate.kind === 'discussion_context',
+    threadId: context.threadId,
+    sources: located.map((s) => ({
       turnId: s.turn.id,
       role: s.role,
       quote: s.quote,
       start: Array.from(s.text.slice(0, s.begin)).length,
-    }));
-  const accept = (): ValidationResult => ({
-    ok: true,
-    candidate: {
-      kind: candidate.kind,
-      title: candidate.title.trim(),
-      content: candidate.content.trim(),
-      aliases: [...new Set(candidate.aliases.map((a) => a.trim()).filter((a) => a.length > 0))],
-      nonFactual: candidate.kind === 'discussion_context',
-      threadId: context.threadId,
-      sources: verified(),
-    },
-  });
+    })),
+  };
+  const verdictOf = (finding: Finding | null): ValidationResult => {
+    if (finding === null) return { ok: true, verdict: 'accept', candidate: verified };
+    if (finding.verdict === 'suggest')
+      return { ok: false, verdict: 'suggest', reason: finding.reason, detail: finding.detail, candidate: verified };
+    const keepable = isKeepable(finding.reason);
+    return {
+      ok: false,
+      verdict: 'refuse',
+      reason: finding.reason,
+      detail: finding.detail,
+      keepable,
+      candidate: keepable ? verified : null,
+    };
+  };
 
   if (candidate.kind === 'discussion_context') {
     const adjacent = located.find((s) => s.fromAdjacent);
-    if (adjacent) return reject('adjacent_turn_not_allowed', 'discussion context cites a turn outside the batch');
+    if (adjacent) return refuse('adjacent_turn_not_allowed', 'discussion context cites a turn outside the batch');
     // M-5.6: at least one user quote, and a statement of a code fact is not discussion.
     const problem = judgeDiscussion(located.filter((s) => s.role === 'user').map((s) => ({ text: s.text, begin: s.begin, end: s.end })));
-    return problem ? reject(problem.reason, problem.detail) : accept();
+    if (problem?.reason === 'assistant_only') return refuse('assistant_only', problem.detail);
+    return verdictOf(problem);
   }
 
   // The adjacent previous turn may only lend a decision its assistant proposal.
   for (const s of located) {
-    if (s.fromAdjacent && (s.role !== 'assistant' || candidate.kind !== 'project_decision')) {
-      return reject('adjacent_turn_not_allowed', 'only a decision may cite the previous turn, and only its assistant proposal');
+    if (s.fromAdjacent && s.role !== 'assistant') {
+      return refuse('adjacent_turn_not_allowed', 'only the assistant proposal of the previous turn may be cited');
     }
   }
   const userSources = located.filter((s) => s.role === 'user');
-  if (userSources.length === 0) return reject('assistant_only', 'no quote of the user supports it');
-
+  if (userSources.length === 0) return refuse('assistant_only', 'no quote of the user supports it');
+  // M-5.7: the user's words of one candidate come from one turn.
+  if (new Set(userSources.map((s) => s.turn.id)).size > 1) {
+    return refuse('stitched', 'the quotes of the user come from different turns');
+  }
+  const assistantSources = located.filter((s) => s.role === 'assistant');
   const anchorTerms = candidateTerms(candidate);
-  let firstProblem: { reason: RejectReason; detail: string } | null = null;
-  for (const source of userSources) {
-    const problem = assessStatement(source, candidate.kind, anchorTerms, context);
-    if (problem === null) return accept();
-    firstProblem ??= problem;
+
+  if (assistantSources.length > 0) {
+    // Assistant words back only the proposal a short confirmation of the user accepts (M-5.3, M-5.7).
+    // A confirmed proposal is a decision, or a preference when it proposes how the assistant answers or works.
+    if (candidate.kind === 'user_preference' && !assistantSources.every((s) => aboutAnswers(s.quote))) {
+      return refuse('assistant_source', 'a confirmed project proposal is a decision, not a preference');
+    }
+    const turn = userSources[0]!.turn;
+    if (assistantSources.some((s) => s.turn.threadId !== turn.threadId || s.turn.sequence !== turn.sequence - 1)) {
+      return refuse('assistant_source', 'an assistant quote backs only the proposal of the turn right before the confirmation');
+    }
+    return verdictOf(judgeConfirmed(candidate.kind as StatementKind, userSources, assistantSources, anchorTerms, context));
   }
 
-  if (candidate.kind === 'project_decision') {
-    for (const source of userSources) {
-      const verdict = judgeConfirmation(source.text, source.begin, source.end);
-      if (!verdict.confirms) {
-        if (verdict.problem) return reject(verdict.problem.reason, verdict.problem.detail);
-        continue;
-      }
-      if (hasAdjacentProposal(source, located, anchorTerms, context)) return accept();
-      return reject('confirmation_without_proposal', 'a short confirmation needs the assistant proposal of the turn right before it');
-    }
+  // Every user quote is judged; one that stands beside one that does not is conflicting evidence.
+  const findings = userSources.map((source) => assessStatement(source, candidate.kind as StatementKind, anchorTerms, context));
+  const failed = findings.filter((f): f is Finding => f !== null);
+  if (failed.length === 0) return verdictOf(null);
+  // A short confirmation without the proposal it confirms.
+  if (candidate.kind === 'project_decision' && userSources.some((s) => judgeConfirmation(s.text, s.begin, s.end).confirms)) {
+    return refuse('confirmation_without_proposal', 'a short confirmation needs the assistant proposal of the turn right before it');
   }
-  return reject(firstProblem!.reason, firstProblem!.detail);
+  const hard = failed.find((f) => !isKeepable(f.reason));
+  if (hard) return refuse(hard.reason, hard.detail);
+  if (failed.length < findings.length) {
+    const first = failed[0]!;
+    return verdictOf({ reason: first.reason, detail: `another quote of it: ${first.detail}`, verdict: 'suggest' });
+  }
+  return verdictOf(failed.find((f) => f.verdict === 'suggest') ?? failed[0]!);
+}
+
+/**
+ * A decision from a proposal and its confirmation: one user quote confirms (the others must stand on their
+ * own), the assistant quotes are a proposal of the turn right before, and no later word of the user turns it
+ * down (in the confirming turn after the confirmation, or the next turn).
+ */
+function judgeConfirmed(
+  kind: StatementKind,
+  userSources: readonly LocatedSource[],
+  assistantSources: readonly LocatedSource[],
+  anchorTerms: ReadonlySet<string>,
+  context: ValidationContext,
+): Finding | null {
+  let confirmation: LocatedSource | null = null;
+  let statement: LocatedSource | null = null;
+  for (const source of userSources) {
+    const verdict = judgeConfirmation(source.text, source.begin, source.end);
+    if (verdict.confirms) {
+      confirmation ??= source;
+      continue;
+    }
+    if (verdict.problem) return verdict.problem;
+    // "同意你说的，包结构就按 feature 分": a confirmation that goes on to restate the proposal confirms it.
+    if (judgeConfirmation(source.text, source.begin, source.end, true).confirms && restates(source, assistantSources)) {
+      confirmation ??= source;
+      continue;
+    }
+    // "好，就用 Redisson": the user states the decision itself, adopting the proposal.
+    const own = assessStatement(source, kind, anchorTerms, context);
+    if (own) return own;
+    statement ??= source;
+  }
+  confirmation ??= statement;
+  if (confirmation === null) {
+    return { reason: 'confirmation_without_proposal', detail: 'assistant words need a confirmation of the user', verdict: 'refuse' };
+  }
+  if (!hasAdjacentProposal(confirmation, assistantSources, anchorTerms, context)) {
+    // "yep" to "Would you like me to add a workflow …?": the user accepts an offer of work; whether it is a
+    // project rule is for the user to say.
+    if (assistantSources.some((s) => isOffer(s.text, s.begin, s.end))) {
+      return { reason: 'one_off_request', detail: 'the confirmation accepts an offer of work', verdict: 'suggest' };
+    }
+    return {
+      reason: 'confirmation_without_proposal',
+      detail: 'a short confirmation needs the assistant proposal of the turn right before it',
+      verdict: 'refuse',
+    };
+  }
+  // "不，我们决定用 Redis" beside "我建议用 Memcached": the user's own decision does not adopt what it turns down,
+  // and a statement adopts only the proposal it restates.
+  const later = [confirmation.text, confirmation.text.slice(confirmation.end), nextUserText(confirmation.turn, context) ?? ''];
+  if (later.some((text) => turnsDown(text)) || retractsLater(later[2]!)) {
+    return { reason: 'retracted', detail: 'the user turned the proposal down', verdict: 'refuse' };
+  }
+  if (confirmation === statement) {
+    const said = new Set(contentTerms(stripMarkers(prepare(statement.quote)), 512));
+    const unsaid = assistantSources.find((s) => !contentTerms(stripMarkers(prepare(s.quote)), 512).some((t) => said.has(t)));
+    if (unsaid) return { reason: 'assistant_source', detail: 'an assistant quote says what the user did not adopt', verdict: 'refuse' };
+  }
+  return null;
 }
 
 function locate(
@@ -213,15 +348,16 @@ function assessStatement(
   kind: 'user_preference' | 'project_decision',
   anchorTerms: ReadonlySet<string>,
   context: ValidationContext,
-): { reason: RejectReason; detail: string } | null {
+): Finding | null {
   const problem = judgeStatement(source.text, source.begin, source.end, kind, nextUserText(source.turn, context));
-  // M-5.7: an explicit `/remember` is the user's standing act; only who speaks still counts.
-  if (problem && !overruledByRemember(source.turn.userText, source.end, kind, problem.reason)) return problem;
+  // Whatever the reading, a candidate that does not say what its quote says can never be held or kept.
   const quoteTerms = contentTerms(stripMarkers(prepare(source.quote)), 512);
-  if (quoteTerms.length === 0) return { reason: 'no_content_anchor', detail: 'the quote holds a speech act but no content' };
-  if (!anchored(quoteTerms, anchorTerms)) {
-    return { reason: 'no_content_anchor', detail: 'the candidate does not say what the quote says' };
+  if (quoteTerms.length > 0 && !anchored(quoteTerms, anchorTerms)) {
+    return { reason: 'no_content_anchor', detail: 'the candidate does not say what the quote says', verdict: 'refuse' };
   }
+  if (problem) return problem;
+  if (quoteTerms.length === 0)
+    return { reason: 'no_content_anchor', detail: 'the quote holds a speech act but no content', verdict: 'refuse' };
   return null;
 }
 
@@ -236,18 +372,34 @@ function nextUserText(turn: ContextTurn, context: ValidationContext): string | n
 /** The assistant proposal of the turn right before the confirming turn, with a proposal signal and content. */
 function hasAdjacentProposal(
   confirmation: LocatedSource,
-  located: readonly LocatedSource[],
+  assistant: readonly LocatedSource[],
   anchorTerms: ReadonlySet<string>,
   context: ValidationContext,
 ): boolean {
   const bare = isBareConfirmation(confirmation.text);
-  return located.some((s) => {
-    if (s.role !== 'assistant') return false;
-    if (s.turn.threadId !== context.threadId || s.turn.sequence !== confirmation.turn.sequence - 1) return false;
-    if (s.turn.state !== 'completed') return false;
-    // A one-word confirmation answers only what the answer ended with.
-    if (!isProposal(s.text, s.begin, s.end, bare)) return false;
-    const terms = contentTerms(stripMarkers(prepare(s.quote)), 512);
-    return terms.length > 0 && anchored(terms, anchorTerms);
-  });
+  const adjacent = (s: LocatedSource): boolean =>
+    s.turn.threadId === context.threadId && s.turn.sequence === confirmation.turn.sequence - 1 && s.turn.state === 'completed';
+  // A one-word confirmation answers only what the answer ended with.
+  const proposals = assistant.filter((s) => adjacent(s) && isProposal(s.text, s.begin, s.end, bare));
+  if (
+    !proposals.some((s) => {
+      const terms = contentTerms(stripMarkers(prepare(s.quote)), 512);
+      return terms.length > 0 && anchored(terms, anchorTerms);
+    })
+  )
+    return false;
+  // Every other assistant quote stands in the paragraph of a proposal: it is part of what was confirmed.
+  return assistant.every((s) => proposals.includes(s) || proposals.some((p) => p.turn.id === s.turn.id && sameParagraph(s.text, p, s)));
+}
+
+/** True when the user's quote shares a content term with one of the assistant quotes (it restates the proposal). */
+function restates(user: LocatedSource, assistant: readonly LocatedSource[]): boolean {
+  const said = new Set(contentTerms(stripMarkers(prepare(user.quote)), 512));
+  return assistant.some((s) => contentTerms(stripMarkers(prepare(s.quote)), 512).some((t) => said.has(t)));
+}
+
+function sameParagraph(text: string, a: LocatedSource, b: LocatedSource): boolean {
+  const from = Math.min(a.begin, b.begin);
+  const to = Math.max(a.end, b.end);
+  return !/\n\s*\n/u.test(text.slice(from, to));
 }

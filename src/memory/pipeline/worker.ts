@@ -249,12 +249,13 @@ export class MemoryWorker {
         readExtractionAnswer(answer.content, answer.finishReason),
       );
       // Off the event loop (or a candidate at a time): Ctrl-C, heartbeats and MCP calls stay answered meanwhile.
-      const { valid, diagnostics } = await screenOffLoop(read, input.context);
+      const { valid, suggested, diagnostics } = await screenOffLoop(read, input.context);
       const commit = commitExtraction(this.deps.conn(), {
         batch,
         compaction: read.compaction,
         maxSequence: input.maxSequence,
         valid,
+        suggested,
         diagnostics,
         newId: (kind) => this.deps.ids(kind),
         now: this.deps.now(),

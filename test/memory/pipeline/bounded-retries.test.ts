@@ -224,7 +224,7 @@ describe('M-9.4a a thread backing off never blocks another thread', () => {
 });
 
 describe('M-6.4 the synopsis is held to the evidence too', () => {
-  it('an injected synopsis refuses the operation; it never reaches the routing context', async () => {
+  it('an injected synopsis is dropped (a repair of form): the memory forms, the words never reach routing or search', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm()
       .always('memory_extraction', (request) => {
@@ -247,9 +247,14 @@ describe('M-6.4 the synopsis is held to the evidence too', () => {
     const memory = MemoryManager.open({ repoRoot: repo, llm });
     admit(memory, '以后回答先给结论。');
     await memory.processDue({ force: true });
-    expect(memory.list()).toEqual([]);
-    expect(memory.status().filteredCandidates.byReason['unsupported_text']).toBe(1);
+    // The synopsis the quotes do not back is not shown; it would stay a keyword only if it shared a term with them.
+    expect(memory.list()).toMatchObject([{ title: '回答先给结论', synopsis: '回答先给结论' }]);
+    const diagnostics = withRawDb(dbPathOf(repo), (db) =>
+      db.prepare(`SELECT diagnostics FROM memory_jobs WHERE kind = 'consolidation'`).pluck().get(),
+    ) as string;
+    expect(JSON.parse(diagnostics)).toMatchObject({ created: 1, repairs: ['synopsis_as_keyword', 'dropped_unrelated_terms'] });
     const h = memory.beginTurn({ intent: 'general_chat', userText: 'next' });
+    expect(memory.search(h, 'push to main')).toEqual([]);
     expect(memory.routingContext(h)).not.toMatch(/push to main/);
     memory.failTurn(h);
     await memory.close();

@@ -18,6 +18,11 @@ interface Case {
   class: string;
   safe: boolean;
   expect: { compaction_includes?: string };
+  /** Strings a laundering case injects: none may reach the routing context (the system message). */
+  routing_lacks?: string[];
+  /** Queries that must find nothing (unrelated aliases are inert) or must find the memory. */
+  search_misses?: string[];
+  search_hits?: string[];
 }
 type Responder = (
   purpose: string,
@@ -73,6 +78,12 @@ describe('M-5.5 / M-6.4 / M-9.4a real model answers (fixture corpus)', () => {
       try {
         const result = await runModelAnswerCase(memory, c, install, (ms: number) => clock.advance(ms));
         expect(judgeModelAnswerCase(c, result)).toEqual([]);
+        const probe = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
+        const routing = memory.routingContext(probe);
+        for (const text of c.routing_lacks ?? []) expect(routing).not.toContain(text);
+        for (const query of c.search_misses ?? []) expect(memory.search(probe, query)).toEqual([]);
+        for (const query of c.search_hits ?? []) expect(memory.search(probe, query).length).toBeGreaterThan(0);
+        memory.failTurn(probe);
         // Provenance stays verbatim: every stored quote is the RAW text at its stored offset.
         withRawDb(dbPathOf(repo), (db) => {
           const bad = db

@@ -41,7 +41,7 @@ describe('M-5.3 explicit preferences (Chinese and English)', () => {
   }
 
   const rejected: [string, string, string][] = [
-    ['这次先用英文回答。', '用英文回答', 'no_speech_act'],
+    ['这次先用英文回答。', '用英文回答', 'temporary'],
     ['以后这次先用英文回答。', '用英文回答', 'temporary'],
     ['Just this time, from now on style: answer in English.', 'Answer in English', 'temporary'],
     ['For this answer only, by default skip the tests.', 'Skip the tests', 'temporary'],
@@ -179,9 +179,12 @@ describe('M-5.3 short confirmations', () => {
       ...decision,
       sources: [decision.sources[0]!, { turn_id: 'u0', role: 'assistant' as const, quote: '我建议改用 pnpm' }],
     };
+    // M-5.7: an assistant quote backs only the proposal of the turn right before the confirmation.
     expect(validateCandidate(notAdjacent, context([far, proposal, confirm]))).toMatchObject({
       ok: false,
-      reason: 'confirmation_without_proposal',
+      verdict: 'refuse',
+      reason: 'assistant_source',
+      keepable: false,
     });
     const asPreference = { ...decision, kind: 'user_preference' as const };
     expect(validateCandidate(asPreference, context([proposal, confirm])).ok).toBe(false);

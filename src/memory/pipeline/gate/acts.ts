@@ -1,4 +1,5 @@
 import { describesBehaviour, oneOffTask } from './description.js';
+import { grammarActs } from './grammar.js';
 import { findActsOverlap, isAttributive, isBareClause, isBareOf, masked, questionSignal } from './mood.js';
 import {
   HEDGE_NEGATION,
@@ -16,13 +17,15 @@ import {
   PROHIBITIVE,
   RULE_WORD,
 } from './phrases.js';
-import { type Act, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
+import { type Act, ofAct, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
 import { thirdParty } from './speaker.js';
 import { insideRanges } from './text-types.js';
 import { type GateProblem, problem, type StatementKind } from './verdict.js';
 import { type Hit, Span } from './words.js';
 
 /** The speech acts of a sentence and why each does or does not stand (M-5.3, M-5.6). */
+
+const MENTION = /^[\sa-z]{0,6}["”']?\s*(?:这个词|这几个字|这个短语|这句话|一词|这个说法|is a phrase|as a word|the phrase|the word)/u;
 
 export function findActs(s: Sentence, kind: StatementKind): Act[] {
   const compounds = s.hits(P.compounds);
@@ -37,6 +40,8 @@ export function findActs(s: Sentence, kind: StatementKind): Act[] {
     for (const hit of hits) {
       if (compounds.some((c) => hit.index >= c.index && hit.end <= c.end && c.text !== hit.text)) continue;
       if (type === 'standing' && afterX(hit)) continue;
+      // "from now on 这个词在 i18n 文件里…": the marker mentioned as a word is not used.
+      if (MENTION.test(s.span.text.slice(hit.end, hit.end + 12))) continue;
       if (acts.some((a) => a.hit.index === hit.index && a.hit.end === hit.end)) continue;
       const clause = s.clauseOf(hit.index);
       acts.push({ type, hit, clause, negated: isNegated(s, hit, clause), quoted: insideRanges(s.quoted, hit.index, hit.end) });
@@ -46,13 +51,20 @@ export function findActs(s: Sentence, kind: StatementKind): Act[] {
   if (label) add('label', [label]);
   if (kind === 'user_preference') {
     add('standing', s.hits(P.standing));
-    add('preference', s.hits(P.preferenceVerbs));
+    // "I want the conclusion first" is a wish; "I want to see the logs" asks for something now.
+    add(
+      'preference',
+      s.hits(P.preferenceVerbs).filter((h) => !(h.text === 'i want' && /^\s+to\b/u.test(s.span.text.slice(h.end)))),
+    );
   } else {
     add('decision', s.hits(P.decision));
     add('ruling', s.hits(P.rulings));
     // A standing pattern about answers or the assistant is a preference, never a project decision.
     if (!(s.hits(P.aboutAnswers).length > 0)) add('standing', s.hits(P.standing));
   }
+  // Rules by clause structure (grammar.ts): a general prohibition, a rule under a condition, a choice against
+  // its alternative, an instruction about answers.
+  add('rule', grammarActs(s));
   return acts;
 }
 
@@ -62,7 +74,7 @@ export function rulingLabel(s: Sentence): Hit | null {
   const hit = P.labels.first(s.span, lead, Math.min(s.span.text.length, lead + 24));
   if (!hit || hit.index !== lead) return null;
   // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
-  return /^[^:：。.!?！？\n]{0,32}?[*_]*[:：]/u.test(s.span.text.slice(hit.end)) ? hit : null;
+  return /^[^:：。.!?！？\n]{0,32}?[*_]*(?:[:：]|\s[—–-]{1,2}\s)/u.test(s.span.text.slice(hit.end)) ? hit : null;
 }
 
 /** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */
@@ -87,6 +99,14 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   const text = s.span.text;
   const clause = s.clauses[act.clause]!;
   if (act.quoted) return problem('quoted_speech', 'the speech act stands inside quotation marks');
+  // A rule found by structure alone is weaker evidence: anything in its sentence that scopes or hedges it counts.
+  if (act.type === 'rule') {
+    const scoped = [...s.hits(P.temporary), ...s.hits(P.undecided), ...s.hits(P.hypothetical), ...s.hits(P.speculation)].find(
+      (h) => !masked(s, h),
+    );
+    if (scoped)
+      return problem(s.hits(P.temporary).includes(scoped) ? 'temporary' : 'undecided', `the rule is scoped or hedged ("${scoped.text}")`);
+  }
 
   // Who speaks, about which project.
   for (const other of s.hits(P.otherProjects, 0, clause.end)) {
@@ -96,7 +116,13 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     return problem('other_project', 'the statement is about another or an earlier project');
   }
   const speaker = thirdParty(s, act);
-  if (speaker) return problem('third_party', speaker);
+  // "架构组定了，以后…统一走 gRPC，我们这个项目也得跟": a party's rule this project takes on is ours. A rule reported
+  // from someone else ("他说以后所有接口都要…") may be one the user relays: held for the user. A decision of theirs
+  // is theirs.
+  if (speaker && !s.hits(P.adoptions).some((h) => h.index > act.hit.index)) {
+    const relayed = act.type !== 'decision';
+    return problem('third_party', speaker, relayed ? 'suggest' : 'refuse');
+  }
 
   // Time scope: a request for this answer only.
   const actHits = [act.hit];
@@ -119,14 +145,16 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
         return problem('hypothetical', 'the decision waits on a condition');
     }
   }
-  const question = questionSignal(s, act);
+  const asked = questionSignal(s, act);
+  // "以后能不能都用中文回答？", "Could you always answer in English?": a standing wish asked politely is held for the user.
+  const polite = asked !== null && !asked.includes('wh-') && s.hits(P.politeRequests).length > 0;
+  const question = polite ? null : asked;
   if (question && !question.includes('wh-')) return problem('question', question);
   if (ACT_CONDITION_FOLLOWER.test(text.slice(act.hit.end, clause.end)))
     return problem('hypothetical', 'the act is the condition of a request');
   if (ACT_CONDITION_END.test(text.slice(act.hit.end, clause.end)))
     return problem('hypothetical', 'the act stands inside a condition (…的话)');
-  if (s.hits(P.hypothetical).some((h) => !overlaps(h, act.hit) && !masked(s, h)))
-    return problem('hypothetical', 'the statement is hypothetical');
+  if (s.hits(P.hypothetical).some((h) => !ofAct(h, act) && !masked(s, h))) return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);
   const lead = clauseText.length - clauseText.trimStart().length;
   const conditional = P.conditional.first(s.span, clause.start + lead, clause.end);
@@ -138,7 +166,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     if (opensClause(s, ex.index)) return problem('example', 'the statement is an example');
   }
   for (const u of s.hits(P.undecided)) {
-    if (overlaps(u, act.hit) || masked(s, u) || s.isCondition(s.clauseOf(u.index))) continue;
+    if (ofAct(u, act) || masked(s, u) || s.isCondition(s.clauseOf(u.index))) continue;
     if (HEDGE_NEGATION.test(text.slice(Math.max(0, u.index - 10), u.index))) continue;
     // A later clause about something else ("读写分离先上，分库分表以后再说") leaves this act standing; a bare one
     // ("…，还没想好") hedges the whole sentence.
@@ -165,7 +193,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
       return problem('speculation', 'the statement is hedged');
   }
   for (const sp of s.hits(P.speculation, 0, clause.end)) {
-    if (overlaps(sp, act.hit) || masked(s, sp) || s.isCondition(s.clauseOf(sp.index))) continue;
+    if (ofAct(sp, act) || masked(s, sp) || s.isCondition(s.clauseOf(sp.index))) continue;
     if (isAttributive(text, sp)) continue;
     return problem('speculation', 'the statement is speculation');
   }
@@ -174,7 +202,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   if (
     act.type === 'standing' &&
     FUTURE_ADVERB.has(act.hit.text) &&
-    /会(?!议|话)/u.test(text.slice(act.hit.end, clause.end)) &&
+    /会(?!议|话|不会)/u.test(text.slice(act.hit.end, clause.end).replace(/[^，,]*?(?:说一下|告诉我|看看|确认|检查)[^，,]*/gu, '')) &&
     !s.hits(P.decision).length &&
     !s.hits(P.rulings).length &&
     !RULE_WORD.test(text.slice(act.hit.end, clause.end))
@@ -182,16 +210,19 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     return problem('speculation', 'a prediction, not a wish');
   }
   // "每次部署都要手动改配置，太麻烦了": a habit followed by a complaint is the pain described, not a rule.
-  if (act.type === 'standing' && s.hits(P.complaints, clause.end).length > 0) {
+  // (A wish for the future with its reason — "以后回答短一点，太长了翻不动" — is not a habit described.)
+  if (act.type === 'standing' && !FUTURE_ADVERB.has(act.hit.text) && s.hits(P.complaints, clause.end).length > 0) {
     return problem('description', 'a complaint about how things are, not a wish');
   }
   // What the act is: a description of behaviour, a one-off task.
   if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && describesBehaviour(s, act)) {
     return problem('description', 'the sentence describes how software behaves, not a wish');
   }
-  if (act.type === 'ruling' || act.type === 'decision') {
+  if (act.type === 'ruling' || act.type === 'decision' || act.type === 'rule' || act.type === 'standing') {
     const task = oneOffTask(s, act);
-    if (task) return problem('one_off_request', task);
+    // Under a condition ("如果要改的超过 100 行，先给我方案"), a request frame is part of the rule.
+    const conditioned = act.type === 'rule' && Array.from({ length: act.clause }, (_, k) => s.isCondition(k)).some(Boolean);
+    if (task && !(conditioned && task.verdict === 'suggest')) return problem('one_off_request', task.detail, task.verdict);
   }
   if (kind === 'project_decision' && act.type === 'ruling' && P.imperativeRulings.has(new Span(act.hit.text))) {
     const before = text.slice(clause.start, act.hit.index);
@@ -199,6 +230,22 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
       return problem('no_speech_act', 'the verb is not an imperative ruling');
     }
   }
+  // The act stands; weak evidence around it holds it for the user (M-5.7).
+  if (polite) return problem('polite_request', 'a standing wish asked as a question');
+  // A weakener in a later clause of its own ("别再用 apply 了，能向量化就向量化") weakens that clause, not an act whose
+  // clause says what it wants; a bare one after it (", if possible") weakens the whole sentence.
+  const actClause = s.clauses[act.clause]!;
+  const ownContent = wordsOf(text.slice(actClause.start, act.hit.index) + ' ' + text.slice(act.hit.end, actClause.end)).length >= 2;
+  const weak = s
+    .hits(P.weakeners)
+    .find(
+      (h) =>
+        !ofAct(h, act) &&
+        !masked(s, h) &&
+        (!ownContent || s.clauseOf(h.index) <= act.clause || isBareOf(s, s.clauseOf(h.index), P.weakeners)),
+    );
+  if (weak) return problem('weakened', `the wish is weakened ("${weak.text}")`);
+  if (s.hits(P.sarcasm).length > 0) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;
 }
 
@@ -210,7 +257,11 @@ export function judgeSentence(
   framed: boolean,
 ): GateProblem | null {
   const acts = findActs(s, kind);
-  if (acts.length === 0) return problem('no_speech_act', 'no explicit speech act in the quoted sentence');
+  if (acts.length === 0) {
+    // "这次回答用英文": a request scoped to this answer, and nothing standing.
+    if (s.hits(P.temporary).some((t) => !masked(s, t))) return problem('temporary', 'a request for this answer only');
+    return problem('no_speech_act', 'no explicit speech act in the quoted sentence');
+  }
   const live = acts.filter((a) => !a.negated);
   if (live.length === 0) {
     if (s.hits(P.undecided).length > 0) return problem('undecided', 'the statement is undecided');

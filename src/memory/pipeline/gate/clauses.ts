@@ -38,7 +38,26 @@ function pushTrimmed(text: string, start: number, end: number, base: number, out
 
 /** The sentences of a text, each including its closing mark. */
 export function sentencesOf(text: string): Piece[] {
-  return split(text, 0, text.length, SENTENCE_END);
+  const pieces = split(text, 0, text.length, SENTENCE_END);
+  // A sentence does not end inside quotation marks: "README 里写着：“默认…覆盖。” 我本地起不来" is one sentence.
+  const out: Piece[] = [];
+  for (const piece of pieces) {
+    const last = out[out.length - 1];
+    if (last && openQuote(text.slice(last.start, last.end))) last.end = piece.end;
+    else out.push({ ...piece });
+  }
+  return out;
+}
+
+const OPENERS = '“「『';
+const CLOSERS = '”」』';
+function openQuote(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (OPENERS.includes(ch)) depth += 1;
+    else if (CLOSERS.includes(ch) && depth > 0) depth -= 1;
+  }
+  return depth > 0;
 }
 
 /** The clauses of one piece of a text. */

@@ -48,7 +48,8 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
     )
       return true;
     // "默认情况下 Spring 会把 bean 设成单例": a named product that "会" do something is described, comma or not.
-    if (before.trim().length === 0 && /^\s*[a-z][\w.-]*\s*(?:都|也|就|总|一般)?会/u.test(after)) return true;
+    if (before.trim().length === 0 && /^\s*[a-z][\w.-]*\s*(?:都|也|就|总|一般|只)?(?:不会|会|不|只|是|有|没有|支持|返回|用)/u.test(after))
+      return true;
     // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
     if (ZH_DEMONSTRATIVE.test(before)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
@@ -87,11 +88,36 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   return wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w));
 }
 
-/** A ruling verb in a one-off task ("帮我把这个函数删掉", "can you remove this line"). */
-export function oneOffTask(s: Sentence, act: Act): string | null {
+const FILE_NAME = /[\w.-]+\.(?:ya?ml|json|jsx?|tsx?|py|java|kt|go|rs|md|toml|xml|properties|sql|sh|env|lock|gradle|conf)\b/u;
+const MAKE_ONE = /(?:写|加|建|做|搞|配|弄)(?:一个|个)|\b(?:write|create|add|set up|make|build) (?:me )?an? /u;
+
+// A name of one thing in the code: camelCase, PascalCase with a second capital, snake_case, a path or branch.
+const CODE_NAME =
+  /(?<![\p{L}])(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z0-9]+_[a-z0-9_]+|[\w.-]+\/[\w./-]+)(?![\p{L}])/u;
+
+/**
+ * A ruling verb in a one-off task: about one place ("把这个变量名改成 camelCase") it is refused; in the frame of a
+ * request ("帮忙…", "can you …") it may still be a ruling, and is held for the user (M-5.7).
+ */
+export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 'suggest' | 'refuse' } | null {
+  // "帮我写一个 GitHub Action，每次 push 都跑 lint": the rule describes a thing the user asks to have made.
+  if (s.hits(P.requestFrames).length > 0 && MAKE_ONE.test(s.span.text)) return { detail: 'a request to make one thing', verdict: 'refuse' };
+  if (act.type === 'standing') return null;
   if (s.hits(P.explicitDecision).length > 0) return null;
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
-  if (s.hits(P.localObjects).length > 0) return 'a change to one place, not a project ruling';
-  if (act.type === 'ruling' && s.hits(P.requestFrames).length > 0) return 'a request for a task, not a ruling';
+  const scopes = s.hits(P.projectScopes);
+  const local = s.hits(P.localObjects).filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end));
+  if (local.length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
+  // "把 docker-compose.yml 里的端口改成 3307": a task on one named file or thing of the code.
+  if (
+    /^[\s\p{P}]*(?:先|帮我|给我|麻烦)?把/u.test(s.span.text) &&
+    (CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)) || FILE_NAME.test(s.span.text))
+  )
+    return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
+  // "帮我把 OrderService 里那个废弃的 calcDiscount 方法删了": a request naming one thing of the code.
+  if (s.hits(P.requestFrames).length > 0 && CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)))
+    return { detail: 'a request about one named thing of the code', verdict: 'refuse' };
+  if ((act.type === 'ruling' || act.type === 'rule') && s.hits(P.requestFrames).length > 0)
+    return { detail: 'a request for a task, not a ruling', verdict: 'suggest' };
   return null;
 }

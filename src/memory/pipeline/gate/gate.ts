@@ -1,16 +1,18 @@
 import { isNegated, judgeSentence } from './acts.js';
-import { type Piece, sentencesCovering, sentencesOf } from './clauses.js';
+import { clausesOf, type Piece, sentencesCovering, sentencesOf } from './clauses.js';
 import * as L from './lexicon.js';
 import { isTagQuestion } from './mood.js';
-import { BARE_CONFIRMATION, EN_FACT, P, POSTPONE_END, QUESTION_MARK, ZH_FACT } from './phrases.js';
+import { BARE_CONFIRMATION, EN_FACT, NOT_NEGATION, P, POSTPONE_END, QUESTION_MARK, ZH_FACT } from './phrases.js';
 import { overlaps, Sentence } from './sentence.js';
 import { isReportingFrame } from './speaker.js';
-import { inCodeOrOutput, insideRanges } from './text-types.js';
-import { type GateProblem, problem, type StatementKind } from './verdict.js';
+import { inCodeOrOutput, insideRanges, nearPaste } from './text-types.js';
+import { type GateProblem, held, problem, type StatementKind } from './verdict.js';
 import { fold, Phrases, Span } from './words.js';
+import { isRemembered, rememberOverrules } from '../remember-act.js';
 
 export { inCodeOrOutput } from './text-types.js';
-export type { GateProblem, GateReason, StatementKind } from './verdict.js';
+export { REASON_VERDICT } from './verdict.js';
+export type { GateProblem, GateReason, StatementKind, Verdict } from './verdict.js';
 
 /**
  * The speech-act gate (M-5.3, M-5.6): does a quoted user statement carry the user's own standing wish or this
@@ -30,6 +32,30 @@ export function judgeStatement(
   kind: StatementKind,
   next: string | null = null,
 ): GateProblem | null {
+  const found = correctionOf(readStatement(text, begin, end, kind, next), text, begin, end);
+  // M-5.7: an explicit `/remember` is the user's standing act, so it overrules the reading of the words; who
+  // speaks and what is taken back still count, and then the user has already decided: no suggestion is held.
+  if (found === null || !isRemembered(text, end, kind)) return found;
+  return rememberOverrules(found.reason) ? null : { ...found, verdict: 'refuse' };
+}
+
+function correctionOf(verdict: GateProblem | null, text: string, begin: number, end: number): GateProblem | null {
+  // "纠正一下，不是所有服务都升 Java 21，是新服务用 21": a correction restates a rule against what was said before;
+  // what it keeps is uncertain, so a standing act in it (even one read as negated or reported) is held for the user.
+  if (verdict === null || ['negated', 'third_party', 'retracted'].includes(verdict.reason)) {
+    const own = sentencesCovering(sentencesOf(text), begin, end)[0];
+    const lead = sentencesOf(text)[0];
+    const corrected = [own, lead].some((piece) => piece && P.corrections.has(new Span(fold(text.slice(piece.start, piece.end)))));
+    if (corrected) return problem('correction', 'the user corrects what was said before');
+  }
+  return verdict;
+}
+
+// "哎，还是解释吧", "还是先用 Java 吧": what follows settles the other way.
+const REVERSAL =
+  /还是[^，,。.!！?？]{0,14}吧|还是先|actually,? (?:let's|we'll|keep|use)|(?:let's|we'll) (?:keep|use|stick with) [^,.]{1,30} instead/u;
+
+function readStatement(text: string, begin: number, end: number, kind: StatementKind, next: string | null): GateProblem | null {
   if (inCodeOrOutput(text, begin)) return problem('code_or_tool_output', 'quote sits in pasted code, a quotation, a log or tool output');
   const sentences = sentencesOf(text);
   const covering = sentencesCovering(sentences, begin, end);
@@ -48,11 +74,18 @@ export function judgeStatement(
     if (best === null || (best.reason === 'no_speech_act' && r.reason !== 'no_speech_act')) best = r;
   }
   if (standing === null) return best ?? problem('code_or_tool_output', 'the quote sits in pasted material');
+  // A statement right beside pasted material may be part of it (M-5.7): held for the user.
+  if (nearPaste(text, begin)) return problem('paste_nearby', 'the quote stands right beside pasted material');
   const index = sentences.indexOf(standing);
+  // "等下，这个我说了不算，…先别记": the next turn taking it back anywhere in it.
+  if (next !== null && retractsLater(next)) return problem('retracted', 'the next turn takes the statement back');
   const following = sentences[index + 1] ? text.slice(sentences[index + 1]!.start, sentences[index + 1]!.end) : firstSentence(next);
   if (following !== null) {
     const span = new Span(fold(following));
-    if (P.retractions.find(span).some((h) => h.index <= 16)) return problem('retracted', 'the statement is taken back right after');
+    // The next turn may also turn it down ("wait, no — keep npm"); in the same turn "no MySQL shims" is content.
+    const nextTurn = !sentences[index + 1];
+    if (P.retractions.find(span).some((h) => h.index <= 16) || (nextTurn && turnsDown(following)) || REVERSAL.test(span.text))
+      return problem('retracted', 'the statement is taken back right after');
     if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
   }
   return null;
@@ -70,7 +103,7 @@ export type ConfirmationVerdict = { confirms: true } | { confirms: false; proble
  * A short confirmation of the proposal just before ("同意", "好", "sounds good, go with that"). The whole
  * turn is read: a hedge, a time scope, a question or a retraction anywhere in it cancels the confirmation.
  */
-export function judgeConfirmation(text: string, begin: number, end: number): ConfirmationVerdict {
+export function judgeConfirmation(text: string, begin: number, end: number, anyLength = false): ConfirmationVerdict {
   if (inCodeOrOutput(text, begin)) return { confirms: false, problem: null };
   const span = new Span(fold(text));
   const hits = P.confirmations.find(span);
@@ -79,28 +112,84 @@ export function judgeConfirmation(text: string, begin: number, end: number): Con
   const own = hits.filter((h) => h.index < quoteEnd && h.end > quoteAt);
   if (own.length === 0) return { confirms: false, problem: null };
   const first = own[0]!;
+  // A confirmation answers: it opens a clause ("行，就这么办", "那就这样"); "3 亿行" holds 行 as a measure word.
+  const lead = span.text
+    .slice(span.text.lastIndexOf('\n', first.index) + 1, first.index)
+    .split(/[，,。.!！;；:：]/u)
+    .at(-1)!;
+  // … or it judges the proposal ("这个思路好", "that approach works").
+  // … or a part of it ("第一点同意", "the first point sounds good").
+  const approval = (P.proposalNouns.has(new Span(lead)) && P.deictics.has(new Span(lead))) || P.proposalParts.has(new Span(lead));
+  if (!approval && P.fillers.strip(new Span(P.negations.strip(new Span(lead)))).replace(/[\s\p{P}\p{S}]/gu, '').length > 0) {
+    return { confirms: false, problem: null };
+  }
   const before = span.text.slice(Math.max(0, first.index - 6), first.index);
   if (P.negations.find(new Span(before)).some((n) => n.end >= before.trimEnd().length - 1)) {
     return { confirms: false, problem: problem('negated', 'confirmation: the answer is no') };
   }
-  const postponed = span.text.split(/[，,。.!！;；]/u).some((c) => POSTPONE_END.test(c));
-  if (P.undecided.has(span) || P.speculation.has(span) || postponed) {
-    return { confirms: false, problem: problem('undecided', 'confirmation: the answer is hedged or put off') };
-  }
-  if (P.retractions.has(span)) return { confirms: false, problem: problem('retracted', 'confirmation: taken back') };
-  if (P.temporary.find(span).some((t) => !hits.some((h) => overlaps(h, t))))
-    return { confirms: false, problem: problem('temporary', 'confirmation: only for this time') };
-  if (QUESTION_MARK.test(span.text)) return { confirms: false, problem: problem('question', 'confirmation: the answer is a question') };
+  // A hedge, time scope, retraction or question in the confirming sentence cancels it; one only in another
+  // clause of the turn ("可以，前半部分照做，pre-commit 那个先不加") is conflicting evidence: held for the user.
+  const clauses = clausesOf(span.text, { start: 0, end: span.text.length }).filter((c) => c.start < quoteEnd && quoteAt < c.end);
+  const sentence = new Span(clauses.length > 0 ? span.text.slice(clauses[0]!.start, clauses[clauses.length - 1]!.end) : span.text);
+  const veto = (part: Span): GateProblem | null => {
+    const postponed = part.text.split(/[，,。.!！;；]/u).some((c) => POSTPONE_END.test(c));
+    if (P.undecided.has(part) || P.speculation.has(part) || postponed)
+      return problem('undecided', 'confirmation: the answer is hedged or put off');
+    // "别的断言库都不要了" drops something else; a retraction stands alone in its clause ("算了", "不要了").
+    if (P.retractions.find(part).some((h) => bareRetraction(part, h))) return problem('retracted', 'confirmation: taken back');
+    if (P.temporary.find(part).some((t) => !P.confirmations.find(part).some((h) => overlaps(h, t))))
+      return problem('temporary', 'confirmation: only for this time');
+    if (QUESTION_MARK.test(part.text)) return problem('question', 'confirmation: the answer is a question');
+    return null;
+  };
+  const inSentence = veto(sentence);
+  if (inSentence) return { confirms: false, problem: inSentence };
+  const elsewhere = veto(span);
+  if (elsewhere) return { confirms: false, problem: held(elsewhere) };
+  // Short, or what follows extends the proposal into a rule ("yes, do that — and make it the standard for any
+  // new client", "后面新写的接口都按这个来").
   const rest = P.fillers.strip(new Span(P.confirmations.strip(span))).replace(/[\s\p{P}\p{S}]/gu, '');
-  return Array.from(rest).length <= 8 ? { confirms: true } : { confirms: false, problem: null };
+  const extends_ = P.standing.has(span) || P.decision.has(span) || P.extensions.has(span) || P.proposalReferences.has(span);
+  return anyLength || Array.from(rest).length <= 8 || extends_ ? { confirms: true } : { confirms: false, problem: null };
 }
 
-/** The fixed parts of a gap pattern ("每次…都" → 每次, 都); a plain phrase is its own only part. */
+/**
+ * True when a later turn takes back what was said before it: a retraction anywhere in its first two sentences,
+ * or it settles the other way ("…，还是先用 Java 吧").
+ */
+export function retractsLater(text: string): boolean {
+  if (REVERSAL.test(fold(text))) return true;
+  const pieces = sentencesOf(text).slice(0, 2);
+  return pieces.some((p) => {
+    const span = new Span(fold(text.slice(p.start, p.end)));
+    return P.retractions.find(span).some((h) => bareRetraction(span, h) || P.memoryHolds.has(new Span(h.text)));
+  });
+}
+
+/**
+ * True when the text, read from its start, turns down what came before it ("不，别用那个", "算了", "no, keep
+ * MySQL", "actually, scratch that"): a refusal or retraction in its first clause.
+ */
+export function turnsDown(text: string): boolean {
+  const first = sentencesOf(text)[0];
+  if (!first) return false;
+  const span = new Span(fold(text.slice(first.start, first.end)));
+  if (P.retractions.find(span).some((h) => h.index <= 16)) return true;
+  return P.refusals
+    .find(span)
+    .some((h) => /^[\s\p{P}]*$/u.test(span.text.slice(0, h.index)) && !NOT_NEGATION.has(span.text.slice(h.index, h.index + 2)));
+}
+
+/**
+ * The fixed parts of a gap pattern ("每次…都" → 每次, 都); a plain phrase is its own only part. A part that names
+ * what was chosen ("let's do the … option") is content, not a marker, and is kept.
+ */
+const CONTENT_PARTS = new Set([...L.PROPOSAL_NOUNS.en, 'thing', 'one']);
 const fixedParts = (entry: string): string[] =>
   entry
-    .split(/[…⋯]/u)
+    .split(/\{gap\}|\{span\}/u)
     .map((p) => p.trim())
-    .filter((p) => p.length > 0);
+    .filter((p) => p.length > 0 && !CONTENT_PARTS.has(p));
 
 /** True when the confirmation is one bare word ("好", "行", "ok"), which needs a proposal at the end of the answer before it. */
 export function isBareConfirmation(text: string): boolean {
@@ -117,18 +206,51 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   const sentences = sentencesOf(text);
   const covering = sentencesCovering(sentences, begin, end);
   if (nearEnd && sentences.indexOf(covering[covering.length - 1]!) < sentences.length - 3) return false;
-  return covering.some((piece) => {
+  const signalled = (piece: Piece): boolean => {
     const s = new Sentence(text, piece);
     // An offer of the assistant's own work binds a confirmation only when it names a project choice.
     const offers = s.hits(P.offers);
     const signals = s.hits(P.proposals).filter((h) => !offers.some((o) => overlaps(o, h)));
     if (offers.length > 0 && signals.length === 0 && s.hits(P.decision).length === 0) return false;
+    // "要我现在帮你把这三个 SQL 改成批量插入吗？": an offer of work for now is a task, whatever it changes.
+    if (
+      offers.length > 0 &&
+      (s.hits(P.temporary).length + s.hits(P.localObjects).length > 0 || /现在|right now|\bnow\b/u.test(s.span.text))
+    )
+      return false;
     return [...signals, ...(s.hits(P.decision).length > 0 ? offers : [])].some((h) => {
       const clause = s.clauseOf(h.index);
       return !insideRanges(s.quoted, h.index, h.end) && !isNegated(s, h, clause);
     });
-  });
+  };
+  if (covering.some(signalled)) return true;
+  // An option of a list ("A. 在网关层做限流…") is proposed by another sentence of the answer that names it ("我建议 A").
+  const label = OPTION_LABEL.exec(text.slice(begin, end))?.[1];
+  if (!label) return false;
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // "我推荐方案二" names it after 方案 whatever stands before; "I'd pick B" names it as a word of its own.
+  const named = new RegExp(`方案\\s*${escaped}|(?<![\\p{L}\\p{N}])(?:option\\s*)?${escaped}(?![\\p{L}\\p{N}])`, 'iu');
+  return sentences.some((piece) => !covering.includes(piece) && named.test(text.slice(piece.start, piece.end)) && signalled(piece));
 }
+
+/** True when the text is about how the assistant answers or works ("以后我回答的时候先给 TL;DR"). */
+export function aboutAnswers(text: string): boolean {
+  return P.aboutAnswers.has(new Span(fold(text)));
+}
+
+function bareRetraction(span: Span, h: { index: number; end: number }): boolean {
+  const from = Math.max(span.text.slice(0, h.index).search(/[^，,。.!！;；\s]*$/u), 0);
+  const before = span.text.slice(from, h.index).replace(/[\s\p{P}]|还是|那|就|我|先/gu, '');
+  return Array.from(before).length <= 1;
+}
+
+/** True when the quoted sentence offers the assistant's own work ("Would you like me to add …?", "要我…吗"). */
+export function isOffer(text: string, begin: number, end: number): boolean {
+  return sentencesCovering(sentencesOf(text), begin, end).some((piece) => new Sentence(text, piece).hits(P.offers).length > 0);
+}
+
+/** The label of a listed option at the start of a quote: "A.", "方案二：", "1)", "Option B:". */
+const OPTION_LABEL = /^\s*(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一二三四五])\s*[.、:：)]/iu;
 
 /**
  * M-5.6: discussion context rests on what the user said, and a statement of a code fact is not discussion.
@@ -138,16 +260,28 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
   if (userQuotes.length === 0) return problem('assistant_only', 'discussion context needs a quote of the user');
   const spoken = userQuotes.filter((q) => !inCodeOrOutput(q.text, q.begin));
   if (spoken.length === 0) return problem('code_or_tool_output', 'every user quote sits in pasted code or output');
+  // A quote that takes in a pasted log or code below its own words is not the user's words alone (M-5.6).
+  if (spoken.some((q) => linesOf(q.text, q.begin, q.end).some((at) => inCodeOrOutput(q.text, at)))) {
+    return problem('code_or_tool_output', 'the quote takes in pasted code or output');
+  }
   for (const q of spoken) {
     const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
     const isFact = sentences.every((piece) => {
       const s = new Sentence(q.text, piece);
       const fact = s.hits(P.codeFacts).length > 0 || ZH_FACT.test(s.span.text.trim()) || EN_FACT.test(s.span.text.trim());
-      return fact && !(s.hits(P.discussion).length > 0) && !QUESTION_MARK.test(s.span.text);
+      // "用 TiDB 还是 MySQL 还没决定": an open choice is the discussion itself, whatever facts it names.
+      return fact && !(s.hits(P.discussion).length > 0) && !(s.hits(P.undecided).length > 0) && !QUESTION_MARK.test(s.span.text);
     });
     if (!isFact) return null;
   }
   return problem('code_fact', 'a statement of a code fact is not discussion context');
+}
+
+/** Offsets of the lines that start inside [begin, end). */
+function linesOf(text: string, begin: number, end: number): number[] {
+  const out: number[] = [];
+  for (let at = text.indexOf('\n', begin); at >= 0 && at + 1 < end; at = text.indexOf('\n', at + 1)) out.push(at + 1);
+  return out;
 }
 
 /** Marker words removed from a quote before the content-anchor check, so a marker alone never anchors. */

@@ -15,7 +15,7 @@ import {
   ZH_WH_END,
   ZH_WHY,
 } from './phrases.js';
-import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
+import { type Act, ofAct, Sentence, wordsOf } from './sentence.js';
 import { insideRanges } from './text-types.js';
 import { type Hit, type Phrases, Span } from './words.js';
 
@@ -50,7 +50,7 @@ export function questionSignal(s: Sentence, act: Act): string | null {
   for (const m of text.matchAll(/[?？]/gu)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
   if (ZH_FINAL.test(text) && !ZH_WH_END.test(text.slice(-4))) return 'the statement is a question';
   for (const h of s.hits(P.aNotA)) {
-    if (overlaps(h, act.hit)) continue;
+    if (ofAct(h, act)) continue;
     const before = text.slice(Math.max(s.clauses[s.clauseOf(h.index)]!.start, h.index - 4), h.index);
     if (ZH_NOT_QUESTION_BEFORE.test(before)) continue;
     // An embedded question is the object of telling or checking ("说一下索引有没有用上").
@@ -64,6 +64,8 @@ export function questionSignal(s: Sentence, act: Act): string | null {
     const why = ZH_WHY.test(h.text);
     if (!why && (P.universals.has(new Span(before)) || ZH_UNIVERSAL_AFTER.test(after) || ZH_NOT_WH_BEFORE.test(before))) continue;
     if (s.hits(P.embedding, c.start, h.index).length > 0) continue;
+    // "你想怎么格式化就怎么格式化": a wh-word taken up again after 就 is free choice, not a question.
+    if (text.slice(h.end).includes(`就${h.text}`)) continue;
     return 'the statement is a wh-question';
   }
   if (s.hits(P.zhIndirect).length > 0 || s.hits(P.enIndirect).length > 0) return 'the statement is an indirect question';

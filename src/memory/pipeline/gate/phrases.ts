@@ -3,8 +3,41 @@ import { Phrases } from './words.js';
 
 /** The lexicon compiled once: phrase matchers and the grammar patterns built from the word classes of lexicon.ts. */
 
+/**
+ * The markers and their typo'd forms: one adjacent transposition, a dropped or an added final letter in a word of 4+
+ * letters; 后 as 後/侯/候, 以 as 已.
+ */
+function typos(words: L.Words): L.Words {
+  const en = new Set<string>();
+  for (const entry of words.en) {
+    const parts = entry.split(' ');
+    parts.forEach((part, i) => {
+      if (part.length < 4) return;
+      for (let j = 0; j + 1 < part.length; j += 1) {
+        const swapped = part.slice(0, j) + part[j + 1] + part[j] + part.slice(j + 2);
+        if (swapped !== part) en.add([...parts.slice(0, i), swapped, ...parts.slice(i + 1)].join(' '));
+        const dropped = part.slice(0, j + 1) + part.slice(j + 2);
+        en.add([...parts.slice(0, i), dropped, ...parts.slice(i + 1)].join(' '));
+      }
+      en.add([...parts.slice(0, i), `${part}e`, ...parts.slice(i + 1)].join(' '));
+    });
+  }
+  const zh = new Set<string>();
+  for (const entry of words.zh) {
+    for (const [from, to] of [
+      ['后', '後'],
+      ['后', '侯'],
+      ['后', '候'],
+      ['认', '任'],
+      ['以', '已'],
+    ] as const)
+      if (entry.includes(from)) zh.add(entry.replace(from, to));
+  }
+  return { zh: [...words.zh, ...zh], en: [...words.en, ...en] };
+}
+
 export const P = {
-  standing: new Phrases(L.STANDING),
+  standing: new Phrases({ zh: [...L.STANDING.zh, ...typos(L.TYPO_SOURCES).zh], en: [...L.STANDING.en, ...typos(L.TYPO_SOURCES).en] }),
   preferenceVerbs: new Phrases(L.PREFERENCE_VERBS),
   decision: new Phrases(L.DECISION),
   labels: new Phrases(L.RULING_LABELS),
@@ -27,6 +60,20 @@ export const P = {
   undecided: new Phrases(L.UNDECIDED, 'either'),
   speculation: new Phrases(L.SPECULATION, 'either'),
   retractions: new Phrases(L.RETRACTIONS, 'either'),
+  refusals: new Phrases(L.REFUSALS, 'either'),
+  memoryHolds: new Phrases(L.MEMORY_HOLDS, 'either'),
+  politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
+  weakeners: new Phrases(L.WEAKENERS, 'either'),
+  sarcasm: new Phrases(L.SARCASM, 'either'),
+  corrections: new Phrases(L.CORRECTIONS, 'either'),
+  adoptions: new Phrases(L.ADOPTIONS, 'either'),
+  deictics: new Phrases(L.DEICTICS, 'either'),
+  projectScopes: new Phrases(L.PROJECT_SCOPES, 'either'),
+  proposalNouns: new Phrases(L.PROPOSAL_NOUNS, 'either'),
+  proposalParts: new Phrases(L.PROPOSAL_PARTS, 'either'),
+  proposalReferences: new Phrases(L.PROPOSAL_REFERENCES, 'either'),
+  extensions: new Phrases(L.EXTENSIONS, 'either'),
+  answerTopics: new Phrases(L.ANSWER_TOPICS, 'either'),
   tagQuestions: new Phrases(L.TAG_QUESTIONS),
   aNotA: new Phrases({ zh: L.ZH_QUESTION.aNotA, en: [] }, 'either'),
   zhWh: new Phrases({ zh: L.ZH_QUESTION.wh, en: [] }, 'either'),
@@ -65,7 +112,7 @@ export const EN_DECIDING = L.EN_DECIDING;
 export const EN_OPENERS = new Set(L.EN_OPENERS);
 export const ZH_FACT = new RegExp(L.FACT_SHAPES.zh, 'u');
 export const EN_FACT = new RegExp(L.FACT_SHAPES.en, 'u');
-export const AFTER_EVENT = new RegExp(`(?:${L.AFTER_EVENTS.zh.join('|')})[^，,。]*$`, 'u');
+export const AFTER_EVENT = new RegExp(`(?:${[...L.AFTER_EVENTS.zh, ...L.AFTER_EVENTS.en].join('|')})[^，,。]*$`, 'u');
 export const EN_AUX = new Set(L.EN_QUESTION.auxiliaries);
 export const EN_SUBJECTS = new Set(L.EN_QUESTION.subjects);
 export const EN_WH = new Set(L.EN_QUESTION.wh);
@@ -94,7 +141,7 @@ export const CONSEQUENCE = new RegExp(`${anyOf(G.consequences)}\\s*$`, 'u');
 export const CONDITION_END = new RegExp(`${anyOf(G.conditionEndings)}\\s*$`, 'u');
 export const ACT_CONDITION_END = new RegExp(`${anyOf(G.actConditionEndings)}\\s*$`, 'u');
 export const ACT_CONDITION_FOLLOWER = new RegExp(`^\\s*${anyOf(G.actConditionFollowers)}`, 'u');
-export const PROHIBITIVE = new RegExp(`^${anyOf(G.prohibitiveStarts)}`, 'u');
+export const PROHIBITIVE = new RegExp(`^${anyOf(G.prohibitiveStarts)}(?![a-z])`, 'u');
 export const FUTURE_ADVERB = setOf(G.futureAdverbs);
 export const RULE_WORD = new RegExp(anyOf(G.ruleWords), 'u');
 export const EN_RULING_LEAD = new RegExp(`^[\\s\\p{P}]*(?:${anyOf(G.enRulingLeads)}\\s*)*$`, 'u');
@@ -103,7 +150,10 @@ export const JOINT = new RegExp(`(?:我们|我|咱们|we|our team)\\s*${anyOf(G.
 export const GROUP_OWNER = new RegExp(anyOf(G.groupOwners), 'u');
 export const NOT_REPORTER = new RegExp(`${anyOf(G.notReporters)}$`, 'u');
 export const OWN_SUBJECT_ADVERBS = new RegExp(anyOf(G.ownSubjectAdverbs), 'gu');
-export const ATTRIBUTION_TAIL = new RegExp(anyOf(G.attributionTails), 'u');
+// Right after a party: "老板定的", "领导说的"; right before one: "says my manager", "according to the PM".
+export const ATTRIBUTION_AFTER = new RegExp(`^\\s*(?:也|都|就|已经)?\\s*${anyOf(G.attributionTails)}`, 'u');
+export const REPORTING_BEFORE = new RegExp(`\\b${anyOf(G.enReportingVerbs)}\\s+(?:by\\s+)?$`, 'u');
+export const SPEAKER_FILLERS = new RegExp(anyOf(G.speakerFillers), 'gu');
 export const ZH_NOT_QUESTION_BEFORE = new RegExp(anyOf(G.zhNotQuestionBefore), 'u');
 export const ZH_WHY = new RegExp(anyOf(G.zhWhy), 'u');
 export const ZH_UNIVERSAL_AFTER = new RegExp(`^[^，,。]{0,8}?${anyOf(G.zhUniversalAfter)}`, 'u');

@@ -6,7 +6,7 @@ import { fold, type Hit, Phrases, Span } from './words.js';
 /** A sentence prepared for judging, and the act found in it. */
 
 export interface Act {
-  type: 'standing' | 'preference' | 'decision' | 'label' | 'ruling';
+  type: 'standing' | 'preference' | 'decision' | 'label' | 'ruling' | 'rule';
   hit: Hit;
   clause: number;
   negated: boolean;
@@ -64,7 +64,10 @@ export class Sentence {
 
   /** Clauses that state a condition of a rule ("when you're unsure …", "遇到…的时候"). */
   isCondition(i: number): boolean {
-    const text = this.clauseText(i).trim();
+    // "以后遇到不确定的地方": a time scope may stand before the condition.
+    const text = this.clauseText(i)
+      .trim()
+      .replace(/^(?:以后|今后|往后|之后|from now on,?|going forward,?)\s*/u, '');
     const opening = P.conditions.first(new Span(text));
     if (opening && opening.index === 0) return true;
     return CONDITION_END.test(text);
@@ -73,6 +76,16 @@ export class Sentence {
 
 export function overlaps(a: Hit, b: Hit): boolean {
   return a.index < b.end && b.index < a.end;
+}
+
+/**
+ * True when a word belongs to the act's own words: it overlaps the act and is not only inside the gap of a
+ * gap pattern ("以后…都" holds "是不是" in "以后是不是都要…": that question is still a question).
+ */
+export function ofAct(h: Hit, act: Act): boolean {
+  if (!overlaps(h, act.hit)) return false;
+  const gap = act.hit.gap;
+  return !(gap && h.index >= gap[0] && h.end <= gap[1]);
 }
 
 export function wordsOf(text: string): string[] {

@@ -1,6 +1,5 @@
 import type { Piece } from './clauses.js';
 import {
-  ATTRIBUTION_TAIL,
   EN_DECIDING,
   EN_LONE_ADVERB,
   EN_OPENERS,
@@ -11,6 +10,9 @@ import {
   NOT_REPORTER,
   OWN_SUBJECT_ADVERBS,
   P,
+  REPORTING_BEFORE,
+  ATTRIBUTION_AFTER,
+  SPEAKER_FILLERS,
 } from './phrases.js';
 import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
 import { fold, Span } from './words.js';
@@ -20,6 +22,11 @@ import { fold, Span } from './words.js';
 /** The reason the act belongs to someone else (a third party, reported speech), or null. */
 export function thirdParty(s: Sentence, act: Act): string | null {
   const text = s.span.text;
+  // "Cursor 提了个建议，…，我看了觉得可以，就这么定了": the user's own clause between ends what was reported.
+  const ownClause = (from: number): boolean => {
+    for (let i = s.clauseOf(from) + 1; i <= act.clause; i += 1) if (OWN_OPENING.test(s.clauseText(i))) return true;
+    return false;
+  };
   if (s.hits(P.reportingFrames, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
   const owners = s.hits(P.own);
   const things = s.hits(P.notParties);
@@ -32,7 +39,7 @@ export function thirdParty(s: Sentence, act: Act): string | null {
         !owners.some((o) => o.index <= h.index && o.end >= h.end) &&
         !things.some((t) => t.index <= h.index && t.end >= h.end),
     );
-  const last = parties[parties.length - 1];
+  const last = [...parties].reverse().find((h) => !ownClause(h.index));
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
   const joint = last !== undefined && JOINT.test(text.slice(0, last.index));
   if (last && !joint) {
@@ -40,10 +47,10 @@ export function thirdParty(s: Sentence, act: Act): string | null {
     if (s.hits(P.own, last.end, act.hit.index).length === 0) return 'someone else decided or wants it';
   }
   // "移动端团队决定…", "客户那边要求…": a named group that is not ours.
-  const group = GROUP.exec(text.slice(0, act.hit.index));
+  const group = GROUP.exec(text.slice(ownStart(s, act), act.hit.index));
   if (group && !GROUP_OWNER.test(group[1]!)) return 'another group decided or wants it';
   for (const rep of s.hits(P.reporting, 0, act.hit.index)) {
-    if (rep.end > act.hit.index) continue;
+    if (rep.end > act.hit.index || ownClause(rep.index)) continue;
     const c = s.clauses[s.clauseOf(rep.index)]!;
     const subject = text.slice(c.start, rep.index).trim();
     if (subject.length === 0) continue;
@@ -61,8 +68,12 @@ export function thirdParty(s: Sentence, act: Act): string | null {
       for (const o of owned) rest = rest.replace(o.text, ' ');
       rest = rest.replace(OWN_SUBJECT_ADVERBS, ' ').replace(/[\s\p{P}]/gu, '');
       if (rest.length === 0) continue;
+      // "我看了觉得可以", "我想了想觉得…": a completed act of the pronoun's own is still the user speaking.
+      if (Array.from(rest).length <= 3 && /[了过]$/u.test(rest)) continue;
     }
     if (NOT_REPORTER.test(subject)) continue;
+    // "还是说一下：…", "再说一遍": a subject of discourse words only is the user speaking.
+    if (subject.replace(SPEAKER_FILLERS, '').replace(/[\s\p{P}]/gu, '').length === 0) continue;
     return 'reported speech';
   }
   // English verbs of deciding need us as their subject: "Netflix decided …", "Alice agreed …" are someone else.
@@ -75,13 +86,31 @@ export function thirdParty(s: Sentence, act: Act): string | null {
       return 'someone else decided it';
     }
   }
-  // "…, says my manager", "…，这是老板定的"
-  const after = s.hits(P.thirdParties, act.hit.end).filter((h) => s.clauseOf(h.index) !== act.clause || h.index > act.hit.end);
-  if (after.length > 0) {
-    const tail = text.slice(act.hit.end);
-    if (P.reporting.has(new Span(tail)) || ATTRIBUTION_TAIL.test(tail)) return 'attributed to someone else';
+  // "…, says my manager", "…，这是老板定的": a party after the act is its speaker only beside a verb of saying or
+  // deciding ("says my manager", "老板定的"); "附上官方文档链接" names a kind of document, not a speaker.
+  for (const h of s.hits(P.thirdParties, act.hit.end)) {
+    if (s.clauseOf(h.index) === act.clause && h.index <= act.hit.end) continue;
+    const before = text.slice(Math.max(act.hit.end, h.index - 12), h.index);
+    const after = text.slice(h.end, h.end + 8);
+    if (
+      REPORTING_BEFORE.test(before) ||
+      ATTRIBUTION_AFTER.test(after) ||
+      s.hits(P.reporting, h.end, h.end + 6).some(
+        // "…，运维说集群他们没经验" gives a reason of its own; "…，老板说的" names who said the act.
+        (r) => r.index - h.end <= 3 && text.slice(r.end).replace(/[\s\p{P}的了]/gu, '').length <= 4,
+      )
+    )
+      return 'attributed to someone else';
   }
   return null;
+}
+
+const OWN_OPENING = /^[\s\p{P}]*(?:那|那么|所以|那就|好|so|then|ok)?[\s,，]*(?:我们|我|咱们|你|we|i|you|let's)(?![\p{L}])/u;
+
+/** Where the user's own words start before the act: after the last clause that opens with I, we or you. */
+function ownStart(s: Sentence, act: Act): number {
+  for (let i = act.clause; i > 0; i -= 1) if (OWN_OPENING.test(s.clauseText(i))) return s.clauses[i]!.start;
+  return 0;
 }
 
 /** A previous line that introduces someone else's words ("同事在群里说：", "My manager wrote:"). */

@@ -22,7 +22,15 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*(?:panic|fatal error|runtime error): /u,
   /^\s*goroutine \d+ \[/u,
   /^\s*-{3} (?:FAIL|PASS|SKIP)/u,
-  /^\s*(?:FAIL|PASS|ok|SKIP)\s+[\w./@-]+/u,
+  /^\s*(?:FAIL(?:ED)?|PASS(?:ED)?|ERROR|ok|SKIP(?:PED)?)\s+[\w@-]*[./][\w./@-]*/u,
+  // a document's heading (a pasted README or CONTRIBUTING section)
+  /^\s*#{1,6}\s+\S/u,
+  // columns of tool output ("default-scheduler  0/3 nodes are available")
+  /^\s*[\w./:-]+ {2,}\S/u,
+  // commit messages ("chore: …", "fix(api): …")
+  /^\s*(?:feat|fix|chore|docs|refactor|test|tests|ci|build|perf|style|revert)(?:\([^)\n]*\))?!?: \S/u,
+  // chat transcripts: a speaker tag opens the line ("【王磊】…", "[alice] …", "<bob> …")
+  /^\s*(?:【[^】\n]{1,16}】|\[[^\]\n]{1,24}\]\s|<[^>\n]{1,24}>\s)\s*\S/u,
   // log lines: level prefixes, timestamps, key=value logs, JSON logs
   /^\s*\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE)\]?[\s:|\]-]/u,
   /^\s*\[(?:info|warn|warning|error|debug|trace|fatal)\]/iu,
@@ -75,13 +83,42 @@ const OUTPUT_LINE: readonly RegExp[] = [
 /** A line introducing pasted material ("日志如下：", "Here's the output:"). */
 const PASTE_INTRO = new RegExp(
   '(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says' +
-    '|printed|prints|shows|showed|got this|below|warns|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面' +
+    '|printed|prints|shows|showed|got this|below|warns|pasted|forwarded|copied|日志|输出|报错|报|提示|错误|堆栈|结果|返回|打印|如下|下面' +
+    '|贴|转|转发|复制|粘贴|截图|原文|写的|写着|讨论|聊天记录|对话|chat|thread|discussion|transcript' +
+    '|回答|回复|answer|reply|response|chatgpt|claude|copilot|cursor|gemini|gpt' +
     '|信息)[^:\\n：]{0,20}[:：]\\s*$',
+  'iu',
+);
+
+// A line naming the author of what follows: an issue-tracker or chat comment, a mail ("@alice commented on
+// 3 Mar", "**Bob** wrote:", "Reply from carol:", "张三 评论：", "From: dave@example.com"). The block after it is
+// someone else's words until a blank line.
+const AUTHOR_HEADER = new RegExp(
+  '^\\s*(?:[>*_#\\s-]*)(?:@?[\\w.-]+|\\*\\*[^*\\n]{1,40}\\*\\*|\\[[^\\]\\n]{1,40}\\])\\s+' +
+    '(?:commented|wrote|replied|said|posted|reviewed|responded|added a comment|left a comment)\\b[^\\n]{0,60}$' +
+    '|^\\s*(?:comment|reply|review|message|answer|response)\\s+(?:from|by)\\s+\\S[^\\n]{0,40}:?\\s*$' +
+    '|^\\s*(?:from|to|cc|subject|sent|date):\\s+\\S' +
+    '|^\\s*[\\p{Script=Han}\\w.@-]{1,20}\\s*(?:评论|回复|写道|留言)\\s*[:：]\\s*$' +
+    '|^\\s*(?:#\\d+|issue\\s*#?\\d+|pr\\s*#?\\d+)\\b[^\\n]{0,80}(?:opened|commented|by)\\b',
   'iu',
 );
 
 // A line that is someone speaking: a sentence with a person in it ("以后这种报错你直接告诉我原因。").
 const SPEECH_LINE = /(?:我|你|我们|咱们|\b(?:i|we|you|let's|please)\b).*[。！？.!?]\s*$/iu;
+
+const QUOTE_LINE = /^\s*>/u;
+const CHAT_SPEAKER = /^\s*[\p{Script=Han}\w.@-]{1,12}\s*[:：]\s*\S/u;
+const INLINE_INTRO = /(?:输出|日志|报错|报错信息|output|log|logs|error|stack ?trace)\s*[:：]\s*$/iu;
+const DOC_HEADING = /^\s*#{1,6}\s+\S/u;
+
+/** True when the line of the offset is in a block introduced by an author's header. */
+function quotedBlock(text: string, offset: number): boolean {
+  const lines = text.slice(0, offset).split('\n');
+  // So does a pasted document's section under its heading ("## Branching").
+  for (let i = lines.length - 1; i >= 0 && lines[i]!.trim().length > 0; i -= 1)
+    if (AUTHOR_HEADER.test(lines[i]!) || DOC_HEADING.test(lines[i]!)) return true;
+  return false;
+}
 
 function isOutputLine(line: string): boolean {
   if (line.trim().length === 0) return false;
@@ -97,20 +134,59 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   const lineEnd = text.indexOf('\n', offset);
   const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
   if (isOutputLine(line)) return true;
+  // "pytest 输出：FAILED tests/…": a line that introduces its own paste after a colon.
+  const inline = /^(.*?(?:输出|日志|报错|output|log|logs|error)\s*[:：]\s*)(\S.*)$/iu.exec(line);
+  if (inline && isOutputLine(inline[2]!)) return true;
   // A block after an introduction line ("报错如下：") is pasted until a blank line or, after pasted lines, a line
   // of speech; the line right after the introduction is always pasted.
   const lines = text.slice(0, lineStart).split('\n');
   lines.pop();
   const previous = lines[lines.length - 1];
   if (previous !== undefined && PASTE_INTRO.test(previous)) return true;
+  // Someone else's comment runs until a blank line, speech or not.
+  // So does a pasted document's section under its heading ("## Branching").
+  for (let i = lines.length - 1; i >= 0 && lines[i]!.trim().length > 0; i -= 1)
+    if (AUTHOR_HEADER.test(lines[i]!) || DOC_HEADING.test(lines[i]!)) return true;
+  if (AUTHOR_HEADER.test(line)) return true;
+  // A chat transcript: lines of "name：message", two or more in a row ("张工：…\n李工：…").
+  const following = lineEnd >= 0 ? text.slice(lineEnd + 1).split('\n')[0] : undefined;
+  if (CHAT_SPEAKER.test(line) && [previous, following].some((l) => l !== undefined && CHAT_SPEAKER.test(l))) return true;
+  // "pytest 输出：FAILED tests/…": the rest of a line after its own introduction is pasted.
+  if (INLINE_INTRO.test(text.slice(lineStart, offset))) return true;
   if (SPEECH_LINE.test(line)) return false;
+  let plain = false;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const previous = lines[i]!;
-    if (previous.trim().length === 0) return false;
-    if (PASTE_INTRO.test(previous)) return true;
-    if (!isOutputLine(previous)) return false;
+    // One blank line may follow an introduction ("从 Notion 复制过来的：" then the document, its title and items).
+    if (previous.trim().length === 0) return i > 0 && PASTE_INTRO.test(lines[i - 1]!);
+    if (PASTE_INTRO.test(previous)) return !plain || i === lines.length - 1;
+    // A line of the user's own speech ends the scan; a plain line may be a pasted document's title.
+    if (!isOutputLine(previous)) {
+      if (SPEECH_LINE.test(previous) || plain) return false;
+      plain = true;
+    }
   }
   return false;
+}
+
+/**
+ * True when the line of the offset touches someone else's pasted words (M-5.7): the line right before or after
+ * it, with no blank line between, is a quoted line, an introduction of a paste or an author's header. (A log
+ * or code line beside it is material the user comments on: "以后这种报错你直接告诉我原因。")
+ */
+export function nearPaste(text: string, offset: number): boolean {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const before = lineStart > 0 ? text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1) : null;
+  const after =
+    lineEnd >= 0 ? text.slice(lineEnd + 1, text.indexOf('\n', lineEnd + 1) < 0 ? text.length : text.indexOf('\n', lineEnd + 1)) : null;
+  // The user's own line of speech answers what was pasted ("我觉得可以，以后…").
+  if (SPEECH_LINE.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd))) return false;
+  const pasted = (line: string | null, at: number): boolean =>
+    line !== null &&
+    line.trim().length > 0 &&
+    (QUOTE_LINE.test(line) || PASTE_INTRO.test(line) || AUTHOR_HEADER.test(line) || quotedBlock(text, at));
+  return pasted(before, Math.max(0, lineStart - 1)) || (lineEnd >= 0 && pasted(after, lineEnd + 1));
 }
 
 const QUOTE_PAIRS: readonly RegExp[] = [

@@ -8,10 +8,13 @@ import { ZH_PARTICLES, ZH_PRONOUNS, type Words } from './lexicon.js';
  */
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
+/** The named gap tokens of lexicon entries. */
+export const GAP = '{gap}';
+export const SPAN = '{span}';
 const HAN = /\p{Script=Han}/u;
 const CLAUSE_GAP_ZH = '[^,，。.;；!！?？:：\\n]{0,24}?';
 const CLAUSE_GAP_EN = '(?:\\s+[^\\s,.;:!?]+){0,6}?\\s+';
-// "⋯" is a gap that may cross commas inside one sentence ("不管是 Java 还是 Go，…都要…").
+// "{span}" is a gap that may cross commas inside one sentence ("不管是 Java 还是 Go，…都要…"); "{gap}" stays in a clause.
 const SENTENCE_GAP_ZH = '[^。.;；!！?？\\n]{0,40}?';
 
 /** Folds text for matching: NFKC, lower case, one apostrophe and one double quote. */
@@ -23,6 +26,23 @@ export function fold(text: string): string {
     .replace(/[\u201c\u201d\u2033]/gu, '"');
 }
 
+// Word boundaries of recent texts: the gate reads the same sentence through several lexicons and spans.
+const BOUNDS = new Map<string, Set<number>>();
+const MAX_BOUNDS = 256;
+
+function boundsOf(text: string): Set<number> {
+  let bounds = BOUNDS.get(text);
+  if (bounds) return bounds;
+  bounds = new Set([0, text.length]);
+  for (const s of SEGMENTER.segment(text)) {
+    bounds.add(s.index);
+    bounds.add(s.index + s.segment.length);
+  }
+  if (BOUNDS.size >= MAX_BOUNDS) BOUNDS.delete(BOUNDS.keys().next().value!);
+  BOUNDS.set(text, bounds);
+  return bounds;
+}
+
 /** A piece of folded text with its word boundaries, computed on first need. */
 export class Span {
   private bounds: Set<number> | null = null;
@@ -30,13 +50,7 @@ export class Span {
 
   /** True when [start, end) is a sequence of whole words (a trailing particle may share the last word). */
   aligned(start: number, end: number, either = false): boolean {
-    if (!this.bounds) {
-      this.bounds = new Set([0, this.text.length]);
-      for (const s of SEGMENTER.segment(this.text)) {
-        this.bounds.add(s.index);
-        this.bounds.add(s.index + s.segment.length);
-      }
-    }
+    this.bounds ??= boundsOf(this.text);
     if (either && (this.bounds.has(start) || this.bounds.has(end))) return true;
     if (!this.bounds.has(start)) return false;
     if (this.bounds.has(end)) return true;
@@ -55,6 +69,8 @@ export interface Hit {
   index: number;
   end: number;
   text: string;
+  /** For a gap pattern ("每次…都"), the gap's offsets: what stands there is not the pattern's own word. */
+  gap?: [number, number];
 }
 
 function escape(text: string): string {
@@ -62,15 +78,15 @@ function escape(text: string): string {
 }
 
 function source(entry: string, gap: string): string {
-  if (entry.includes('⋯'))
+  if (entry.includes(SPAN))
     return entry
-      .split('⋯')
+      .split(SPAN)
       .map((part) => source(part, gap))
-      .join(SENTENCE_GAP_ZH);
+      .join(`(${SENTENCE_GAP_ZH})`);
   return entry
-    .split('…')
+    .split(GAP)
     .map((part) => escape(part.trim()).replace(/ +/g, '\\s*'))
-    .join(gap);
+    .join(`(${gap})`);
 }
 
 /** A compiled lexicon: one regular expression for all of its entries. */
@@ -92,7 +108,9 @@ export class Phrases {
     const parts: string[] = [];
     if (zh.length > 0) parts.push(`(?:${zh.join('|')})`);
     if (en.length > 0) parts.push(`(?<![\\p{L}\\p{N}_'])(?:${en.join('|')})(?![\\p{L}\\p{N}_])`);
-    this.regex = new RegExp(parts.join('|'), 'gu');
+    // Match indices (the 'd' flag) cost time on every match: only a lexicon with gaps asks for them.
+    const gaps = [...words.zh, ...words.en].some((e) => e.includes(GAP) || e.includes(SPAN));
+    this.regex = new RegExp(parts.join('|'), gaps ? 'dgu' : 'gu');
   }
 
   /** Every whole-word occurrence in the span. */
@@ -111,7 +129,17 @@ export class Phrases {
         this.regex.lastIndex = m.index + 1;
         continue;
       }
-      out.push({ index: m.index, end, text: m[0] });
+      const hit: Hit = { index: m.index, end, text: m[0] };
+      if (m.length > 1 && m.indices) {
+        for (let g = 1; g < m.indices.length; g += 1) {
+          const range = m.indices[g];
+          if (range) {
+            hit.gap = [range[0], range[1]];
+            break;
+          }
+        }
+      }
+      out.push(hit);
     }
     return out;
   }
