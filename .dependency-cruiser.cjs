@@ -3,7 +3,8 @@
  *
  *   cli, mcp → agent → memory | llm | workspace → config → shared
  *
- * and inside memory/:  manager → pipeline → retrieval → store | lifecycle → db → types | paths.
+ * and inside memory/:  manager → pipeline → retrieval → store | lifecycle → db → types | paths (the manager
+ * reaches the pipeline's worker through worker-host.ts, which loads it on first use).
  * `memory/paths.ts` names the data folder; it imports nothing of the project, so every layer may use it.
  * Nothing below a layer imports above it; nothing imports in a circle.
  */
@@ -27,7 +28,9 @@ module.exports = {
     layer('mcp-is-not-cli', '^src/mcp/', '^src/cli/'),
     // Inside memory/: the manager is the facade on top; pipeline above retrieval; retrieval above store and
     // lifecycle; those two above db/; types and paths at the ground.
-    layer('memory-parts-below-manager', '^src/memory/(db|lifecycle|store|pipeline|retrieval)/', '^src/memory/manager'),
+    layer('memory-parts-below-manager', '^src/memory/(db|lifecycle|store|pipeline|retrieval)/', '^src/memory/(manager|worker-host)'),
+    // worker-host.ts is the manager's lazy handle on the pipeline: only the manager holds one.
+    layer('worker-host-is-the-managers', '^src/(?!memory/manager\\.ts$)', '^src/memory/worker-host'),
     layer('retrieval-below-pipeline', '^src/memory/retrieval/', '^src/memory/pipeline/'),
     layer('store-below-retrieval', '^src/memory/store/', '^src/memory/(pipeline|retrieval|lifecycle)/'),
     layer('lifecycle-below-retrieval', '^src/memory/lifecycle/', '^src/memory/(pipeline|retrieval|store)/'),

@@ -1,4 +1,6 @@
-import type { ChatMessage } from '../llm/types.js';
+import type { ChatMessage, LlmClient } from '../llm/types.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdGenerator } from '../shared/ids.js';
 
 /** Every intent the agent routes to. */
 export type Intent = 'code_explain' | 'general_chat' | 'code_audit' | 'patch_explain' | 'patch_revise';
@@ -427,3 +429,25 @@ export interface ValidCandidate {
  * flight at that moment still finishes (within its request timeout), and what was not reached stays queued.
  */
 export const EXIT_PASS_BUDGET_MS = 10_000;
+
+/** How a MemoryManager is opened (INTERFACES.md §1). */
+export interface MemoryManagerOptions {
+  /** The project; the database is `<repoRoot>/.autopatch-j/memory.db`. */
+  repoRoot: string;
+  /** Without a model, jobs stay queued. */
+  llm?: LlmClient;
+  /** Epoch milliseconds; tests move time with it. */
+  now?: Clock;
+  /** Owner name written into leases. */
+  workerId?: string;
+  /** Id generator; tests make ids deterministic with it. */
+  ids?: IdGenerator;
+  /** Lease of an open turn; a running manager heartbeats it (M-9.1). Default 60 s. */
+  turnLeaseMs?: number;
+  /** Lease of a claimed job; heartbeated while its model call runs. Default 180 s. */
+  jobLeaseMs?: number;
+  /** Timeout of one worker model request (M-10.2: 60 s). */
+  requestTimeoutMs?: number;
+  /** How long a write waits for another process's lock (SQLite busy_timeout). Default 10 s. */
+  busyTimeoutMs?: number;
+}

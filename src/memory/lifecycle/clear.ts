@@ -44,11 +44,27 @@ export function readClearBasis(conn: Connection | null): ClearBasis {
   return { oldGeneration: Math.max(metaGeneration, jobGeneration, 0), createdAt };
 }
 
+/** What a cleared Memory starts with: the next generation, the kept creation time, the new active thread. */
+export interface ClearSeed {
+  generation: number;
+  createdAt: number;
+  threadId: string;
+  now: number;
+}
+
+/** The seed of a clear from what the old database still says (any part unreadable counts as absent). */
+export function clearSeed(conn: Connection | null, now: number, threadId: string): ClearSeed {
+  const basis = readClearBasis(conn);
+  // A crafted database may hold the largest safe generation: the next one stays a safe integer.
+  const generation = Math.min(basis.oldGeneration + 1, Number.MAX_SAFE_INTEGER);
+  return { generation, createdAt: basis.createdAt ?? now, threadId, now };
+}
+
 /**
  * Deletes every thread, turn, job, candidate and item and writes the one meta row and one empty active
  * thread, in one transaction. Deleting the jobs and bumping the generation fences every old worker.
  */
-export function clearInPlace(conn: Connection, input: { generation: number; createdAt: number; threadId: string; now: number }): void {
+export function clearInPlace(conn: Connection, input: ClearSeed): void {
   conn.immediate(() => {
     conn.db.exec(`
       DELETE FROM memory_terms;

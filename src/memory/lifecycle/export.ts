@@ -1,11 +1,12 @@
-import { closeSync, constants, fsyncSync, linkSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fsyncSync, linkSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemoryStorageError, describeError } from '../../shared/errors.js';
+import { MemorySchemaError, MemoryStorageError, describeError } from '../../shared/errors.js';
 import { nodeCrypto } from '../../shared/crypto.js';
 import { randomToken } from '../../shared/ids.js';
 import type { Connection } from '../db/connection.js';
 import { ensurePrivateDir, syncDir } from './files.js';
-import { typedStorageError } from '../db/storage-fault.js';
+import { isDamage, typedStorageError } from '../db/storage-fault.js';
+import type { ExportResult } from '../types.js';
 
 /** The audit relations a RAW export carries, in dependency order (M-10.4). */
 export const EXPORT_TABLES = {
@@ -242,4 +243,32 @@ export function writeExportFile<T>(
       }
     }
   }
+}
+
+/**
+ * `/memory export` (M-10.4): a new RAW JSON snapshot under `exportDir`, also while degraded (`degradedReason`):
+ * the tables as SQLite can still read them through `conn`, or, when it cannot read the file at all, its bytes.
+ */
+export function exportMemory(input: {
+  conn: Connection | null;
+  dbPath: string;
+  exportDir: string;
+  degradedReason: string | null;
+  now: number;
+}): ExportResult {
+  const { conn, dbPath, exportDir, degradedReason, now } = input;
+  if (conn) {
+    try {
+      const { path, result } = writeExportFile(exportDir, now, (sink) =>
+        streamSnapshot(sink, conn, degradedReason ? 'degraded' : 'healthy', degradedReason, now),
+      );
+      return { path, ...result };
+    } catch (error) {
+      if (!degradedReason || !(error instanceof MemorySchemaError || isDamage(error))) throw error;
+    }
+  }
+  // SQLite cannot read the file at all (not a database, …): keep its bytes instead.
+  if (!degradedReason || !existsSync(dbPath)) throw new MemoryStorageError(`export failed: ${degradedReason ?? 'no database'}`);
+  const { path, result } = writeExportFile(exportDir, now, (sink) => streamUnreadable(sink, dbPath, degradedReason, now));
+  return { path, ...result };
 }

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdtempSync, openSync, readSync, rmSync, rmdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Clock } from '../../shared/clock.js';
 import { MemoryImportError, describeError } from '../../shared/errors.js';
 import { Connection } from '../db/connection.js';
 import type { ImportResult } from '../types.js';
@@ -440,6 +441,28 @@ export function checkExport(
     throw error;
   } finally {
     if (fd !== null) closeSync(fd);
+  }
+}
+
+/**
+ * `memory import FILE` (INTERFACES.md §4): restores a RAW export into the Memory of `conn`, which must be
+ * healthy and empty, refused before the file is read (and again under the write lock). `source` is a path,
+ * checked with `check` and disposed of here, or an export already checked (its caller disposes of it).
+ */
+export async function restoreExport(
+  conn: () => Connection,
+  source: string | CheckedExport,
+  check: (file: string) => Promise<CheckedExport>,
+  now: Clock,
+): Promise<ImportResult> {
+  const target = conn();
+  target.read(() => refuseNonEmpty(target));
+  const checked = typeof source === 'string' ? await check(source) : source;
+  try {
+    const restored = restoreInto(conn(), checked, now());
+    return { file: checked.file, exportedAt: checked.exportedAt, fromDegraded: checked.fromDegraded, ...restored };
+  } finally {
+    if (typeof source === 'string') checked.dispose();
   }
 }
 

@@ -1,8 +1,12 @@
+import { MemoryNotFoundError, MemoryProvenanceError } from '../../shared/errors.js';
 import type { Connection } from '../db/connection.js';
+import { keepAnswer } from '../remember-command.js';
 import { touchesSuppressedEvidence } from '../store/candidates.js';
-import type { HeldEntry } from '../store/held.js';
+import { type HeldEntry, findHeldEntry, recordKeep, resolveHeldId } from '../store/held.js';
+import { type TurnOutcome, candidateOutcome, outcomeFields } from '../store/turn-outcome.js';
 import { turnsByIds } from '../store/turns.js';
-import type { ValidCandidate } from '../types.js';
+import type { KeepResult, ValidCandidate } from '../types.js';
+import { type UserActDeps, runActNow } from './user-act.js';
 import { type RejectReason, validateCandidate } from './validation.js';
 
 /** A provenance failure: the reason `keep` can never overrule. */
@@ -81,4 +85,46 @@ export function verifyHeld(
       sources: body.sources,
     },
   };
+}
+
+/**
+ * M-5.7 `keep`: makes a suggestion, or a refusal of the reading, a memory. Its quotes are verified against
+ * the RAW turns again; the user's act is recorded as an ordinary turn (`typed`, else `/memory keep ID`)
+ * whose extraction carries the candidate with its original quotes, and its consolidation runs at once
+ * (M-6.x checks included). A provenance refusal throws MemoryProvenanceError and writes nothing; keeping
+ * twice returns the first keep (`alreadyKept`). `candidateId` is the full id or its short name.
+ */
+export async function keepHeld(deps: UserActDeps, candidateId: string, options: { typed?: string } = {}): Promise<KeepResult> {
+  const conn = deps.conn();
+  deps.recoverIfDeferred();
+  const id = conn.read(() => resolveHeldId(conn, candidateId));
+  const entry = conn.read(() => findHeldEntry(conn, id));
+  if (!entry || entry.state === 'dismissed')
+    throw new MemoryNotFoundError(candidateId, `No suggestion or refusal '${candidateId}' to keep`);
+  const kind = entry.body?.kind ?? 'user_preference';
+  const result = (turnId: string | null, keptCandidate: string | null, alreadyKept: boolean): KeepResult => {
+    const outcome: TurnOutcome =
+      keptCandidate === null ? { state: 'refused', reason: 'unknown' } : conn.read(() => candidateOutcome(conn, keptCandidate));
+    return { candidateId: id, turnId, kind, alreadyKept, ...outcomeFields(outcome, deps.worker !== null) };
+  };
+  if (entry.state === 'kept') return result(entry.keptTurnId, entry.keptCandidateId, true);
+  if (!entry.keepable) {
+    throw new MemoryProvenanceError(id, entry.reason, `${id} was refused for its provenance (${entry.reason}): it can never be kept`);
+  }
+  if (!entry.threadActive) throw new MemoryNotFoundError(candidateId, `${candidateId} belongs to a thread that was archived`);
+  const checked = conn.read(() => verifyHeld(conn, entry));
+  if (!checked.ok) {
+    throw new MemoryProvenanceError(id, checked.reason, `${id} cannot be kept: ${checked.detail} (${checked.reason})`);
+  }
+  const recorded = recordKeep(conn, {
+    entry,
+    candidate: checked.candidate,
+    typed: options.typed ?? `/memory keep ${candidateId.trim()}`,
+    answer: keepAnswer(checked.candidate.kind),
+    ids: { turn: deps.ids('turn'), keepJob: deps.ids('job'), candidate: deps.ids('candidate'), consolidationJob: deps.ids('job') },
+    now: deps.now(),
+  });
+  if (recorded.already) return result(recorded.keptTurnId, recorded.keptCandidateId, true);
+  await runActNow(deps, entry.threadId, [recorded.record.consolidationJobId]);
+  return result(recorded.record.turnId, recorded.record.candidateId, false);
 }

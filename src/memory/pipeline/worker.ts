@@ -18,7 +18,7 @@ import {
   snapshotOpenJobs,
 } from '../store/jobs.js';
 import { isDamage } from '../db/storage-fault.js';
-import { heartbeatInterval } from '../store/leases.js';
+import { LeaseKeeper } from '../store/lease-keeper.js';
 import { type DrainResult, EXIT_PASS_BUDGET_MS, type JobOutcome, type ProcessResult } from '../types.js';
 import {
   CONSOLIDATION_SYSTEM_PROMPT,
@@ -330,15 +330,12 @@ export class MemoryWorker {
    */
   private async guarded(batch: ClaimedBatch, purpose: LlmPurpose, work: () => Promise<JobOutcome>): Promise<JobOutcome> {
     const jobIds = batch.jobs.map((j) => j.id);
-    const heartbeat = setInterval(() => {
-      try {
-        const now = this.deps.now();
-        heartbeatBatch(this.deps.conn(), batch, now + this.deps.jobLeaseMs, now);
-      } catch {
-        // A missed heartbeat is survivable: the lease is three intervals long.
-      }
-    }, heartbeatInterval(this.deps.jobLeaseMs));
-    heartbeat.unref();
+    // The batch's leases are kept alive while its model call runs (M-9.1).
+    const leases = new LeaseKeeper(this.deps.jobLeaseMs, () => {
+      const now = this.deps.now();
+      return heartbeatBatch(this.deps.conn(), batch, now + this.deps.jobLeaseMs, now) ? batch.jobs.length : 0;
+    });
+    leases.hold(batch.batchId);
     try {
       return await work();
     } catch (error) {
@@ -366,7 +363,7 @@ export class MemoryWorker {
         ...(failed.split ? { split: true } : {}),
       };
     } finally {
-      clearInterval(heartbeat);
+      leases.release(batch.batchId);
     }
   }
 

@@ -1,6 +1,7 @@
 import { clip } from '../../shared/text.js';
 import type { Connection } from '../db/connection.js';
 import type { MemoryChange, MemoryKind } from '../types.js';
+import { requireActiveThread } from './threads.js';
 
 /** Changes read at most, per kind: a notice shows a few and counts the rest. */
 export const CHANGES_LIMIT = 200;
@@ -91,4 +92,18 @@ export function suggestionChangesSince(conn: Connection, since: number, threadId
 /** Oldest first; ties in a stable order (a revision before what replaced it in the same commit). */
 export function byTime(a: MemoryChange, b: MemoryChange): number {
   return a.at - b.at || a.id.localeCompare(b.id);
+}
+
+/**
+ * M-11.2: what the background Memory did since `since` (epoch ms, inclusive), oldest first: items created,
+ * revised or made by a supersede (repo preferences and decisions, the active thread's discussions), and
+ * candidates held as suggestions (their id is what `keep` and `dismiss` take).
+ */
+export function changesSince(conn: Connection, since: number): MemoryChange[] {
+  return conn
+    .read(() => {
+      const thread = requireActiveThread(conn).id;
+      return [...itemChangesSince(conn, since, thread), ...suggestionChangesSince(conn, since, thread)];
+    })
+    .sort(byTime);
 }

@@ -1,6 +1,7 @@
 import { MemoryNotFoundError } from '../../shared/errors.js';
 import type { Connection } from '../db/connection.js';
 import { type TermSource, buildItemTerms } from './item-terms.js';
+import { requireActiveThread } from './threads.js';
 import type { ForgetResult, ItemStatus, MemoryItemSummary, MemoryKind } from '../types.js';
 
 export interface ItemRow {
@@ -275,6 +276,11 @@ export function listActiveItems(conn: Connection, threadId: string): MemoryItemS
   return [...query.all('user_preference', null), ...query.all('project_decision', null), ...query.all('discussion_context', threadId)].map(
     summarize,
   );
+}
+
+/** The usable derived memories: active preferences, decisions and the active thread's discussions. */
+export function listUsableItems(conn: Connection): MemoryItemSummary[] {
+  return conn.read(() => listActiveItems(conn, requireActiveThread(conn).id));
 }
 
 type SummaryRow = Pick<ItemRow, 'id' | 'kind' | 'status' | 'title' | 'synopsis' | 'thread_id' | 'revision' | 'updated_at'>;

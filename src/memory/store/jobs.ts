@@ -1,3 +1,4 @@
+import { MemoryNotFoundError } from '../../shared/errors.js';
 import type { Connection } from '../db/connection.js';
 import type { JobCounts, JobKind, JobRecord, JobStatus, OpenJobCounts } from '../types.js';
 import { type LeaseRule, liveLeases, mayTakeOver } from './leases.js';
@@ -113,6 +114,33 @@ export function unresolvedJobs(conn: Connection, limit = 10): UnresolvedJobs {
     )
     .get();
   return { failed, oldestCreatedAt: oldest?.at ?? null, maxAttempts: oldest?.attempts ?? 0 };
+}
+
+/**
+ * Unfinished jobs by state: of a verified database in one read, or as a degraded Memory's snapshot can still
+ * count them — all zero when nothing can be read (no snapshot, or tables SQLite cannot read).
+ */
+export function readOpenJobs(conn: Connection | null, verified: boolean): OpenJobCounts {
+  if (verified && conn) return conn.read(() => countOpenJobs(conn));
+  try {
+    return conn ? countOpenJobs(conn) : { pending: 0, leased: 0, retryWait: 0, failed: 0 };
+  } catch {
+    return { pending: 0, leased: 0, retryWait: 0, failed: 0 };
+  }
+}
+
+/**
+ * M-9.4a `retry` as asked: one job (id or unique prefix of at least 4 characters) or, without an id, every
+ * failed job; an id that matches no failed job is MemoryNotFoundError. Returns the ids put back.
+ */
+export function retryJobs(conn: Connection, jobId: string | undefined, now: number): string[] {
+  const wanted = jobId === undefined ? null : jobId.trim();
+  if (wanted !== null && wanted.length === 0) throw new MemoryNotFoundError('', 'No job id given');
+  const jobIds = retryFailedJobs(conn, wanted, now);
+  if (wanted !== null && jobIds.length === 0) {
+    throw new MemoryNotFoundError(wanted, `No failed job matches '${wanted}' (memory status lists them)`);
+  }
+  return jobIds;
 }
 
 /**

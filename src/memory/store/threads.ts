@@ -1,7 +1,7 @@
 import { MemorySchemaError } from '../../shared/errors.js';
 import type { Connection } from '../db/connection.js';
 import { metaExists } from './meta.js';
-import type { ThreadRecord } from '../types.js';
+import type { ThreadRecord, TurnHandle } from '../types.js';
 
 // Columns under their record names: a row is a ThreadRecord as it comes, no mapping layer.
 const THREAD_COLUMNS =
@@ -40,4 +40,12 @@ export function advanceCompaction(conn: Connection, threadId: string, compaction
     .stmt('UPDATE threads SET compaction = ?, compaction_sequence = ?, updated_at = ? WHERE id = ? AND compaction_sequence < ?')
     .run(compaction, sequence, now, threadId, sequence);
   return result.changes === 1;
+}
+
+/**
+ * A read-only binding to the thread active at this moment, for callers that serve requests without a turn of
+ * their own (the MCP server): search, read and the routing context use its thread; it owns no turn.
+ */
+export function bindActiveThread(conn: Connection): TurnHandle {
+  return { turnId: '', threadId: requireActiveThread(conn).id, sequence: Number.MAX_SAFE_INTEGER };
 }

@@ -1,5 +1,6 @@
 import type { Connection } from '../db/connection.js';
-import type { CandidateStatus, MemoryKind, RoutedItem } from '../types.js';
+import { clip } from '../../shared/text.js';
+import type { CandidateStatus, MemoryKind, RememberResult, RoutedItem } from '../types.js';
 
 /** How far back from a turn the lead job of its extraction batch may be (failed jobs can sit between). */
 const BATCH_WINDOW = 32;
@@ -86,4 +87,16 @@ export function candidateOutcome(conn: Connection, candidateId: string): TurnOut
   }
   if (row.status === 'pending') return { state: 'queued', stage: 'consolidation', lastError: row.error };
   return { state: 'refused', reason: row.status === 'suppressed' ? 'suppressed_evidence' : 'rejected_by_consolidation' };
+}
+
+/** A pipeline outcome as `remember` and `keep` report it. */
+export function outcomeFields(outcome: TurnOutcome, hasModel: boolean): Pick<RememberResult, 'outcome' | 'memory' | 'reason'> {
+  if (outcome.state === 'remembered') return { outcome: 'remembered', memory: outcome.memory, reason: null };
+  if (outcome.state === 'refused') return { outcome: 'refused', memory: null, reason: outcome.reason };
+  const reason = !hasModel
+    ? 'no model is configured'
+    : outcome.lastError !== null
+      ? clip(outcome.lastError.split('\n')[0]!, 200)
+      : `the ${outcome.stage} waits for earlier jobs`;
+  return { outcome: 'queued', memory: null, reason };
 }
