@@ -37,6 +37,7 @@ const METHODS: Record<string, { access: Access; call: (memory: MemoryManager) =>
   export: { access: 'diagnostic', call: (m) => m.export() },
   restore: { access: 'healthy', call: (m) => m.restore('/nonexistent/memory-export.json') },
   refused: { access: 'healthy', call: (m) => m.refused() },
+  suggestions: { access: 'healthy', call: (m) => m.suggestions() },
   changes: { access: 'healthy', call: (m) => m.changes({ since: 0 }) },
   remember: { access: 'healthy', call: (m) => m.remember({ text: 'I use pnpm' }) },
   keep: { access: 'healthy', call: (m) => m.keep('s12345') },
