@@ -11,9 +11,10 @@ import { GLOSSARY } from './search-glossary.js';
  * The version of the rules that turn a text into indexed words. Term rows are derived from them, so a change of
  * the words an item is indexed under (the glossary, stemming, segmenting) raises it, and a database whose rows
  * an older version wrote gets them written again at start-up (memory/db/term-format). 3: glossary concepts;
- * 4: A-not-A questions and "how long / how many" ask and index nothing.
+ * 4: A-not-A questions and "how long / how many" ask and index nothing; 5: a stop word split into two single
+ * characters is no bigram.
  */
-export const TERM_RULES_VERSION = 4;
+export const TERM_RULES_VERSION = 5;
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -271,7 +272,8 @@ function cjkTerms(run: string): CjkTerm[] {
       return;
     }
     if (!single(i)) return;
-    if (single(i + 1)) push(segment + segments[i + 1]!, false, start, parts[i + 1]!.end);
+    // Two single characters that make a stop word ("多|长" → 多长, "多|少") ask, like the word itself.
+    if (single(i + 1) && !ZH_STOPWORDS.has(segment + segments[i + 1]!)) push(segment + segments[i + 1]!, false, start, parts[i + 1]!.end);
     if (single(i - 1) || single(i + 1)) return;
     const before = word(i - 1) === null ? null : Array.from(segments[i - 1]!).at(-1)!;
     const after = word(i + 1) === null ? null : Array.from(segments[i + 1]!)[0]!;

@@ -37,6 +37,8 @@ describe('search words (M-7.7)', () => {
     expect(terms('要不要加索引')).toEqual(['加索', '索引']);
     expect(terms('可不可以用 Redis')).toEqual(['redis']);
     expect(terms('好不好')).toEqual([]);
+    // Two single characters that make a stop word ask as the word does ("多|长" is 多长, "how long").
+    expect(terms('回答要写多长')).toEqual(['回答', '要写']);
     // 不要 alone is a word of its own ("don't").
     expect(terms('不要用 Lombok')).toEqual(['不要', 'lombok']);
     expect(terms('how long is the access token valid')).toEqual(['access', 'token', 'valid']);
@@ -151,6 +153,56 @@ describe('ranked retrieval (M-7.7)', () => {
     expect(memory.search(handle, 'how should I write tests').map((h) => h.title)).toEqual(['写测试默认用 pytest fixture']);
     // The general word still counts with the subject: both words of "API 版本" are the alias.
     expect(memory.search(handle, 'API 版本').map((h) => h.title)).toEqual(['URL versioning under /api/v1']);
+    await memory.close();
+  });
+
+  it('a query of general words only has no subject: only a metadata term made of its words answers it', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'project_decision', title: 'DAG ids', content: 'The naming convention for DAG ids is domain__purpose.' },
+      { kind: 'project_decision', title: 'REST paths', content: '接口命名规范：资源名用复数。' },
+      { kind: 'project_decision', title: 'Logging', content: 'Structured JSON logs.' },
+    ]);
+    const { memory, handle } = open(repo);
+    // Every word of the query names an aspect, none a subject: sharing them is no answer.
+    expect(memory.search(handle, 'naming convention')).toEqual([]);
+    expect(memory.search(handle, '命名规范')).toEqual([]);
+    expect(memory.search(handle, 'what format and style')).toEqual([]);
+    // With a subject the same general words count again.
+    expect(memory.search(handle, 'DAG naming convention').map((h) => h.title)).toEqual(['DAG ids']);
+    expect(memory.search(handle, '接口命名规范').map((h) => h.title)).toEqual(['REST paths']);
+    await memory.close();
+    // A memory that has the words as a title, alias or keyword is about them.
+    const named = tempRepo();
+    seedItems(named, [
+      { kind: 'project_decision', title: 'Branches', keywords: ['naming convention'], content: 'feature/<ticket>-<slug>.' },
+      { kind: 'project_decision', title: 'DAG ids', content: 'The naming convention for DAG ids is domain__purpose.' },
+    ]);
+    const second = open(named);
+    expect(second.memory.search(second.handle, 'naming convention').map((h) => h.title)).toEqual(['Branches']);
+    expect(second.memory.search(second.handle, 'our naming convention please').map((h) => h.title)).toEqual(['Branches']);
+    await second.memory.close();
+  });
+
+  it('a word no memory has weighs like the rarest word: the subject is missing, yet the words held still carry a hit', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'project_decision', title: 'Product cache', content: 'Product pages are cached in Redis for ten minutes.' },
+      { kind: 'project_decision', title: 'Sessions', content: 'Sessions live in Redis.' },
+      { kind: 'project_decision', title: 'Kafka for order events', content: 'Order events go through Kafka.' },
+      { kind: 'project_decision', title: 'Money', content: 'Amounts are BigDecimal.' },
+      { kind: 'project_decision', title: 'Dates', content: 'Timestamps are UTC.' },
+    ]);
+    const { memory, handle } = open(repo);
+    // "warmup" and "retention" are in no memory; what the query holds besides them still finds its memory.
+    expect(memory.search(handle, 'product cache warmup').map((h) => h.title)).toEqual(['Product cache']);
+    expect(memory.search(handle, 'Kafka retention').map((h) => h.title)).toEqual(['Kafka for order events']);
+    // A word held by several memories weighs less than the unknown one: "failover" is the subject, none has it.
+    expect(memory.search(handle, 'redis failover')).toEqual([]);
+    // Two unknown words outweigh one known one.
+    expect(memory.search(handle, 'kafka consumer lag')).toEqual([]);
+    // An unknown word one typo away from a memory's word counts as that word.
+    expect(memory.search(handle, 'Kafak events').map((h) => h.title)).toEqual(['Kafka for order events']);
     await memory.close();
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager } from '../../src/index.js';
-import { ROUTING_BUDGET } from '../../src/memory/retrieval/projection.js';
+import { Connection } from '../../src/memory/db/connection.js';
+import { ROUTING_BUDGET, routingContext } from '../../src/memory/retrieval/projection.js';
 import { seedItems } from '../helpers/seed-items.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
@@ -63,6 +64,67 @@ describe('routing by relevance (M-8.3)', () => {
     // Another request, other choices: the newest decisions when nothing is related.
     const other = memory.beginTurn({ intent: 'general_chat', userText: 'hello' });
     expect(memory.routingItems(other)[1]?.id).toBe(ids[80]);
+    await memory.close();
+  });
+
+  it('the end of the thread summary counts as the request: a short follow-up keeps its subject', async () => {
+    const repo = tempRepo();
+    const ids = seedItems(repo, decisions(80));
+    withRawDb(dbPathOf(repo), (db) =>
+      db
+        .prepare("UPDATE threads SET compaction = ?, compaction_sequence = 1 WHERE status = 'active'")
+        .run('The user asked where production secrets storage lives and who rotates them.'),
+    );
+    const memory = MemoryManager.open({ repoRoot: repo });
+    const handle = memory.beginTurn({ intent: 'general_chat', userText: 'ok, and for staging?' });
+    const titles = memory.routingItems(handle).map((r) => r.title);
+    // Decision 8 (secrets storage) is among the oldest: only the summary's words bring it and its kind forward.
+    expect(titles.slice(0, 8).every((t) => t.includes('secrets storage'))).toBe(true);
+    expect(memory.routingItems(handle).map((r) => r.id)).toContain(ids[8]);
+    await memory.close();
+  });
+
+  it('preferences are chosen by the request too when they do not all fit, and come before decisions', async () => {
+    const repo = tempRepo();
+    const preferences = Array.from({ length: 60 }, (_, i) => ({
+      kind: 'user_preference' as const,
+      title: `Preference ${i} about ${TOPICS[i % TOPICS.length]} style${i}`,
+      content: `The user wants ${TOPICS[i % TOPICS.length]} done this way (${i}).`,
+      synopsis: `A synopsis long enough that the preferences alone overflow the routing budget (${i}).`,
+    }));
+    const ids = seedItems(repo, [...preferences, ...decisions(10)]);
+    const memory = MemoryManager.open({ repoRoot: repo });
+    const handle = memory.beginTurn({ intent: 'general_chat', userText: 'how should code review comments be written?' });
+    const routed = memory.routingItems(handle);
+    const kinds = routed.map((r) => r.kind);
+    expect(kinds.indexOf('project_decision')).toBe(kinds.lastIndexOf('user_preference') + 1);
+    // Preference 6 (code review) is old and would never make the recent ones; relevance puts the six code review
+    // preferences first (the newest of equal score first).
+    expect(routed.map((r) => r.id)).toContain(ids[6]);
+    expect(routed[0]?.id).toBe(ids[56]);
+    expect(
+      routed
+        .filter((r) => r.kind === 'user_preference')
+        .slice(0, 6)
+        .every((r) => r.title.includes('code review')),
+    ).toBe(true);
+    expect(memory.routingContext(handle)).toMatch(/\(\d+ more; find them with memory_search\)/);
+    await memory.close();
+  });
+
+  it('M-8: choosing by relevance takes at most three SELECT/WITH statements, none per item', async () => {
+    const repo = tempRepo();
+    seedItems(repo, decisions(120));
+    const memory = MemoryManager.open({ repoRoot: repo });
+    const handle = memory.beginTurn({ intent: 'general_chat', userText: 'rate limiting and feature flags for the api versioning' });
+    const statements: string[] = [];
+    const conn = Connection.open(dbPathOf(repo), { verbose: (sql) => statements.push(String(sql)) });
+    statements.length = 0;
+    expect(routingContext(conn, handle)).toMatch(/more; find them with memory_search/);
+    const reads = statements.filter((sql) => /^\s*(SELECT|WITH)\b/i.test(sql));
+    expect(reads.length).toBeLessThanOrEqual(3);
+    expect(statements.filter((sql) => !/^\s*(SELECT|WITH|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(sql))).toEqual([]);
+    conn.close();
     await memory.close();
   });
 

@@ -64,11 +64,13 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
  * term postings (counted up to POSTING_LIMIT; an unknown word weighs like the rarest known one). Words in
  * fewer items than the limit propose candidates from their postings; common words are then probed for those
  * candidates only, through the primary key. An item scores the weight of the words it has (a typo match
- * counts TYPO_FACTOR of it, and typo forms are only looked at for words no item has; the parts of an identifier
- * count only together, "react-native-svg" is one name) and needs
- * MIN_QUERY_SHARE of the query's weight, or a short metadata term whose words are all among the query's words
- * (a phrase row), and MIN_TOP_SHARE of the best score. When every word is common the
- * candidates are the first postings of the rarest one: such a query says too little to rank a large Memory by.
+ * counts TYPO_FACTOR of it, and typo forms are only looked at for words no item has; the parts of an
+ * identifier count only together, "react-native-svg" is one name) and needs MIN_QUERY_SHARE of the query's
+ * weight and a word of full weight (a subject, not only general words), or a short metadata term whose words
+ * are all among the query's words (a phrase row), and MIN_TOP_SHARE of the best such score. An unknown word
+ * weighing like the rarest is deliberate: it is most often the subject no memory is about, and the words an
+ * item holds carry a hit only when they weigh as much. When every word is common the candidates are the first
+ * postings of the rarest one: such a query says too little to rank a large Memory by.
  */
 const RANKED_CTE = `
 WITH q(g, term, kind, factor, u, n, m) AS (
@@ -81,7 +83,7 @@ words AS MATERIALIZED (
          (SELECT count(*) FROM (SELECT 1 FROM memory_content_terms c WHERE c.term = q.term LIMIT ${POSTING_LIMIT})) AS df
     FROM q WHERE kind < 2),
 weights AS MATERIALIZED (
-  SELECT g, max(df) AS df,
+  SELECT g, max(df) AS df, max(m) >= 1 AS subject,
          max(m) * ln(1 + (n.total - min(max(max(df), 1), n.total) + 0.5) / (min(max(max(df), 1), n.total) + 0.5)) AS w
     FROM words, n GROUP BY g),
 typos AS MATERIALIZED (
@@ -114,19 +116,21 @@ matched AS (
   SELECT k.item_id, f.g, f.factor, f.u, f.n FROM candidates k JOIN forms f ON f.df >= ${POSTING_LIMIT}
    WHERE EXISTS (SELECT 1 FROM memory_content_terms c WHERE c.term = f.term AND c.item_id = k.item_id)),
 scored AS MATERIALIZED (
-  SELECT item_id, sum(score) AS score FROM (
-    SELECT m.item_id, sum(weights.w * m.factor) AS score, count(*) AS parts, max(m.n) AS n
+  SELECT item_id, sum(score) AS score, max(subject) AS subject FROM (
+    SELECT m.item_id, sum(weights.w * m.factor) AS score, max(weights.subject) AS subject, count(*) AS parts, max(m.n) AS n
       FROM (SELECT item_id, g, max(factor) AS factor, max(u) AS u, max(n) AS n FROM matched GROUP BY item_id, g) m JOIN weights USING (g)
      GROUP BY m.item_id, m.u)
-   WHERE parts >= n GROUP BY item_id)
+   WHERE parts >= n GROUP BY item_id),
+eligible AS MATERIALIZED (
+  SELECT item_id, score FROM scored
+   WHERE (subject AND score >= :share * (SELECT sum(w) FROM weights)) OR item_id IN (SELECT item_id FROM phrases))
 `;
 
 const CONTENT_SQL = `${RANKED_CTE}
 SELECT i.id, i.kind, i.title, i.synopsis, 'content' AS match
-  FROM scored s ${ITEM_JOIN}
+  FROM eligible s ${ITEM_JOIN}
    AND s.item_id NOT IN (SELECT value FROM json_each(:chosen))
-   AND (s.score >= :share * (SELECT sum(w) FROM weights) OR s.item_id IN (SELECT item_id FROM phrases))
-   AND s.score >= :topShare * (SELECT max(score) FROM scored)
+   AND s.score >= :topShare * (SELECT max(score) FROM eligible)
  ORDER BY s.score DESC, i.updated_at DESC, i.id
  LIMIT ${MAX_SEARCH_HITS}`;
 
