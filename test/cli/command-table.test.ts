@@ -5,6 +5,7 @@ import { MEMORY_TABLE, memorySubcommands, parseSessionCall, findMemorySubcommand
 import { SLASH_COMMANDS, helpText } from '../../src/cli/commands/registry.js';
 import { complete } from '../../src/cli/session.js';
 import { runCli } from '../helpers/cli.js';
+import { shortCandidateId } from '../../src/shared/ids.js';
 import { tempRepo } from '../helpers/temp-repo.js';
 
 describe('one command table for /memory … and autopatch-j memory …', () => {
@@ -52,7 +53,17 @@ describe('one command table for /memory … and autopatch-j memory …', () => {
   });
 
   it('completion comes from the table: subcommands, options, and argument kinds', () => {
-    const ctx = { memory: { list: () => [{ id: 'm1a2b3c4' }, { id: 'mzz00000' }] } } as unknown as Parameters<typeof complete>[1];
+    const held = { suggestion: 'job-1m8s14tt5yeq1s7n#s1', keepable: 'job-1m8s14tt5yeq1s7n#1', provenance: 'job-1m8s14tt5yeq1s7n#2' };
+    const ctx = {
+      memory: {
+        list: () => [{ id: 'm1a2b3c4' }, { id: 'mzz00000' }],
+        suggestions: () => [{ candidateId: held.suggestion }],
+        refused: () => [
+          { candidateId: held.keepable, keepable: true },
+          { candidateId: held.provenance, keepable: false },
+        ],
+      },
+    } as unknown as Parameters<typeof complete>[1];
     expect(complete('/memory ke', ctx)).toEqual([['keep '], 'ke']);
     expect(complete('/memory clear --c', ctx)).toEqual([['--confirm '], '--c']);
     expect(complete('/memory clear ', ctx)).toEqual([['--confirm '], '']);
@@ -60,6 +71,10 @@ describe('one command table for /memory … and autopatch-j memory …', () => {
     expect(complete('/remember --d', ctx)).toEqual([['--decision '], '--d']);
     expect(complete('/memory show m1', ctx)).toEqual([['m1a2b3c4 '], 'm1']);
     expect(complete('/memory forget ', ctx)).toEqual([['m1a2b3c4 ', 'mzz00000 '], '']);
+    // A held id completes to the short names of the suggestions and of the refusals keep may overrule.
+    const [suggestion, keepable] = [shortCandidateId(held.suggestion), shortCandidateId(held.keepable)];
+    expect(complete('/memory keep ', ctx)).toEqual([[`${suggestion} `, `${keepable} `], '']);
+    expect(complete('/memory dismiss s', ctx)).toEqual([[`${suggestion} `], 's']);
   });
 
   it('a session names where a shell-only subcommand runs; a memory word alone is guessed from the table', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../src/index.js';
 import { runCli } from '../helpers/cli.js';
+import { shortCandidateId } from '../../src/shared/ids.js';
 import { consolidateWith, extractWith, quoteUser } from '../helpers/scripted.js';
 import { tempRepo } from '../helpers/temp-repo.js';
 
@@ -71,6 +72,14 @@ describe('CLI memory refused', () => {
     expect(json.code, json.stderr).toBe(0);
     const list = JSON.parse(json.stdout) as { reason: string; quote: string; kind: string; at: string }[];
     expect(list[0]!.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    expect(list).toMatchObject([{ reason: 'temporary', kind: 'user_preference', quote: 'For this answer only, from now on use tables.' }]);
+    expect(list).toMatchObject([
+      { reason: 'temporary', kind: 'user_preference', quote: 'For this answer only, from now on use tables.', keepable: true },
+    ]);
+    // M-5.7: a refusal of the reading says it can be kept, and how.
+    const short = shortCandidateId((list[0] as unknown as { candidateId: string }).candidateId);
+    expect(text.stdout).toContain(`  ${short}  `);
+    expect(text.stdout).toContain(
+      `can be kept (you overrule how it was read): autopatch-j memory keep ${short} · autopatch-j memory dismiss ${short}`,
+    );
   });
 });

@@ -2,7 +2,8 @@ import { MemoryImportError, MemoryNotFoundError, MemorySchemaError, describeErro
 import type { CheckedExport } from '../../memory/lifecycle/import.js';
 import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
-import { degradedHelp, renderDetail, renderList, renderRefused, renderStatus } from '../render/memory-views.js';
+import { degradedHelp, renderDetail, renderList, renderStatus } from '../render/memory-views.js';
+import { renderRefused, renderSuggestions } from '../render/held-views.js';
 import { type CommandOutput, EXIT, type Surface, exitCodeOf, failure, invocation, ok } from './command-output.js';
 import { type BlockMerge, MEMORY_BLOCK, decisionEntries, mergeAgentsBlock, renderDecisionsMarkdown } from '../render/memory-markdown.js';
 import { FileRefusedError, updateMarkedBlock, writeProjectFile } from '../../workspace/marked-block.js';
@@ -31,14 +32,24 @@ export function memoryShow(ctx: CliContext, id: string | undefined): CommandOutp
 }
 
 /** `/memory refused` — the recent candidates the checks refused, with quote and reason ("why didn't it remember?"). */
-export function memoryRefused(ctx: CliContext): CommandOutput {
+export function memoryRefused(ctx: CliContext, surface: Surface = 'session'): CommandOutput {
   return guarded(() => {
     const refused = ctx.memory.refused({ limit: 20 });
-    return ok(
-      renderRefused(refused),
-      refused.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
-    );
+    return ok(renderRefused(refused, surface), refused.map(isoAt));
   });
+}
+
+/** `/memory suggestions` (M-5.7) — the candidates held for the user's decision, and how to keep or dismiss each. */
+export function memorySuggestions(ctx: CliContext, surface: Surface = 'session'): CommandOutput {
+  return guarded(() => {
+    const suggestions = ctx.memory.suggestions({ limit: 50 });
+    return ok(renderSuggestions(suggestions, surface), suggestions.map(isoAt));
+  });
+}
+
+/** A listed entry as `--json` prints it: ISO-8601 time. */
+function isoAt<T extends { at: number }>(entry: T): Omit<T, 'at'> & { at: string } {
+  return { ...entry, at: new Date(entry.at).toISOString() };
 }
 
 export function memoryForget(ctx: CliContext, id: string | undefined): CommandOutput {

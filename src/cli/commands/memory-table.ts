@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { literal } from '../output.js';
 import { type CommandOutput, EXIT, type Surface, failure, invocation } from './command-output.js';
 import { closest } from './suggest.js';
+import { shortCandidateId } from '../../shared/ids.js';
 
 // The commands load on first use: `autopatch-j --version` reads this table without loading any of them.
 const commands = (): Promise<typeof import('./memory-commands.js')> => import('./memory-commands.js');
@@ -192,10 +193,20 @@ export const MEMORY_TABLE: readonly MemorySubcommand[] = [
     summary: 'the recent candidates that were not remembered, with quote and reason',
     args: [],
     options: [],
-    json: 'RefusedCandidate[] { candidateId, kind, title, quote, reason, turnId, at }',
+    json: 'RefusedCandidate[] { candidateId, kind, title, quote, reason, turnId, at, keepable }',
     exits: [DEGRADED],
     withoutMemory: EMPTY_LIST,
-    run: async (ctx) => (await commands()).memoryRefused(ctx),
+    run: async (ctx, call) => (await commands()).memoryRefused(ctx, call.surface),
+  },
+  {
+    name: 'suggestions',
+    summary: 'the candidates held for your decision, with quote and reason, and how to keep or dismiss each',
+    args: [],
+    options: [],
+    json: 'SuggestedCandidate[] { candidateId, kind, title, content, quote, reason, turnId, at }',
+    exits: [DEGRADED],
+    withoutMemory: EMPTY_LIST,
+    run: async (ctx, call) => (await commands()).memorySuggestions(ctx, call.surface),
   },
   {
     name: 'retry',
@@ -255,7 +266,10 @@ export function completionCandidates(kind: Completion, ctx: CliContext): string[
       case 'failed-job':
         return ctx.memory.status().unresolved.failed.map((f) => f.id);
       case 'held-id':
-        return [];
+        // The short names people type: every suggestion, and each refusal `keep` may overrule.
+        return [...ctx.memory.suggestions({ limit: 50 }), ...ctx.memory.refused({ limit: 20 }).filter((r) => r.keepable)].map((c) =>
+          shortCandidateId(c.candidateId),
+        );
     }
   } catch {
     return [];

@@ -1,5 +1,5 @@
 import { UNTRUSTED_PREFIX, isUntrustedReason } from '../../shared/data-trust.js';
-import type { DrainResult, MemoryDetail, MemoryItemSummary, MemoryKind, MemoryStatus, RefusedCandidate } from '../../memory/types.js';
+import type { DrainResult, MemoryDetail, MemoryItemSummary, MemoryKind, MemoryStatus } from '../../memory/types.js';
 import { literal } from '../output.js';
 import { renderTable } from './table.js';
 import { formatTime } from './time.js';
@@ -128,23 +128,16 @@ const REASON_TEXT: Record<string, string> = {
   no_candidate: 'the model proposed no memory from it',
   rejected_by_consolidation: 'consolidation found nothing to add',
   suppressed_evidence: 'it rests on the words of a forgotten memory',
+  polite_request: 'a standing wish asked as a question',
+  weakened: 'the wish is weakened ("maybe", "可能")',
+  sarcasm: 'it may be meant the other way round',
+  paste_nearby: 'pasted material is right next to it',
+  correction: 'it corrects something said just before',
 };
 
 /** A refusal reason with its plain words, when it has some: `third_party (someone else's decision or words)`. */
 export function reasonText(reason: string): string {
   return REASON_TEXT[reason] ? `${reason} (${REASON_TEXT[reason]})` : reason;
-}
-
-export function renderRefused(refused: RefusedCandidate[]): string {
-  if (refused.length === 0) return 'Nothing was refused. Refused candidates appear here with the reason they were not remembered.';
-  const lines = ['Recently refused (newest first): these were not remembered, and why.'];
-  for (const r of refused) {
-    lines.push(`  ${formatTime(r.at)}  ${KIND_LABEL[r.kind] ?? r.kind}  ${literal(r.title)}`);
-    if (r.quote) lines.push(`    “${literal(r.quote)}”`);
-    lines.push(`    reason: ${reasonText(r.reason)}`);
-  }
-  lines.push('A new explicit statement ("from now on …", "以后…", "we decided …") can form the memory.');
-  return lines.join('\n');
 }
 
 export function renderDetail(detail: MemoryDetail): string {
