@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { renderStatus } from '../../src/cli/render/memory-views.js';
+import { MemoryManager } from '../../src/memory/manager.js';
 import { renderRefused, renderSuggestions } from '../../src/cli/render/held-views.js';
 import type { RefusedCandidate, SuggestedCandidate } from '../../src/memory/types.js';
 import { shortCandidateId } from '../../src/shared/ids.js';
@@ -74,5 +79,24 @@ describe('M-5.7 memory suggestions and refused, as text', () => {
     expect(second).toContain('reason: quote_not_found');
     expect(second).toContain('cannot be kept');
     expect(second).not.toContain('/memory keep');
+  });
+});
+
+describe('M-5.7 memory status points to the suggestions command of its surface', () => {
+  it('/memory suggestions in a session, autopatch-j memory suggestions in the shell', async () => {
+    const repoRoot = mkdtempSync(join(tmpdir(), 'apj-status-'));
+    const memory = MemoryManager.open({ repoRoot });
+    try {
+      const status = { ...memory.status(), suggestions: 2 };
+      const line = (surface: 'session' | 'shell'): string | undefined =>
+        renderStatus(status, { debug: false, repoRoot, surface })
+          .split('\n')
+          .find((l) => l.includes('suggestions'));
+      expect(line('session')).toBe('  suggestions    2 held for your decision — /memory suggestions lists them (keep or dismiss)');
+      expect(line('shell')).toContain('— autopatch-j memory suggestions lists them');
+    } finally {
+      await memory.close();
+      rmSync(repoRoot, { recursive: true, force: true });
+    }
   });
 });

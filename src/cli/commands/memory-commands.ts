@@ -10,9 +10,9 @@ import { FileRefusedError, updateMarkedBlock, writeProjectFile } from '../../wor
 import { resolve } from 'node:path';
 
 /** `/memory status` — works while degraded (M-9.7). */
-export function memoryStatus(ctx: CliContext): CommandOutput {
+export function memoryStatus(ctx: CliContext, surface: Surface = 'session'): CommandOutput {
   const status = ctx.memory.status();
-  return ok(renderStatus(status, { debug: ctx.config.debug, repoRoot: ctx.repoRoot }), status);
+  return ok(renderStatus(status, { debug: ctx.config.debug, repoRoot: ctx.repoRoot, surface }), status);
 }
 
 export function memoryList(ctx: CliContext): CommandOutput {

@@ -100,7 +100,7 @@ export const MEMORY_TABLE: readonly MemorySubcommand[] = [
     json: 'MemoryStatus { health, degradedReason, jobs, items, filteredCandidates, unresolved, lastError, … }',
     exits: [],
     withoutMemory: NOTHING,
-    run: async (ctx) => (await commands()).memoryStatus(ctx),
+    run: async (ctx, call) => (await commands()).memoryStatus(ctx, call.surface),
   },
   {
     name: 'list',

@@ -1,6 +1,7 @@
 import { UNTRUSTED_PREFIX, isUntrustedReason } from '../../shared/data-trust.js';
 import type { DrainResult, MemoryDetail, MemoryItemSummary, MemoryKind, MemoryStatus } from '../../memory/types.js';
 import { literal } from '../output.js';
+import { type Surface, invocation } from '../commands/command-output.js';
 import { renderTable } from './table.js';
 import { formatTime } from './time.js';
 
@@ -26,7 +27,7 @@ export function degradedHelp(reason: string): string {
   ].join('\n');
 }
 
-export function renderStatus(status: MemoryStatus, options: { debug: boolean; repoRoot: string }): string {
+export function renderStatus(status: MemoryStatus, options: { debug: boolean; repoRoot: string; surface?: Surface }): string {
   const lines: string[] = [];
   if (status.health === 'degraded') lines.push(degradedHelp(status.degradedReason ?? 'unknown reason'), '');
   else lines.push('Memory: healthy');
@@ -67,7 +68,9 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
       `${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`,
   );
   if (status.suggestions > 0)
-    lines.push(`  suggestions    ${status.suggestions} held for your decision — memory suggestions lists them (keep or dismiss)`);
+    lines.push(
+      `  suggestions    ${status.suggestions} held for your decision — ${invocation('memory suggestions', options.surface ?? 'session')} lists them (keep or dismiss)`,
+    );
   lines.push(`  last success   ${formatTime(status.lastSucceededAt)}`);
   if (status.lastError === null) lines.push('  last error     none');
   else if (options.debug)
