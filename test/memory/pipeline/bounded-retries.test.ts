@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { type ChatRequest, type ChatResponse, MemoryManager, MemoryNotFoundError, ScriptedLlm } from '../../../src/index.js';
 import { LlmCallError } from '../../../src/llm/diagnostics.js';
 import type { randomIds } from '../../../src/shared/ids.js';
-import { MAX_UNUSABLE_ANSWERS } from '../../../src/memory/store/jobs.js';
+import { MAX_UNUSABLE_ANSWERS } from '../../../src/memory/store/job-times.js';
 import { consolidateWith, extractionPayload, quoteUser } from '../../helpers/scripted.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
 

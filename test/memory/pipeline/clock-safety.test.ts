@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, MemorySchemaError, ScriptedLlm } from '../../../src/index.js';
-import { FAILED_AT, UNUSABLE_BACKOFF_MS } from '../../../src/memory/store/jobs.js';
+import { FAILED_AT, UNUSABLE_BACKOFF_MS } from '../../../src/memory/store/job-times.js';
 import { startFixture } from '../../helpers/processes.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
 

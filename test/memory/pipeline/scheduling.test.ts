@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../../src/index.js';
-import { RETRY_BACKOFF_MS } from '../../../src/memory/store/jobs.js';
+import { RETRY_BACKOFF_MS } from '../../../src/memory/store/job-times.js';
 import { extractWith, extractionPayload, quoteUser } from '../../helpers/scripted.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
 
