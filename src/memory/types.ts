@@ -145,6 +145,14 @@ export interface MemoryDetail {
   sources: ProvenanceSource[];
 }
 
+/** One revision of a derived memory (`memory_items`) as the store gives it out: what a detail shows of it, and its links. */
+export type ItemRecord = Omit<MemoryDetail, 'supersedes' | 'supersededBy' | 'revisions' | 'sources'> & {
+  isCurrent: boolean;
+  supersedesId: string | null;
+  supersededById: string | null;
+  consolidationJobId: string;
+};
+
 export type MatchClass = 'exact' | 'prefix' | 'substring' | 'content';
 
 export interface SearchHit {

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryManager } from '../../src/index.js';
 import { type CliRun, byRole, createAll, payloadOf, roleOf, runCli } from '../helpers/cli.js';
 import { type RecordedRequest, fakeServerEachTest } from '../helpers/fake-openai.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 const fake = fakeServerEachTest({ AUTOPATCH_LLM_API_KEY: 'sk-cli-test', AUTOPATCH_LLM_MODEL: 'fake-model' });
 
@@ -84,7 +84,7 @@ describe('autopatch-j ask and the Memory across processes', () => {
 
   it('a degraded database: the exit pass still says how many jobs stay queued (read from the verified snapshot)', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     for (const text of ['以后用 pnpm。', '以后先给结论。', '以后用中文回答。'])
       memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: text }), '好的');
     await memory.close();

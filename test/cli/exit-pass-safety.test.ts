@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
 import { exitPass } from '../../src/cli/exit-pass.js';
-import { MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { ScriptedLlm } from '../../src/index.js';
 import { startFixture } from '../helpers/processes.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 describe('the exit pass never throws to main', () => {
   it('a database another process holds locked during the exit pass: reported, leaving continues, the job stays queued', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', () => ({ content: '{"thread_compaction":"","candidates":[]}' }));
-    const memory = MemoryManager.open({ repoRoot: repo, llm, busyTimeoutMs: 20 });
+    const memory = openMemory({ repoRoot: repo, llm, busyTimeoutMs: 20 });
     memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: 'one pending job' }), 'ok');
     const holder = startFixture('lock-holder.mjs', [dbPathOf(repo), 'write']);
     expect(await holder.nextLine()).toBe('locked');

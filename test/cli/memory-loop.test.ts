@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { ScriptedLlm } from '../../src/index.js';
 import { shortCandidateId } from '../../src/shared/ids.js';
 import { itemTableBytes } from '../helpers/held.js';
 import { consolidateWith, extractWith } from '../helpers/scripted.js';
@@ -9,6 +9,7 @@ import { type RecordedRequest, type Reply, fakeServerEachTest } from '../helpers
 import { byRole, createAll, payloadOf, runCli } from '../helpers/cli.js';
 import { type Driven, type Step, drive, plain } from '../helpers/pty.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 const fake = fakeServerEachTest();
 
@@ -340,7 +341,7 @@ describe('memory keep / dismiss from the shell (M-5.7)', () => {
         ]),
       )
       .always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     const turn = memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: QUESTION }), 'OK');
     await memory.processDue({ force: true });
     const held = [...memory.suggestions(), ...memory.refused()];

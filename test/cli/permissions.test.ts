@@ -3,9 +3,9 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MemoryManager } from '../../src/index.js';
 import { collect } from '../helpers/child.js';
 import { dbPathOf, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 const NOBODY = 65534;
@@ -41,7 +41,7 @@ async function runAsNobody(args: string[]): Promise<{ code: number | null; stdou
 describe.skipIf(unavailable !== null)("another user's Memory is never used, never advised to clear, never cleared", () => {
   it('status names the owner and the fix (chown, or move it aside), clear --confirm refuses, and all 5 turns stay', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     for (let i = 0; i < 5; i += 1) memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: `turn ${i}` }), 'ok');
     await memory.close();
     chmodSync(repo, 0o755);

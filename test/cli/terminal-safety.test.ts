@@ -9,6 +9,7 @@ import { fakeServerEachTest } from '../helpers/fake-openai.js';
 import { type Driven, type Step, drive as ptyDrive } from '../helpers/pty.js';
 import { consolidateWith, extractWith } from '../helpers/scripted.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 /** OSC 52 clipboard write, clear screen, a one-byte C1 CSI, a bidi override, a carriage return and DEL. */
 const HOSTILE = '\u001b]52;c;SGFja2Vk\u0007\u001b[2J\u009b31m\u202eEVIL\r\u007f';
@@ -110,7 +111,7 @@ describe('nothing hostile reaches the terminal (one neutralizer for every output
   it('degraded reasons, error messages and --json output on a pty', async () => {
     const { repo, id } = await hostileRepo();
     const broken = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: broken });
+    const memory = openMemory({ repoRoot: broken });
     await memory.close();
     withRawDb(dbPathOf(broken), (db) => db.exec(`CREATE TABLE "t${HOSTILE}" (x)`));
     const runs = [

@@ -1,18 +1,18 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryManager } from '../../src/index.js';
 import { runCli } from '../helpers/cli.js';
 import { dbPathOf, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 import { connectMcp, textOf } from './mcp-client.js';
 import { type StatusView, useFakeModel } from './scripted-model.js';
+import { openMemory } from '../helpers/memory.js';
 
 const { model, env } = useFakeModel();
 
 describe('autopatch-j mcp: a degraded Memory (M-2.4)', () => {
   it('tools answer with errors naming the reason and the recovery command; files stay byte-identical; a recovered database is used at once', async () => {
     const repo = tempRepo();
-    const setup = MemoryManager.open({ repoRoot: repo });
+    const setup = openMemory({ repoRoot: repo });
     await setup.close();
     withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
     const dataDir = join(repo, '.autopatch-j');

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryManager } from '../../src/index.js';
 import { byRole, payloadOf, roleOf } from '../helpers/cli.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 import { connectMcp, textOf, until } from './mcp-client.js';
@@ -14,6 +13,7 @@ import {
   extract,
   useFakeModel,
 } from './scripted-model.js';
+import { openMemory } from '../helpers/memory.js';
 
 const { model, env } = useFakeModel();
 
@@ -185,7 +185,7 @@ describe('autopatch-j mcp: Memory through the tools', () => {
 
   it('status lists failed jobs with their reason and the retry command (M-9.4a)', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: PREFERENCE }), '好的');
     await memory.close();
     // A job whose answers were unusable 6 times: retry_wait with a retry time that never comes.

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { ScriptedLlm } from '../../src/index.js';
 import { CONSOLIDATION_SYSTEM_PROMPT } from '../../src/memory/pipeline/consolidation.js';
 import { consolidationPayload, extractWith, quoteUser } from '../helpers/scripted.js';
 import { tempRepo } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 // Consolidation answers in the shape DeepSeek and Qwen give to the prompt: fenced JSON, aliases and keywords in
 // both languages with the usual abbreviations, whatever the language of the quote.
@@ -47,7 +48,7 @@ describe('bilingual metadata (issue 23 item 3)', () => {
         });
         return { content: `Here is the consolidation:\n\`\`\`json\n${JSON.stringify({ operations }, null, 2)}\n\`\`\`` };
       });
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     for (const text of Object.keys(ANSWERS)) {
       const h = memory.beginTurn({ intent: 'general_chat', userText: text });
       memory.completeTurn(h, 'OK');
@@ -61,6 +62,5 @@ describe('bilingual metadata (issue 23 item 3)', () => {
     expect(first('集成测试用什么数据库')).toBe('Integration tests use a real Postgres in Docker');
     expect(first('IT')).toBe('Integration tests use a real Postgres in Docker');
     memory.failTurn(handle);
-    await memory.close();
   });
 });

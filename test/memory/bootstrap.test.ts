@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, MemorySchemaError } from '../../src/index.js';
 import { ManualClock, dbPathOf, journalModeOnDisk, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 async function healthyRepo(): Promise<{ repo: string; db: string; threadId: string }> {
   const repo = tempRepo();
@@ -55,7 +56,7 @@ describe('the data folder', () => {
 describe('bootstrap (M-2.2, M-2.3)', () => {
   it('creates schema, meta and exactly one active thread, then switches to WAL', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const status = memory.status();
     expect(status.health).toBe('healthy');
     expect(status.schemaVersion).toBe(2);
@@ -73,7 +74,7 @@ describe('bootstrap (M-2.2, M-2.3)', () => {
   it('restart verifies and reuses the active thread without writing (M-3.1)', async () => {
     const { repo, db, threadId } = await healthyRepo();
     const hash = sha256(db);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status().activeThreadId).toBe(threadId);
     await memory.close();
     expect(sha256(db)).toBe(hash);
@@ -106,15 +107,14 @@ describe('bootstrap (M-2.2, M-2.3)', () => {
     const repo = tempRepo();
     mkdirSync(join(repo, '.autopatch-j'), { recursive: true });
     withRawDb(dbPathOf(repo), (db) => db.pragma('user_version = 0'));
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status().health).toBe('healthy');
     await memory.close();
     const empty = tempRepo();
     mkdirSync(join(empty, '.autopatch-j'), { recursive: true });
     writeFileSync(dbPathOf(empty), '');
-    const second = MemoryManager.open({ repoRoot: empty });
+    const second = openMemory({ repoRoot: empty });
     expect(second.status().health).toBe('healthy');
-    await second.close();
   });
 
   it('a user_version = 0 database holding a user table is degraded, not initialized', async () => {
@@ -130,20 +130,18 @@ describe('bootstrap (M-2.2, M-2.3)', () => {
     const repo = tempRepo();
     mkdirSync(join(repo, '.autopatch-j'), { recursive: true });
     writeFileSync(join(repo, '.autopatch-j', 'memory.json'), '{"legacy": true}');
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(existsSync(join(repo, '.autopatch-j', 'memory.json'))).toBe(false);
     expect(memory.status().warnings).toEqual([]);
-    await memory.close();
   });
 
   it('M-2.6: a legacy memory.json that cannot be deleted is reported, and Memory still opens', async () => {
     const repo = tempRepo();
     mkdirSync(join(repo, '.autopatch-j', 'memory.json'), { recursive: true });
     writeFileSync(join(repo, '.autopatch-j', 'memory.json', 'x'), 'not a file we delete');
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status().health).toBe('healthy');
     expect(memory.status().warnings).toEqual([expect.stringMatching(/^could not delete legacy .*memory\.json: /)]);
-    await memory.close();
   });
 });
 
@@ -206,7 +204,7 @@ describe('degraded causes leave the file and its journal mode unchanged (M-2.3, 
     mkdirSync(join(repo, '.autopatch-j'), { recursive: true });
     writeFileSync(dbPathOf(repo), 'this is not sqlite '.repeat(300));
     const hash = sha256(dbPathOf(repo));
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status().degradedReason).toBe('file is not a database');
     await memory.close();
     expect(sha256(dbPathOf(repo))).toBe(hash);
@@ -234,7 +232,7 @@ describe('the operational guard (M-2.4)', () => {
   it('refuses ordinary work while degraded; status, show, export and clear still work', async () => {
     const { repo, db } = await healthyRepo();
     withRawDb(db, (raw) => raw.exec('CREATE TABLE foo (x)'));
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const handle = { turnId: 'turn-x', threadId: 't-x', sequence: 1 };
     const refused: [string, () => unknown][] = [
       ['beginTurn', () => memory.beginTurn({ intent: 'general_chat', userText: 'hi' })],
@@ -254,16 +252,14 @@ describe('the operational guard (M-2.4)', () => {
     expect(existsSync(memory.export().path)).toBe(true);
     expect(memory.clear().recreated).toBe(true);
     expect(memory.status().health).toBe('healthy');
-    await memory.close();
   });
 
   it('finds the active thread missing at run time and throws MemorySchemaError', async () => {
     const repo = tempRepo();
     const clock = new ManualClock();
-    const memory = MemoryManager.open({ repoRoot: repo, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, now: clock.now });
     withRawDb(dbPathOf(repo), (raw) => raw.exec("UPDATE threads SET status = 'archived', archived_at = 1"));
     expect(() => memory.beginTurn({ intent: 'general_chat', userText: 'hello' })).toThrow(/no active thread/);
     expect(() => memory.list()).toThrow(MemorySchemaError);
-    await memory.close();
   });
 });

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MemoryManager } from '../../src/index.js';
 import { dbPathOf, tempRepo } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 /**
  * M-2.2 at start-up: the physical checks are skipped only for a file unchanged since a verified clean close.
@@ -40,11 +41,10 @@ describe('M-2.2 physical checks after a verified clean close', () => {
     expect(existsSync(`${db}-verified`)).toBe(true);
     damagePageKeepingStamp(db);
     // Same inode, size and mtime, no WAL: the physical checks are skipped, so the damage is not seen here.
-    const skipped = MemoryManager.open({ repoRoot: repo });
+    const skipped = openMemory({ repoRoot: repo });
     expect(skipped.status().degradedReason).toBeNull();
     // An open session forgets the stamp until it closes cleanly.
     expect(existsSync(`${db}-verified`)).toBe(false);
-    await skipped.close();
   });
 
   it('a stamp that vouches for a changed catalog: the in-place open finds it, the snapshot check decides (degraded, file untouched)', async () => {
@@ -59,7 +59,7 @@ describe('M-2.2 physical checks after a verified clean close', () => {
     expect(statSync(db).size).toBe(before.size);
     expect(existsSync(`${db}-wal`)).toBe(false);
     const bytes = createHash('sha256').update(readFileSync(db)).digest('hex');
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status()).toMatchObject({ health: 'degraded', degradedReason: expect.stringMatching(/turns_open_lease missing/) });
     await memory.close();
     expect(createHash('sha256').update(readFileSync(db)).digest('hex')).toBe(bytes);
@@ -76,7 +76,7 @@ describe('M-2.2 physical checks after a verified clean close', () => {
     outside.close();
     utimesSync(db, before.atimeMs / 1000, before.mtimeMs / 1000);
     const bytes = createHash('sha256').update(readFileSync(db)).digest('hex');
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status()).toMatchObject({ health: 'degraded', degradedReason: expect.stringMatching(/turns_open_lease missing/) });
     await memory.close();
     expect(createHash('sha256').update(readFileSync(db)).digest('hex')).toBe(bytes);
@@ -92,9 +92,8 @@ describe('M-2.2 physical checks after a verified clean close', () => {
     damagePageKeepingStamp(db);
     const later = new Date(Date.now() + 5_000);
     utimesSync(db, later, later);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status()).toMatchObject({ health: 'degraded', degradedReason: expect.stringMatching(/quick_check|malformed|corrupt/) });
-    await memory.close();
   });
 
   it('a WAL left behind (a crash, or a session still open) runs the full check', async () => {
@@ -105,7 +104,7 @@ describe('M-2.2 physical checks after a verified clean close', () => {
     other.pragma('user_version');
     try {
       expect(existsSync(`${db}-wal`)).toBe(true);
-      const memory = MemoryManager.open({ repoRoot: repo });
+      const memory = openMemory({ repoRoot: repo });
       expect(memory.status().health).toBe('degraded');
       await memory.close();
     } finally {
@@ -119,9 +118,8 @@ describe('M-2.2 physical checks after a verified clean close', () => {
     damagePageKeepingStamp(db);
     const { rmSync } = await import('node:fs');
     rmSync(`${db}-verified`);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status().health).toBe('degraded');
-    await memory.close();
   });
 });
 
@@ -129,7 +127,7 @@ describe('M-2.2 a session that met damage never stamps the file', () => {
   it('damage found during a session: its close writes no stamp, so the next open runs the full check (degraded)', async () => {
     const repo = await seeded();
     const db = dbPathOf(repo);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status().health).toBe('healthy');
     // A disk fault while the session runs: every page but the first loses its header, so any read meets it.
     const pages = Math.floor(statSync(db).size / 4096);
@@ -139,8 +137,7 @@ describe('M-2.2 a session that met damage never stamps the file', () => {
     expect(() => memory.export()).toThrow();
     await memory.close();
     expect(existsSync(`${db}-verified`)).toBe(false);
-    const again = MemoryManager.open({ repoRoot: repo });
+    const again = openMemory({ repoRoot: repo });
     expect(again.status().health).toBe('degraded');
-    await again.close();
   });
 });

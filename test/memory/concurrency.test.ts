@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryManager } from '../../src/index.js';
 import { runFixture } from '../helpers/child.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 describe('several processes on one database (M-3.5)', () => {
   it('4 processes × 250 turns: all 1,000 present, sequences unique, one active thread', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     await memory.close();
     const results = await Promise.all([0, 1, 2, 3].map((i) => runFixture('turn-writer.mjs', [repo, '250', `p${i}`])));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
@@ -54,19 +54,18 @@ describe('crash recovery (M-10.1)', () => {
       });
     });
     // Before the lease expires nothing is recovered.
-    const early = MemoryManager.open({ repoRoot: repo, now: () => clock.value + 1_000 });
+    const early = openMemory({ repoRoot: repo, now: () => clock.value + 1_000 });
     expect(early.status().turns.open).toBe(1);
     await early.close();
     // After it expires: interrupted, with one extraction job.
-    const later = MemoryManager.open({ repoRoot: repo, now: () => clock.value + 61_000 });
+    const later = openMemory({ repoRoot: repo, now: () => clock.value + 61_000 });
     expect(later.status().turns).toEqual({ open: 0, completed: 0, failed: 0, interrupted: 1 });
     expect(later.status().jobs.pending).toBe(1);
     await later.close();
     // A second restart does nothing more.
-    const again = MemoryManager.open({ repoRoot: repo, now: () => clock.value + 120_000 });
+    const again = openMemory({ repoRoot: repo, now: () => clock.value + 120_000 });
     expect(again.status().turns.interrupted).toBe(1);
     expect(again.status().jobs.pending).toBe(1);
-    await again.close();
   });
 });
 
@@ -91,7 +90,7 @@ describe('a writer killed mid-write loses nothing it acknowledged', () => {
     const acknowledged = out.split('\n').filter((l) => l.startsWith('turn-'));
     expect(acknowledged.length).toBeGreaterThanOrEqual(200);
     const clock = new ManualClock(Date.now() + 120_000);
-    const memory = MemoryManager.open({ repoRoot: repo, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, now: clock.now });
     expect(memory.status().health).toBe('healthy');
     withRawDb(dbPathOf(repo), (db) => {
       const completed = new Set((db.prepare("SELECT id FROM turns WHERE state = 'completed'").all() as { id: string }[]).map((r) => r.id));
@@ -101,6 +100,5 @@ describe('a writer killed mid-write loses nothing it acknowledged', () => {
         db.prepare('SELECT count(*) AS n FROM turns t WHERE NOT EXISTS (SELECT 1 FROM memory_jobs j WHERE j.turn_id = t.id)').get(),
       ).toEqual({ n: 0 });
     });
-    await memory.close();
   });
 });

@@ -6,6 +6,7 @@ import { MemoryManager, MemoryStorageError } from '../../src/index.js';
 import { runCli } from '../helpers/cli.js';
 import { fillDisk, smallFs, smallFsUnavailable } from '../helpers/small-fs.js';
 import { dbPathOf, sha256, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 const unavailable = smallFsUnavailable();
 if (unavailable !== null) console.log(`[disk-full tests skipped] ${unavailable}`);
@@ -60,16 +61,15 @@ describe.skipIf(unavailable !== null)('a full disk never loses an acknowledged t
     expect(sha256(dbPathOf(repo))).toBe(hash);
     rmSync(filler);
     expect(completedTurns(repo)).toBe(30);
-    const reopened = MemoryManager.open({ repoRoot: repo });
+    const reopened = openMemory({ repoRoot: repo });
     expect(reopened.status()).toMatchObject({ health: 'healthy', turns: { completed: 30 } });
-    await reopened.close();
   });
 
   it('beginTurn and completeTurn on a full disk: MemoryStorageError (SQLITE_FULL); earlier turns intact, the open turn completes after space is freed', async () => {
     const fs = smallFs(4096);
     const repo = repoOn(fs);
     await seed(repo, 5);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const open = memory.beginTurn({ intent: 'general_chat', userText: 'asked before the disk filled' });
     const filler = fillDisk(fs);
     const begin = storageErrorOf(() => memory.beginTurn({ intent: 'general_chat', userText: 'x'.repeat(200_000) }));
@@ -86,7 +86,7 @@ describe.skipIf(unavailable !== null)('a full disk never loses an acknowledged t
     const repo = repoOn(fs);
     await seed(repo, 150, 800);
     fillDisk(fs, 64 * 1024);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     storageErrorOf(() => memory.export());
     await memory.close();
     const exports = join(repo, '.autopatch-j', 'exports');
@@ -102,7 +102,7 @@ describe.skipIf(unavailable !== null)('a full disk never loses an acknowledged t
     const repo = repoOn(fs);
     await seed(repo, 30);
     withRawDb(dbPathOf(repo), (db) => db.exec('DROP INDEX turns_thread_sequence'));
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status().health).toBe('degraded');
     const before = sha256(dbPathOf(repo));
     const filler = fillDisk(fs);

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryManager, MemoryStorageError } from '../../src/index.js';
+import { type MemoryManager, MemoryStorageError } from '../../src/index.js';
 import { writeExportFile, type ExportSnapshot } from '../../src/memory/lifecycle/export.js';
 import { runFixture } from '../helpers/child.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 function seedTurns(memory: MemoryManager, n: number): void {
   for (let i = 0; i < n; i += 1) {
@@ -16,7 +17,7 @@ function seedTurns(memory: MemoryManager, n: number): void {
 describe('export (M-10.4)', () => {
   it('8 concurrent exports with the same timestamp: 8 distinct complete files, no leftovers', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     seedTurns(memory, 5);
     await memory.close();
     const now = '1800000000000';
@@ -51,14 +52,13 @@ describe('export (M-10.4)', () => {
   it('never overwrites an older export and keeps the persisted last error as audit content', async () => {
     const repo = tempRepo();
     const clock = new ManualClock();
-    const memory = MemoryManager.open({ repoRoot: repo, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, now: clock.now });
     withRawDb(dbPathOf(repo), (db) => db.prepare("UPDATE memory_meta SET last_error = 'HTTP 500: <b>boom</b>'").run());
     const first = memory.export();
     const second = memory.export();
     expect(second.path).not.toBe(first.path);
     const snapshot = JSON.parse(readFileSync(first.path, 'utf8')) as ExportSnapshot;
     expect((snapshot.tables['memory_meta'] as { last_error: string }[])[0]!.last_error).toBe('HTTP 500: <b>boom</b>');
-    await memory.close();
   });
 
   it('a short write is an error and leaves no temp file behind (every write is counted)', () => {
@@ -90,17 +90,16 @@ describe('export (M-10.4)', () => {
 
   it('works while degraded and says so in the snapshot', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     seedTurns(memory, 2);
     await memory.close();
     withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
-    const degraded = MemoryManager.open({ repoRoot: repo });
+    const degraded = openMemory({ repoRoot: repo });
     const result = degraded.export();
     const snapshot = JSON.parse(readFileSync(result.path, 'utf8')) as ExportSnapshot;
     expect(snapshot.health).toBe('degraded');
     expect(snapshot.degradedReason).toMatch(/unknown table foo/);
     expect(snapshot.tables['turns']).toHaveLength(2);
-    await degraded.close();
   });
 });
 
@@ -110,14 +109,13 @@ describe('export of a file SQLite cannot read', () => {
     mkdirSync(join(repo, '.autopatch-j'), { recursive: true });
     const garbage = Buffer.from('definitely not sqlite '.repeat(100));
     writeFileSync(dbPathOf(repo), garbage);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const result = memory.export();
     const snapshot = JSON.parse(readFileSync(result.path, 'utf8')) as ExportSnapshot;
     expect(snapshot).toMatchObject({ health: 'degraded', degradedReason: 'file is not a database' });
     expect(Buffer.from(snapshot.unreadableFile!.base64, 'base64').equals(garbage)).toBe(true);
     memory.clear();
     expect(existsSync(result.path)).toBe(true);
-    await memory.close();
   });
 });
 
@@ -125,7 +123,7 @@ describe('clear (M-10.3)', () => {
   it('on a healthy database: new generation, created_at kept, errors cleared, one empty active thread, exports kept', async () => {
     const repo = tempRepo();
     const clock = new ManualClock();
-    const memory = MemoryManager.open({ repoRoot: repo, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, now: clock.now });
     const createdAt = memory.status().createdAt;
     seedTurns(memory, 3);
     const exported = memory.export();
@@ -152,12 +150,11 @@ describe('clear (M-10.3)', () => {
     expect(readFileSync(join(repo, '.autopatch-j', 'cli_history'), 'utf8')).toBe('hello\n');
     const h = memory.beginTurn({ intent: 'general_chat', userText: 'after clear' });
     expect(h.sequence).toBe(1);
-    await memory.close();
   });
 
   it('on a degraded schema: recreates the files, generation from the old meta and jobs', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     seedTurns(memory, 2);
     const createdAt = memory.status().createdAt;
     await memory.close();
@@ -165,15 +162,14 @@ describe('clear (M-10.3)', () => {
       db.prepare('UPDATE memory_jobs SET generation = 7').run();
       db.exec('DROP INDEX turns_thread_sequence');
     });
-    const degraded = MemoryManager.open({ repoRoot: repo });
+    const degraded = openMemory({ repoRoot: repo });
     expect(degraded.status().health).toBe('degraded');
     const result = degraded.clear();
     expect(result).toMatchObject({ recreated: true, generation: 8, createdAt });
     expect(degraded.status()).toMatchObject({ health: 'healthy', generation: 8, createdAt });
     await degraded.close();
-    const reopened = MemoryManager.open({ repoRoot: repo });
+    const reopened = openMemory({ repoRoot: repo });
     expect(reopened.status()).toMatchObject({ health: 'healthy', generation: 8, activeThreadId: result.threadId });
-    await reopened.close();
   });
 
   it('on a file that is not a database: generation 1, created_at now', async () => {
@@ -181,22 +177,20 @@ describe('clear (M-10.3)', () => {
     const clock = new ManualClock();
     mkdirSync(join(repo, '.autopatch-j'), { recursive: true });
     writeFileSync(dbPathOf(repo), 'garbage '.repeat(1000));
-    const memory = MemoryManager.open({ repoRoot: repo, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, now: clock.now });
     expect(memory.status().degradedReason).toBe('file is not a database');
     expect(memory.clear()).toMatchObject({ recreated: true, generation: 1, createdAt: clock.value });
-    await memory.close();
   });
 
   it('with only the active thread missing: clears in place and rebuilds it', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     seedTurns(memory, 1);
     await memory.close();
     withRawDb(dbPathOf(repo), (db) => db.exec("UPDATE threads SET status = 'archived', archived_at = 1"));
-    const degraded = MemoryManager.open({ repoRoot: repo });
+    const degraded = openMemory({ repoRoot: repo });
     expect(degraded.status().degradedReason).toBe('no active thread');
     expect(degraded.clear()).toMatchObject({ recreated: false, generation: 2 });
     expect(degraded.status().health).toBe('healthy');
-    await degraded.close();
   });
 });

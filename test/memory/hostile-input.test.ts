@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { ScriptedLlm } from '../../src/index.js';
 import { LlmCallError, rawDiagnostic } from '../../src/llm/diagnostics.js';
 import { describeError } from '../../src/shared/errors.js';
 import { redactSecrets } from '../../src/shared/redact.js';
 import { consolidateWith, extractWith, quoteUser } from '../helpers/scripted.js';
 import { tempRepo } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 describe('provenance excerpts survive a NUL character (M-7.6)', () => {
   it('a NUL before the quoted words does not cut the excerpt', async () => {
@@ -16,14 +17,13 @@ describe('provenance excerpts survive a NUL character (M-7.6)', () => {
         extractWith((t) => [quoteUser('user_preference', '回答先给结论', t, quote)]),
       )
       .always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     const h = memory.beginTurn({ intent: 'general_chat', userText: `pasted\u0000bytes then: ${quote} and more` });
     memory.completeTurn(h, 'ok');
     await memory.processDue({ force: true });
     const [item] = memory.list();
     const detail = memory.show(item!.id);
     expect(detail.sources[0]!.excerpt).toBe(`pasted\u0000bytes then: ${quote} and more`);
-    await memory.close();
   });
 });
 
@@ -61,7 +61,7 @@ describe('diagnostics never carry credentials', () => {
     const llm = new ScriptedLlm().always('memory_extraction', () => {
       throw new Error(`fetch failed for ${secretUrl}`);
     });
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     for (let i = 0; i < 2; i += 1) {
       const h = memory.beginTurn({ intent: 'general_chat', userText: `question ${i}` });
       memory.failTurn(h, new Error(`provider unreachable at ${secretUrl}`));
@@ -75,6 +75,5 @@ describe('diagnostics never carry credentials', () => {
       expect(status.lastError).not.toContain(secret);
       expect(text).not.toContain(secret);
     }
-    await memory.close();
   });
 });

@@ -7,6 +7,7 @@ import type { ExportSnapshot } from '../../src/memory/lifecycle/export.js';
 import { buildRichMemory } from '../helpers/rich-memory.js';
 import { extractWith } from '../helpers/scripted.js';
 import { ManualClock, dbPathOf, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 type Row = Record<string, unknown>;
 
@@ -83,7 +84,7 @@ describe('memory import: restore on another machine', () => {
       threads: 2,
     });
     expect(result.generation).toBeGreaterThan(oldGeneration);
-    const again = MemoryManager.open({ repoRoot: target });
+    const again = openMemory({ repoRoot: target });
     const second = JSON.parse(readFileSync(again.export().path, 'utf8')) as ExportSnapshot;
     expect(again.status()).toMatchObject({ health: 'healthy', generation: result.generation, activeThreadId: result.activeThreadId });
     await again.close();
@@ -96,7 +97,7 @@ describe('memory import: restore on another machine', () => {
 
   it('search works at once (the term tables are rebuilt) and the queued jobs run under the new generation', async () => {
     const { repo, file } = await exported();
-    const source = MemoryManager.open({ repoRoot: repo });
+    const source = openMemory({ repoRoot: repo });
     const h = source.bindActiveThread();
     const queries = ['PostgreSQL', '主数据库', 'pnpm', '代码注释', 'Redis', 'emoji'];
     const hits = queries.map((q) => source.search(h, q).map((x) => x.id));
@@ -107,7 +108,7 @@ describe('memory import: restore on another machine', () => {
     const target = tempRepo();
     const clock = new ManualClock(2_000_000_000_000);
     const llm = new ScriptedLlm().always('memory_extraction', extractWith());
-    const memory = MemoryManager.open({ repoRoot: target, llm, now: clock.now });
+    const memory = openMemory({ repoRoot: target, llm, now: clock.now });
     await memory.restore(file);
     const bound = memory.bindActiveThread();
     expect(queries.map((q) => memory.search(bound, q).map((x) => x.id))).toEqual(hits);
@@ -115,13 +116,12 @@ describe('memory import: restore on another machine', () => {
     const run = await memory.processDue({ force: true });
     expect(run.outcomes.map((o) => [o.kind, o.outcome])).toEqual([['extraction', 'succeeded_no_output']]);
     expect(memory.status().jobs.pending).toBe(0);
-    await memory.close();
   });
 
   it('restores into an existing empty Memory (healthy, no turns), replacing its empty threads', async () => {
     const { file } = await exported();
     const target = tempRepo();
-    const empty = MemoryManager.open({ repoRoot: target });
+    const empty = openMemory({ repoRoot: target });
     await empty.newThread();
     const emptyThread = empty.status().activeThreadId;
     const result = await empty.restore(file);
@@ -134,11 +134,11 @@ describe('memory import: restore on another machine', () => {
   it('refuses a non-empty Memory with a reason, and the database bytes stay the same', async () => {
     const { file } = await exported();
     const target = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: target });
+    const memory = openMemory({ repoRoot: target });
     memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: 'one turn here' }), 'ok');
     await memory.close();
     const before = sha256(dbPathOf(target));
-    const again = MemoryManager.open({ repoRoot: target });
+    const again = openMemory({ repoRoot: target });
     await expect(again.restore(file)).rejects.toThrow(MemoryImportError);
     await expect(again.restore(file)).rejects.toThrow(/Memory is not empty \(1 turn\(s\), 0 memory revision\(s\)\)/);
     await again.close();
@@ -152,7 +152,7 @@ describe('memory import: restore on another machine', () => {
     await MemoryManager.open({ repoRoot: target }).close();
     withRawDb(dbPathOf(target), (db) => db.exec('CREATE TABLE stray (x)'));
     const before = sha256(dbPathOf(target));
-    const memory = MemoryManager.open({ repoRoot: target });
+    const memory = openMemory({ repoRoot: target });
     await expect(memory.restore(file)).rejects.toThrow(MemorySchemaError);
     await memory.close();
     expect(sha256(dbPathOf(target))).toBe(before);
@@ -254,7 +254,7 @@ describe('memory import: restore on another machine', () => {
     const repo = tempRepo();
     mkdirSync(join(repo, '.autopatch-j'));
     writeFileSync(dbPathOf(repo), 'not a database at all, just text');
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const { path, rawBytesOnly } = memory.export();
     await memory.close();
     expect(rawBytesOnly).toBe(true);

@@ -6,6 +6,7 @@ import { searchMemory } from '../../src/memory/retrieval/search.js';
 import { consolidateWith, extractWith, quoteUser } from '../helpers/scripted.js';
 import { seedItems } from '../helpers/seed-items.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 function open(repo: string): { memory: MemoryManager; handle: ReturnType<MemoryManager['beginTurn']> } {
   const memory = MemoryManager.open({ repoRoot: repo });
@@ -125,7 +126,7 @@ describe('visibility (M-7.3, M-3.3)', () => {
         ),
       )
       .always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     const first = memory.beginTurn({ intent: 'general_chat', userText: '我们在比较方案 A 和方案 B。以后回答先给结论。' });
     memory.completeTurn(first, '好的');
     await memory.processDue({ force: true });
@@ -147,7 +148,6 @@ describe('visibility (M-7.3, M-3.3)', () => {
     expect(() => memory.read(fresh, discussion.id)).toThrow(MemoryNotFoundError);
     expect(memory.show(discussion.id).kind).toBe('discussion_context');
     memory.completeTurn(old, 'done');
-    await memory.close();
   });
 
   it('show works while degraded, with its sources; list and forget do not', async () => {
@@ -158,14 +158,14 @@ describe('visibility (M-7.3, M-3.3)', () => {
         extractWith((t) => [quoteUser('user_preference', '回答先给结论', t)]),
       )
       .always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     const h = memory.beginTurn({ intent: 'general_chat', userText: '以后回答先给结论。' });
     memory.completeTurn(h, 'ok');
     await memory.processDue({ force: true });
     const [item] = memory.list();
     await memory.close();
     withRawDb(dbPathOf(repo), (db) => db.exec('CREATE TABLE foo (x)'));
-    const degraded = MemoryManager.open({ repoRoot: repo });
+    const degraded = openMemory({ repoRoot: repo });
     expect(degraded.status().health).toBe('degraded');
     expect(degraded.show(item!.id.slice(0, 6))).toMatchObject({
       title: '回答先给结论',
@@ -173,7 +173,6 @@ describe('visibility (M-7.3, M-3.3)', () => {
     });
     expect(() => degraded.list()).toThrow(/degraded/);
     expect(() => degraded.forget(item!.id)).toThrow(/degraded/);
-    await degraded.close();
   });
 
   it('show and forget accept a unique prefix of at least 4 characters', async () => {
@@ -204,7 +203,7 @@ describe('bounded inputs (M-7.6, M-8.1, M-8.2)', () => {
 
   it('history: at most 8 completed turns, 12,000 characters, oldest first, never the current turn; RAW stays whole', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     for (let i = 1; i <= 10; i += 1) {
       const h = memory.beginTurn({ intent: 'general_chat', userText: `q${i}` });
       memory.completeTurn(h, `a${i}`);
@@ -245,7 +244,6 @@ describe('bounded inputs (M-7.6, M-8.1, M-8.2)', () => {
       n: 30_000,
     });
     memory.failTurn(next);
-    await memory.close();
   });
 
   it('routing context stays within 4,000 characters with oversized items and compaction, and always keeps the boundary note', async () => {
@@ -287,7 +285,7 @@ describe('bounded inputs (M-7.6, M-8.1, M-8.2)', () => {
         ]),
       )
       .always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     for (let i = 0; i < 4; i += 1) {
       const h = memory.beginTurn({ intent: 'general_chat', userText: `${padding}${quote}${padding}` });
       memory.completeTurn(h, 'ok');
@@ -304,6 +302,5 @@ describe('bounded inputs (M-7.6, M-8.1, M-8.2)', () => {
     }
     expect(detail.nonFactual).toBe(false);
     memory.failTurn(handle);
-    await memory.close();
   });
 });

@@ -6,6 +6,7 @@ import { MemoryLeaseError, MemoryManager, MemorySchemaError, MemoryStorageError 
 import { replaceDamagedDatabase } from '../../src/memory/lifecycle/clear.js';
 import { startFixture } from '../helpers/processes.js';
 import { dbPathOf, sha256, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 function seedTurns(memory: MemoryManager, n: number, label = 'turn'): void {
   for (let i = 0; i < n; i += 1) {
@@ -85,7 +86,7 @@ describe('a degraded open is read-only: every file stays byte-identical (M-2.3)'
       const repo = await healthyRepo();
       variant.damage(repo);
       const before = dataFiles(repo);
-      const memory = MemoryManager.open({ repoRoot: repo });
+      const memory = openMemory({ repoRoot: repo });
       const status = memory.status();
       expect(status.health).toBe('degraded');
       expect(status.degradedReason).toMatch(variant.reason);
@@ -103,10 +104,9 @@ describe('a degraded open is read-only: every file stays byte-identical (M-2.3)'
       dbPathOf(repo),
       "CREATE TABLE foo (x); INSERT INTO turns SELECT 'late', thread_id, 99, intent, 'only in the WAL', assistant_text, state, scope_paths, NULL, NULL, failure, created_at, updated_at, finished_at FROM turns LIMIT 1;",
     );
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const exported = JSON.parse(readFileSync(memory.export().path, 'utf8')) as { tables: { turns: { user_text: string }[] } };
     expect(exported.tables.turns.map((t) => t.user_text)).toContain('only in the WAL');
-    await memory.close();
   });
 });
 
@@ -116,7 +116,7 @@ describe('clear never deletes a damaged database: it moves it aside (M-10.3)', (
     crashAfter(dbPathOf(repo), 'DROP INDEX turns_thread_sequence;');
     const mainHash = sha256(dbPathOf(repo));
     const walHash = sha256(`${dbPathOf(repo)}-wal`);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const result = memory.clear();
     expect(result.recreated).toBe(true);
     expect(result.movedAside).toMatch(/memory\.db\.damaged-\d{8}T\d{9}Z$/);
@@ -166,7 +166,7 @@ describe('cannot open is a storage error, never degraded, never a reason to clea
     const repo = tempRepo();
     symlinkSync(outside, join(repo, '.autopatch-j'));
     const linked = (root: string): string | null => {
-      const memory = MemoryManager.open({ repoRoot: root });
+      const memory = openMemory({ repoRoot: root });
       const reason = memory.status().degradedReason;
       void memory.close();
       return reason;
@@ -198,7 +198,7 @@ describe('cannot open is a storage error, never degraded, never a reason to clea
     const repo = tempRepo();
     const old = process.umask(0o022);
     try {
-      const memory = MemoryManager.open({ repoRoot: repo });
+      const memory = openMemory({ repoRoot: repo });
       seedTurns(memory, 1);
       const mode = (path: string): number => statSync(path).mode & 0o777;
       expect(mode(join(repo, '.autopatch-j'))).toBe(0o700);
@@ -218,7 +218,7 @@ describe('cannot open is a storage error, never degraded, never a reason to clea
 describe('typed errors and lock behaviour of the public methods (M-2.7)', () => {
   it('beginTurn, completeTurn and clear behind another writer fail with MemoryStorageError, not a raw SqliteError', async () => {
     const repo = await healthyRepo(1);
-    const memory = MemoryManager.open({ repoRoot: repo, busyTimeoutMs: 20 });
+    const memory = openMemory({ repoRoot: repo, busyTimeoutMs: 20 });
     const open = memory.beginTurn({ intent: 'general_chat', userText: 'started before the lock' });
     const holder = startFixture('lock-holder.mjs', [dbPathOf(repo), 'write']);
     expect(await holder.nextLine()).toBe('locked');
@@ -237,7 +237,6 @@ describe('typed errors and lock behaviour of the public methods (M-2.7)', () => 
       expect((thrown as MemoryStorageError).fix).toMatch(/another autopatch-j process/);
     }
     holder.child.kill('SIGKILL');
-    await memory.close();
   });
 
   it('a read-only open waits for no writer: nothing is written at startup when nothing expired', async () => {
@@ -245,31 +244,29 @@ describe('typed errors and lock behaviour of the public methods (M-2.7)', () => 
     const holder = startFixture('lock-holder.mjs', [dbPathOf(repo), 'write']);
     expect(await holder.nextLine()).toBe('locked');
     // A zero busy timeout turns any attempt to write into an immediate failure, which status would report.
-    const memory = MemoryManager.open({ repoRoot: repo, busyTimeoutMs: 0 });
+    const memory = openMemory({ repoRoot: repo, busyTimeoutMs: 0 });
     const status = memory.status();
     expect(status.health).toBe('healthy');
     expect(status.warnings).toEqual([]);
     expect(status.turns.completed).toBe(2);
     memory.export();
-    await memory.close();
   });
 
   it('expired leases behind a writer: recovery is deferred to the first write, then done', async () => {
     const repo = await healthyRepo(1);
     let now = 1_900_000_000_000;
-    const first = MemoryManager.open({ repoRoot: repo, now: () => now, workerId: 'gone' });
+    const first = openMemory({ repoRoot: repo, now: () => now, workerId: 'gone' });
     first.beginTurn({ intent: 'general_chat', userText: 'left open by a process that died' });
     await first.close();
     now += 10 * 60_000;
     const holder = startFixture('lock-holder.mjs', [dbPathOf(repo), 'write']);
     expect(await holder.nextLine()).toBe('locked');
-    const memory = MemoryManager.open({ repoRoot: repo, now: () => now, busyTimeoutMs: 0 });
+    const memory = openMemory({ repoRoot: repo, now: () => now, busyTimeoutMs: 0 });
     expect(memory.status().warnings.join('\n')).toMatch(/startup recovery deferred/);
     holder.child.kill('SIGKILL');
     await new Promise((resolve) => holder.child.once('close', resolve));
     memory.beginTurn({ intent: 'general_chat', userText: 'first write' });
     expect(memory.status().turns).toMatchObject({ interrupted: 1, open: 1 });
-    await memory.close();
   });
 });
 
@@ -280,7 +277,7 @@ describe('a clear that replaces the file under a live session (two processes)', 
     expect(await live.nextLine()).toBe('ready');
     // The schema breaks under the live session; a second process sees it degraded and clears it.
     withRawDb(dbPathOf(repo), (db) => db.exec('DROP INDEX turns_thread_sequence'));
-    const clearing = MemoryManager.open({ repoRoot: repo });
+    const clearing = openMemory({ repoRoot: repo });
     expect(clearing.status().health).toBe('degraded');
     const cleared = clearing.clear();
     expect(cleared.recreated).toBe(true);
@@ -307,7 +304,7 @@ describe('private working files', () => {
     writeFileSync(join(dir, '.memory.db.new-4194303-xyz'), 'half built');
     const workFiles = (): string[] => readdirSync(dir).filter((n) => n.startsWith('.verify-') || n.startsWith('.memory.db.new-'));
     expect(workFiles()).toHaveLength(2);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(workFiles()).toEqual([]);
     await memory.close();
     expect(workFiles()).toEqual([]);

@@ -4,15 +4,15 @@ import { TERM_FORMAT } from '../../src/memory/db/term-format.js';
 import { TERM_RULES_VERSION } from '../../src/shared/search-words.js';
 import { seedItems } from '../helpers/seed-items.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 describe('search terms of an older format (Memory v2 databases written before ranked retrieval)', () => {
   it('a new database records the current term format in its header; the catalog stays the v2 catalog', async () => {
     const repo = tempRepo();
     await MemoryManager.open({ repoRoot: repo }).close();
     expect(withRawDb(dbPathOf(repo), (db) => db.pragma('application_id', { simple: true }))).toBe(TERM_FORMAT);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status().health).toBe('healthy');
-    await memory.close();
   });
 
   it('rows an older format wrote are written again once at start-up, from the active items', async () => {
@@ -26,7 +26,7 @@ describe('search terms of an older format (Memory v2 databases written before ra
                INSERT INTO memory_content_terms (term, item_id, thread_id) VALUES ('zzstale', 'mseed0000', NULL);
                PRAGMA application_id = 0;`);
     });
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const handle = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
     expect(memory.search(handle, 'zzstale')).toEqual([]);
     expect(memory.search(handle, 'rateLimiter').map((h) => h.match)).toEqual(['prefix']);

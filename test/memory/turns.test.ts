@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryIntentError, MemoryLeaseError, MemoryManager } from '../../src/index.js';
+import { MemoryIntentError, MemoryLeaseError } from '../../src/index.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
+import { openMemory } from '../helpers/memory.js';
 
 interface TurnRow {
   id: string;
@@ -22,7 +23,7 @@ function jobsOf(repo: string, turnId: string): { kind: string; status: string }[
 describe('turns (M-3.2)', () => {
   it('beginTurn stores the RAW user text with an owner lease before any model call', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo, workerId: 'me' });
+    const memory = openMemory({ repoRoot: repo, workerId: 'me' });
     const text = '  解释一下 `parse()`，then tell me why —  ✓ \n';
     const handle = memory.beginTurn({ intent: 'code_explain', userText: text, scopePaths: ['src/a.ts'] });
     expect(handle.sequence).toBe(1);
@@ -32,12 +33,11 @@ describe('turns (M-3.2)', () => {
     expect(row.user_text).toBe(text);
     expect(row.lease_owner).toBe('me');
     expect(jobsOf(repo, handle.turnId)).toEqual([]);
-    await memory.close();
   });
 
   it('completeTurn stores the final text and exactly one extraction job; a second completion is fenced', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const handle = memory.beginTurn({ intent: 'general_chat', userText: 'hello' });
     const turn = memory.completeTurn(handle, 'hi there');
     expect(turn.state).toBe('completed');
@@ -46,12 +46,11 @@ describe('turns (M-3.2)', () => {
     expect(() => memory.completeTurn(handle, 'again')).toThrow(MemoryLeaseError);
     expect(() => memory.failTurn(handle, new Error('x'))).toThrow(MemoryLeaseError);
     expect(jobsOf(repo, handle.turnId)).toHaveLength(1);
-    await memory.close();
   });
 
   it('failTurn keeps the user text, marks the turn failed and queues its job', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const handle = memory.beginTurn({ intent: 'general_chat', userText: '以后先给结论' });
     memory.failTurn(handle, new Error('provider down'));
     const row = turnRow(repo, handle.turnId);
@@ -60,34 +59,31 @@ describe('turns (M-3.2)', () => {
     expect(row.assistant_text).toBeNull();
     expect(row.failure).toBe('Error: provider down');
     expect(jobsOf(repo, handle.turnId)).toEqual([{ kind: 'extraction', status: 'pending' }]);
-    await memory.close();
   });
 
   it('RAW text is never cut: a 200,000-character turn is stored whole', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const big = '长'.repeat(100_000) + 'x'.repeat(100_000);
     const handle = memory.beginTurn({ intent: 'general_chat', userText: big });
     memory.completeTurn(handle, big);
     const row = turnRow(repo, handle.turnId);
     expect(row.user_text).toBe(big);
     expect(row.assistant_text).toBe(big);
-    await memory.close();
   });
 
   it('M-1.1: a repair intent is refused with MemoryIntentError and nothing is stored', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     for (const intent of ['code_audit', 'patch_explain', 'patch_revise']) {
       expect(() => memory.beginTurn({ intent: intent as 'general_chat', userText: 'audit this' })).toThrow(MemoryIntentError);
     }
     expect(memory.status().turns).toEqual({ open: 0, completed: 0, failed: 0, interrupted: 0 });
-    await memory.close();
   });
 
   it('sequences grow per thread and restart from 1 after /new', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const a = memory.beginTurn({ intent: 'general_chat', userText: 'a' });
     const b = memory.beginTurn({ intent: 'general_chat', userText: 'b' });
     expect([a.sequence, b.sequence]).toEqual([1, 2]);
@@ -98,7 +94,6 @@ describe('turns (M-3.2)', () => {
     const c = memory.beginTurn({ intent: 'general_chat', userText: 'c' });
     expect(c.threadId).toBe(result.threadId);
     expect(c.sequence).toBe(1);
-    await memory.close();
   });
 });
 
@@ -106,37 +101,35 @@ describe('turn leases (M-9.1, M-10.1)', () => {
   it('a second manager recovers only expired open turns, as interrupted, exactly once', async () => {
     const repo = tempRepo();
     const clock = new ManualClock();
-    const first = MemoryManager.open({ repoRoot: repo, now: clock.now, workerId: 'first', turnLeaseMs: 60_000 });
+    const first = openMemory({ repoRoot: repo, now: clock.now, workerId: 'first', turnLeaseMs: 60_000 });
     const stale = first.beginTurn({ intent: 'general_chat', userText: 'will be interrupted' });
     clock.advance(30_000);
     const live = first.beginTurn({ intent: 'general_chat', userText: 'still alive' });
     clock.advance(31_000); // stale expired, live not
-    const second = MemoryManager.open({ repoRoot: repo, now: clock.now, workerId: 'second' });
+    const second = openMemory({ repoRoot: repo, now: clock.now, workerId: 'second' });
     expect(turnRow(repo, stale.turnId).state).toBe('interrupted');
     expect(turnRow(repo, live.turnId).state).toBe('open');
     expect(jobsOf(repo, stale.turnId)).toHaveLength(1);
     expect(() => first.completeTurn(stale, 'too late')).toThrow(/already interrupted/);
     expect(first.completeTurn(live, 'in time').state).toBe('completed');
     await second.close();
-    const third = MemoryManager.open({ repoRoot: repo, now: clock.now, workerId: 'third' });
+    const third = openMemory({ repoRoot: repo, now: clock.now, workerId: 'third' });
     expect(jobsOf(repo, stale.turnId)).toHaveLength(1);
     expect(third.status().turns).toEqual({ open: 0, completed: 1, failed: 0, interrupted: 1 });
     await third.close();
-    await first.close();
   });
 
   it('a heartbeat keeps an open turn alive past its first lease', async () => {
     const repo = tempRepo();
     const clock = new ManualClock();
-    const owner = MemoryManager.open({ repoRoot: repo, now: clock.now, workerId: 'owner', turnLeaseMs: 60_000 });
+    const owner = openMemory({ repoRoot: repo, now: clock.now, workerId: 'owner', turnLeaseMs: 60_000 });
     const handle = owner.beginTurn({ intent: 'general_chat', userText: 'long request' });
     clock.advance(50_000);
     expect(owner.heartbeat()).toBe(1);
     clock.advance(50_000); // 100 s after begin, 50 s after the heartbeat
-    const other = MemoryManager.open({ repoRoot: repo, now: clock.now, workerId: 'other' });
+    const other = openMemory({ repoRoot: repo, now: clock.now, workerId: 'other' });
     expect(turnRow(repo, handle.turnId).state).toBe('open');
     expect(owner.completeTurn(handle, 'done').state).toBe('completed');
     await other.close();
-    await owner.close();
   });
 });

@@ -9,6 +9,7 @@ import { runCli } from '../helpers/cli.js';
 import { consolidateWith, extractWith, quoteUser } from '../helpers/scripted.js';
 import { sha256, tempRepo } from '../helpers/temp-repo.js';
 import { connectMcp, textOf } from '../mcp/mcp-client.js';
+import { openMemory } from '../helpers/memory.js';
 
 const git = (repo: string, ...args: string[]): string =>
   execFileSync('git', ['-C', repo, ...args], {
@@ -63,7 +64,7 @@ describe('an untrusted data folder (issue "Safe hands", item 2)', () => {
   it('a cloned repository’s crafted memory.db is never used as the user’s Memory, and nothing in the folder changes', async () => {
     const repo = await clonedRepo();
     const before = snapshot(join(repo, '.autopatch-j'));
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     const status = memory.status();
     expect(status.health).toBe('degraded');
     expect(status.degradedReason).toMatch(
@@ -96,10 +97,9 @@ describe('an untrusted data folder (issue "Safe hands", item 2)', () => {
     expect(snapshot(join(repo, '.autopatch-j'))).toEqual(before);
     const move = /mv '[^']+' '[^']+'/.exec(ask.stderr)![0];
     execFileSync('sh', ['-c', move]);
-    const fresh = MemoryManager.open({ repoRoot: repo });
+    const fresh = openMemory({ repoRoot: repo });
     expect(fresh.status().health).toBe('healthy');
     expect(fresh.list()).toEqual([]);
-    await fresh.close();
   });
 
   it('planted links (temp names, cli_history, memory.db) are never followed: degraded, the outside untouched', async () => {
@@ -109,7 +109,7 @@ describe('an untrusted data folder (issue "Safe hands", item 2)', () => {
       const repo = tempRepo();
       mkdirSync(join(repo, '.autopatch-j'));
       symlinkSync(join(outside, 'victim.txt'), join(repo, '.autopatch-j', planted));
-      const memory = MemoryManager.open({ repoRoot: repo });
+      const memory = openMemory({ repoRoot: repo });
       expect(memory.status().degradedReason, planted).toMatch(
         new RegExp(`^untrusted data folder: .*${planted.replace(/\./g, '\\.')} is a symbolic link`),
       );
@@ -127,11 +127,10 @@ describe('an untrusted data folder (issue "Safe hands", item 2)', () => {
     await MemoryManager.open({ repoRoot: repo }).close();
     writeFileSync(join(repo, '.autopatch-j', 'notes'), 'someone else');
     chownSync(join(repo, '.autopatch-j', 'notes'), 65534, 65534);
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     expect(memory.status().degradedReason).toMatch(
       /notes belongs to another user \(uid 65534\).*sudo chown -R .*otherwise move it aside: mv /,
     );
-    await memory.close();
   });
 
   it('the MCP server answers with the reason and the move-aside command, never with a clear', async () => {

@@ -4,7 +4,6 @@ import type { Connection } from '../db/connection.js';
 import { searchMemory } from '../retrieval/search.js';
 import { candidatesOfJob, pendingCandidateIds, setCandidateStatus } from '../store/candidates.js';
 import {
-  type ItemRow,
   activeItemsWithTitleTerm,
   addEvidence,
   itemText,
@@ -15,8 +14,8 @@ import {
   recentActiveItems,
   retireRevision,
 } from '../store/items.js';
-import { type ClaimedBatch, batchStillOwned, finishBatch } from '../store/jobs.js';
-import type { CandidateRecord, MemoryKind } from '../types.js';
+import { type ClaimedBatch, batchStillOwned, finishBatch } from '../store/job-claims.js';
+import type { CandidateRecord, ItemRecord, MemoryKind } from '../types.js';
 import type { ConsolidationPayload, ConsolidationRead, OperationAnswer } from './contracts.js';
 import { keptTerms, repairedLine, replacesChoice, sameText, sharesSubject, unsupportedText } from './evidence.js';
 
@@ -58,17 +57,17 @@ const RECENT_ITEMS_PER_KIND = 8;
 export interface ConsolidationInput {
   payload: ConsolidationPayload;
   candidates: CandidateRecord[];
-  activeItems: Map<string, ItemRow>;
+  activeItems: Map<string, ItemRecord>;
 }
 
 /** Reads the job's pending candidates and the active items related to them. */
 export function loadConsolidationInput(conn: Connection, batch: ClaimedBatch): ConsolidationInput {
   return conn.read(() => {
     const candidates = candidatesOfJob(conn, batch.jobs[0]!.id).filter((c) => c.status === 'pending');
-    const activeItems = new Map<string, ItemRow>();
-    const offer = (row: ItemRow | null): void => {
+    const activeItems = new Map<string, ItemRecord>();
+    const offer = (row: ItemRecord | null): void => {
       if (!row || row.status !== 'active' || activeItems.size >= MAX_ACTIVE_ITEMS) return;
-      if (row.kind === 'discussion_context' && row.thread_id !== batch.threadId) return;
+      if (row.kind === 'discussion_context' && row.threadId !== batch.threadId) return;
       if (!candidates.some((c) => c.kind === row.kind)) return;
       activeItems.set(row.id, row);
     };
@@ -153,7 +152,7 @@ export function planConsolidation(
     if (!target) problems.push(`${at}: target ${op.target_id ?? 'null'} is not one of the active items given`);
     else {
       if (kind && target.kind !== kind) problems.push(`${at}: target is a ${target.kind}, candidates are ${kind}`);
-      if (target.kind === 'discussion_context' && target.thread_id !== threadId) problems.push(`${at}: discussion of another thread`);
+      if (target.kind === 'discussion_context' && target.threadId !== threadId) problems.push(`${at}: discussion of another thread`);
       if (targets.has(target.id)) problems.push(`${at}: target ${target.id} used twice`);
       targets.add(target.id);
     }
@@ -359,7 +358,7 @@ export function applyConsolidation(
           diagnostics.created += 1;
         } else if (op.operation === 'revise') {
           const target = requireActive(conn, op.target_id!);
-          append(target.id, retireRevision(conn, target.id, now) + 1, target.thread_id, null);
+          append(target.id, retireRevision(conn, target.id, now) + 1, target.threadId, null);
           itemIds.push(target.id);
           diagnostics.revised += 1;
         } else {
@@ -379,7 +378,7 @@ export function applyConsolidation(
   );
 }
 
-function requireActive(conn: Connection, id: string): ItemRow {
+function requireActive(conn: Connection, id: string): ItemRecord {
   const row = findCurrentItem(conn, id);
   if (!row || row.status !== 'active') {
     // The item changed since the claim (forgotten meanwhile): retry with a fresh view.

@@ -1,7 +1,8 @@
 import { clip } from '../../shared/text.js';
 import type { Connection } from '../db/connection.js';
 import { assignConsolidationJob, insertCandidate, touchesSuppressedEvidence } from '../store/candidates.js';
-import { type ClaimedBatch, batchStillOwned, finishBatch, insertConsolidationJob } from '../store/jobs.js';
+import { type ClaimedBatch, batchStillOwned, finishBatch } from '../store/job-claims.js';
+import { insertConsolidationJob } from '../store/jobs.js';
 import { advanceCompaction, findThread } from '../store/threads.js';
 import { previousCompletedTurn, turnsByIds } from '../store/turns.js';
 import type { CandidateAnswer, ExtractionPayload, ExtractionRead } from './contracts.js';

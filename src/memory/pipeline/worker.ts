@@ -6,17 +6,9 @@ import { MemoryContractError, MemoryTimeoutError, ModelAnswerError, describeErro
 import { clip } from '../../shared/text.js';
 import type { IdGenerator } from '../../shared/ids.js';
 import type { Connection } from '../db/connection.js';
-import {
-  type ClaimOptions,
-  type ClaimedBatch,
-  childJobs,
-  claimConsolidationJob,
-  claimExtractionBatch,
-  failBatch,
-  heartbeatBatch,
-  nextJobEventAt,
-  snapshotOpenJobs,
-} from '../store/jobs.js';
+import { type ClaimOptions, type ClaimedBatch, claimConsolidationJob, claimExtractionBatch, heartbeatBatch } from '../store/job-claims.js';
+import { failBatch } from '../store/job-failures.js';
+import { childJobs, nextJobEventAt, snapshotOpenJobs } from '../store/jobs.js';
 import { isDamage } from '../db/storage-fault.js';
 import { LeaseKeeper } from '../store/lease-keeper.js';
 import { type DrainResult, EXIT_PASS_BUDGET_MS, type JobOutcome, type ProcessResult } from '../types.js';

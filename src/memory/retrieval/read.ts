@@ -1,7 +1,7 @@
 import { MemoryNotFoundError, MemoryStorageError, describeError } from '../../shared/errors.js';
 import type { Connection } from '../db/connection.js';
-import { ITEM_COLUMNS, type ItemRow, findCurrentItem, itemText, resolveItemId } from '../store/items.js';
-import type { MemoryDetail, MemoryRevision, ProvenanceSource } from '../types.js';
+import { findCurrentItem, itemRevisions, itemText, resolveItemId } from '../store/items.js';
+import type { ItemRecord, MemoryDetail, MemoryRevision, ProvenanceSource } from '../types.js';
 
 /** M-7.6: a read shows at most this many provenance excerpts … */
 export const MAX_READ_SOURCES = 3;
@@ -54,19 +54,19 @@ function toSource(row: SourceRow): ProvenanceSource {
   };
 }
 
-function detailOf(row: ItemRow, sources: ProvenanceSource[], revisions: MemoryRevision[]): MemoryDetail {
+function detailOf(row: ItemRecord, sources: ProvenanceSource[], revisions: MemoryRevision[]): MemoryDetail {
   return {
     id: row.id,
     kind: row.kind,
     status: row.status,
     ...itemText(row),
-    nonFactual: row.non_factual === 1,
-    threadId: row.thread_id,
+    nonFactual: row.nonFactual,
+    threadId: row.threadId,
     revision: row.revision,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    supersedes: row.supersedes_id,
-    supersededBy: row.superseded_by_id,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    supersedes: row.supersedesId,
+    supersededBy: row.supersededById,
     revisions,
     sources,
   };
@@ -80,7 +80,7 @@ export function readMemory(conn: Connection, threadId: string, memoryId: string)
   return conn.read(() => {
     const id = resolveItemId(conn, memoryId);
     const row = findCurrentItem(conn, id);
-    if (!row || row.status !== 'active' || (row.kind === 'discussion_context' && row.thread_id !== threadId)) {
+    if (!row || row.status !== 'active' || (row.kind === 'discussion_context' && row.threadId !== threadId)) {
       throw new MemoryNotFoundError(memoryId, `memory ${memoryId} is not usable here (forgotten, superseded or from another thread)`);
     }
     const sources = conn.stmt<SourceRow>(SOURCES_SQL).all(id, MAX_READ_SOURCES).map(toSource);
@@ -93,15 +93,15 @@ export function showMemory(conn: Connection, memoryId: string): MemoryDetail {
   try {
     return conn.read(() => {
       const id = resolveItemId(conn, memoryId);
-      const rows = conn.stmt<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM memory_items WHERE id = ? ORDER BY revision`).all(id);
-      const current = rows.find((r) => r.is_current === 1) ?? rows[rows.length - 1];
+      const rows = itemRevisions(conn, id);
+      const current = rows.find((r) => r.isCurrent) ?? rows[rows.length - 1];
       if (!current) throw new MemoryNotFoundError(memoryId);
       const revisions = rows.map((r) => ({
         revision: r.revision,
         status: r.status,
         title: r.title,
         content: r.content,
-        createdAt: r.created_at,
+        createdAt: r.createdAt,
       }));
       const sources = conn.stmt<SourceRow>(SOURCES_SQL).all(id, 1000).map(toSource);
       return detailOf(current, sources, revisions);

@@ -21,7 +21,9 @@ export const MIN_QUERY_SHARE = 0.5;
 /** … and this share of the best item's score: what ranks far below the best match is not returned. */
 export const MIN_TOP_SHARE = 0.75;
 
+// SQL: a term row of a repo-wide item or of the request's thread; `VISIBLE_CONTENT` is the same for `memory_content_terms c`.
 const VISIBLE = '(thread_id IS NULL OR thread_id = :thread)';
+const VISIBLE_CONTENT = '(c.thread_id IS NULL OR c.thread_id = :thread)';
 // CROSS JOIN: the hits come first and each reaches its item through the current-revision index; a plain join may
 // let SQLite start from the active items of a kind instead, a scan that grows with the Memory.
 const ITEM_JOIN = `CROSS JOIN memory_items i ON i.id = s.item_id AND i.is_current = 1 WHERE i.status = 'active'`;
@@ -107,7 +109,7 @@ candidates AS MATERIALIZED (
   UNION
   SELECT item_id FROM (
     SELECT c.item_id FROM memory_content_terms c
-     WHERE c.term = (SELECT term FROM forms ORDER BY df, term LIMIT 1) AND ${VISIBLE.replace(/thread_id/g, 'c.thread_id')}
+     WHERE c.term = (SELECT term FROM forms ORDER BY df, term LIMIT 1) AND ${VISIBLE_CONTENT}
      LIMIT ${CANDIDATE_LIMIT})
    WHERE NOT EXISTS (SELECT 1 FROM rare)),
 matched AS (

@@ -1,7 +1,7 @@
 import type { Connection } from '../db/connection.js';
 import { readMeta } from '../store/meta.js';
 import { countUsableItems } from '../store/items.js';
-import { countJobs, refusalCounts, unresolvedJobs } from '../store/jobs.js';
+import { countJobs, refusalCounts, unresolvedJobs } from '../store/job-counts.js';
 import { findActiveThread } from '../store/threads.js';
 import { goneLeases } from '../store/leases.js';
 import { countTurns } from '../store/turns.js';

@@ -50,6 +50,7 @@ export function touchesSuppressedEvidence(conn: Connection, sources: readonly Ve
   return sources.some((s) => (check.get(s.turnId, s.role, s.start + Array.from(s.quote).length, s.start)?.n ?? 0) > 0);
 }
 
+/** A `memory_candidates` row with its sources as one JSON list; it leaves this module as a `CandidateRecord`. */
 interface CandidateRow {
   id: string;
   thread_id: string;
@@ -73,7 +74,11 @@ export function candidatesOfJob(conn: Connection, jobId: string): CandidateRecor
         WHERE c.consolidation_job_id = ? ORDER BY c.created_at, c.rowid`,
     )
     .all(jobId);
-  return rows.map((row) => ({
+  return rows.map(toCandidateRecord);
+}
+
+function toCandidateRecord(row: CandidateRow): CandidateRecord {
+  return {
     id: row.id,
     threadId: row.thread_id,
     kind: row.kind,
@@ -87,7 +92,7 @@ export function candidatesOfJob(conn: Connection, jobId: string): CandidateRecor
       role,
       quote,
     })),
-  }));
+  };
 }
 
 export function setCandidateStatus(conn: Connection, ids: string[], status: 'consolidated' | 'rejected', now: number): void {

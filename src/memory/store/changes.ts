@@ -1,6 +1,7 @@
 import { clip } from '../../shared/text.js';
 import type { Connection } from '../db/connection.js';
 import type { MemoryChange, MemoryKind } from '../types.js';
+import { diagnosticsPath, entryPath } from './diagnostics.js';
 import { requireActiveThread } from './threads.js';
 
 /** Changes read at most, per kind: a notice shows a few and counts the rest. */
@@ -72,11 +73,12 @@ const SUGGESTION_TURNS = 64;
 export function suggestionChangesSince(conn: Connection, since: number, threadId: string): MemoryChange[] {
   const rows = conn
     .stmt<{ job_id: string; n: number; kind: MemoryKind; title: string; quote: string | null; at: number }>(
-      `SELECT j.id AS job_id, CAST(s.key AS INTEGER) + 1 AS n, json_extract(s.value, '$.kind') AS kind,
-              json_extract(s.value, '$.title') AS title, json_extract(s.value, '$.quote') AS quote, j.finished_at AS at
+      `SELECT j.id AS job_id, CAST(s.key AS INTEGER) + 1 AS n, json_extract(s.value, '${entryPath('kind')}') AS kind,
+              json_extract(s.value, '${entryPath('title')}') AS title, json_extract(s.value, '${entryPath('quote')}') AS quote,
+              j.finished_at AS at
          FROM (SELECT id FROM turns WHERE thread_id = ? ORDER BY sequence DESC LIMIT ${SUGGESTION_TURNS}) t
-         JOIN memory_jobs j ON j.turn_id = t.id, json_each(j.diagnostics, '$.suggestions') s
-        WHERE j.finished_at >= ? AND j.diagnostics IS NOT NULL AND json_extract(s.value, '$.state') IS NULL`,
+         JOIN memory_jobs j ON j.turn_id = t.id, json_each(j.diagnostics, '${diagnosticsPath('suggestions')}') s
+        WHERE j.finished_at >= ? AND j.diagnostics IS NOT NULL AND json_extract(s.value, '${entryPath('state')}') IS NULL`,
     )
     .all(threadId, since);
   return rows.map((row) => ({

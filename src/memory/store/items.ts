@@ -2,9 +2,10 @@ import { MemoryNotFoundError } from '../../shared/errors.js';
 import type { Connection } from '../db/connection.js';
 import { type TermSource, buildItemTerms } from './item-terms.js';
 import { requireActiveThread } from './threads.js';
-import type { ForgetResult, ItemStatus, MemoryItemSummary, MemoryKind } from '../types.js';
+import type { ForgetResult, ItemRecord, ItemStatus, MemoryItemSummary, MemoryKind } from '../types.js';
 
-export interface ItemRow {
+/** A `memory_items` row as SQLite returns it; it leaves this module as an `ItemRecord` (see `toItemRecord`). */
+interface ItemRow {
   id: string;
   revision: number;
   kind: MemoryKind;
@@ -24,24 +25,66 @@ export interface ItemRow {
   updated_at: number;
 }
 
-export const ITEM_COLUMNS =
-  'id, revision, kind, status, is_current, thread_id, title, content, synopsis, aliases, keywords, non_factual, ' +
-  'supersedes_id, superseded_by_id, consolidation_job_id, created_at, updated_at';
+const ITEM_COLUMN_NAMES = [
+  'id',
+  'revision',
+  'kind',
+  'status',
+  'is_current',
+  'thread_id',
+  'title',
+  'content',
+  'synopsis',
+  'aliases',
+  'keywords',
+  'non_factual',
+  'supersedes_id',
+  'superseded_by_id',
+  'consolidation_job_id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof ItemRow)[];
+/** The columns of an `ItemRow`, unqualified and of `memory_items i`. */
+const ITEM_COLUMNS = ITEM_COLUMN_NAMES.join(', ');
+const ITEM_COLUMNS_OF_I = ITEM_COLUMN_NAMES.map((column) => `i.${column}`).join(', ');
 
-/** The text fields of an item revision, with its JSON lists parsed. */
-export function itemText(row: ItemRow): { title: string; content: string; synopsis: string; aliases: string[]; keywords: string[] } {
+/** An item revision as the rest of Memory sees it, its JSON lists parsed. */
+function toItemRecord(row: ItemRow): ItemRecord {
   return {
+    id: row.id,
+    revision: row.revision,
+    kind: row.kind,
+    status: row.status,
+    isCurrent: row.is_current === 1,
+    threadId: row.thread_id,
     title: row.title,
     content: row.content,
     synopsis: row.synopsis,
     aliases: JSON.parse(row.aliases) as string[],
     keywords: JSON.parse(row.keywords) as string[],
+    nonFactual: row.non_factual === 1,
+    supersedesId: row.supersedes_id,
+    supersededById: row.superseded_by_id,
+    consolidationJobId: row.consolidation_job_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
+/** The text fields of an item revision. */
+export function itemText(item: ItemRecord): { title: string; content: string; synopsis: string; aliases: string[]; keywords: string[] } {
+  return { title: item.title, content: item.content, synopsis: item.synopsis, aliases: item.aliases, keywords: item.keywords };
+}
+
 /** The current revision of an item, whatever its status. */
-export function findCurrentItem(conn: Connection, id: string): ItemRow | null {
-  return conn.stmt<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM memory_items WHERE id = ? AND is_current = 1`).get(id) ?? null;
+export function findCurrentItem(conn: Connection, id: string): ItemRecord | null {
+  const row = conn.stmt<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM memory_items WHERE id = ? AND is_current = 1`).get(id);
+  return row ? toItemRecord(row) : null;
+}
+
+/** Every revision of an item, oldest first, whatever its status. */
+export function itemRevisions(conn: Connection, id: string): ItemRecord[] {
+  return conn.stmt<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM memory_items WHERE id = ? ORDER BY revision`).all(id).map(toItemRecord);
 }
 
 /** Shortest prefix people may type to name a memory (INTERFACES.md §1). */
@@ -64,21 +107,21 @@ export function resolveItemId(conn: Connection, input: string): string {
   throw new MemoryNotFoundError(input, `'${input}' matches several memories (${rows.map((r) => r.id).join(', ')}…); type more of the id`);
 }
 
-export interface NewRevision {
-  id: string;
-  revision: number;
-  kind: MemoryKind;
-  threadId: string | null;
-  title: string;
-  content: string;
-  synopsis: string;
-  aliases: string[];
-  keywords: string[];
-  supersedesId: string | null;
-  consolidationJobId: string;
-  candidateIds: string[];
-  now: number;
-}
+/** A revision to append: the fields of its record that are not derived, its candidates and the time. */
+export type NewRevision = Pick<
+  ItemRecord,
+  | 'id'
+  | 'revision'
+  | 'kind'
+  | 'threadId'
+  | 'title'
+  | 'content'
+  | 'synopsis'
+  | 'aliases'
+  | 'keywords'
+  | 'supersedesId'
+  | 'consolidationJobId'
+> & { candidateIds: string[]; now: number };
 
 /**
  * Appends an item revision (M-6.2: rows are never edited, a trigger enforces it), links its candidates
@@ -160,7 +203,7 @@ export function indexActiveItems(conn: Connection): number {
   );
   let indexed = 0;
   for (let rows = page.all(''); rows.length > 0; rows = page.all(rows[rows.length - 1]!.id)) {
-    for (const row of rows) indexTerms(conn, row.id, row.thread_id, itemText(row));
+    for (const row of rows) indexTerms(conn, row.id, row.thread_id, itemText(toItemRecord(row)));
     indexed += rows.length;
   }
   return indexed;
@@ -313,12 +356,13 @@ export function countUsableItems(conn: Connection, activeThreadId: string | null
 }
 
 /** The most recently updated active items of a kind (and thread, for discussions). */
-export function recentActiveItems(conn: Connection, kind: MemoryKind, threadId: string | null, limit: number): ItemRow[] {
+export function recentActiveItems(conn: Connection, kind: MemoryKind, threadId: string | null, limit: number): ItemRecord[] {
   return conn
     .stmt<ItemRow>(
       `SELECT ${ITEM_COLUMNS} FROM memory_items WHERE status = 'active' AND kind = ? AND thread_id IS ? ORDER BY updated_at DESC LIMIT ?`,
     )
-    .all(kind, threadId, limit);
+    .all(kind, threadId, limit)
+    .map(toItemRecord);
 }
 
 /**
@@ -327,14 +371,13 @@ export function recentActiveItems(conn: Connection, kind: MemoryKind, threadId: 
  * index; CROSS JOIN keeps SQLite from starting at the kind's active items instead (a scan that grows with
  * the Memory).
  */
-export function activeItemsWithTitleTerm(conn: Connection, term: string, kind: MemoryKind, threadId: string | null): ItemRow[] {
+export function activeItemsWithTitleTerm(conn: Connection, term: string, kind: MemoryKind, threadId: string | null): ItemRecord[] {
   return conn
     .stmt<ItemRow>(
-      `SELECT ${ITEM_COLUMNS.split(', ')
-        .map((c) => `i.${c}`)
-        .join(', ')} FROM memory_terms t
+      `SELECT ${ITEM_COLUMNS_OF_I} FROM memory_terms t
         CROSS JOIN memory_items i ON i.id = t.item_id AND i.is_current = 1
         WHERE t.term = ? AND i.status = 'active' AND i.kind = ? AND i.thread_id IS ?`,
     )
-    .all(term, kind, threadId);
+    .all(term, kind, threadId)
+    .map(toItemRecord);
 }

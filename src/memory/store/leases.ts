@@ -92,27 +92,38 @@ export function mayTakeOver(owner: string | null, expiresAt: number | null, rule
 }
 
 /** Open turns and leased jobs with their leases: few rows, read through partial indexes. */
-export function liveLeases(conn: Connection): { turns: LeaseRow[]; jobs: LeaseRow[] } {
+export function liveLeases(conn: Connection): { turns: LeaseRecord[]; jobs: LeaseRecord[] } {
   return {
-    turns: conn.stmt<LeaseRow>("SELECT id, lease_owner AS owner, lease_expires_at AS expiresAt FROM turns WHERE state = 'open'").all(),
+    turns: conn.stmt<LeaseRow>("SELECT id, lease_owner, lease_expires_at FROM turns WHERE state = 'open'").all().map(toLeaseRecord),
     jobs: conn
-      .stmt<LeaseRow>(
-        "SELECT id, lease_owner AS owner, lease_expires_at AS expiresAt FROM memory_jobs WHERE finished_at IS NULL AND status = 'leased'",
-      )
-      .all(),
+      .stmt<LeaseRow>("SELECT id, lease_owner, lease_expires_at FROM memory_jobs WHERE finished_at IS NULL AND status = 'leased'")
+      .all()
+      .map(toLeaseRecord),
   };
 }
 
-export interface LeaseRow {
+/** The lease columns of a `turns` or `memory_jobs` row. */
+interface LeaseRow {
+  id: string;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+}
+
+/** Who holds a turn or a job, and until when. */
+export interface LeaseRecord {
   id: string;
   owner: string | null;
   expiresAt: number | null;
 }
 
+function toLeaseRecord(row: LeaseRow): LeaseRecord {
+  return { id: row.id, owner: row.lease_owner, expiresAt: row.lease_expires_at };
+}
+
 /** Leases held by processes of this machine that no longer run, for status and the exit pass. */
 export function goneLeases(conn: Connection): { turns: number; jobs: number; pids: number[] } {
   const { turns, jobs } = liveLeases(conn);
-  const gone = (rows: LeaseRow[]): LeaseRow[] => rows.filter((r) => ownerState(r.owner) === 'gone');
+  const gone = (rows: LeaseRecord[]): LeaseRecord[] => rows.filter((r) => ownerState(r.owner) === 'gone');
   const t = gone(turns);
   const j = gone(jobs);
   const pids = [...new Set([...t, ...j].map((r) => ownerPid(r.owner)).filter((p): p is number => p !== null))].sort((a, b) => a - b);

@@ -3,7 +3,7 @@ import { describeError } from '../../shared/errors.js';
 import type { IdGenerator } from '../../shared/ids.js';
 import type { Connection } from '../db/connection.js';
 import { termsCurrent } from '../db/term-format.js';
-import { reclaimExpiredJobs } from './jobs.js';
+import { reclaimExpiredJobs } from './job-claims.js';
 import { DEFAULT_JOB_LEASE_MS, DEFAULT_TURN_LEASE_MS, goneLeases, hasExpiredLeases } from './leases.js';
 import { reindexTerms } from './reindex.js';
 import { recoverExpiredTurns } from './turns.js';

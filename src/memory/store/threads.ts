@@ -1,19 +1,41 @@
 import { MemorySchemaError } from '../../shared/errors.js';
 import type { Connection } from '../db/connection.js';
 import { metaExists } from './meta.js';
-import type { ThreadRecord, TurnHandle } from '../types.js';
+import type { ThreadRecord, ThreadStatus, TurnHandle } from '../types.js';
 
-// Columns under their record names: a row is a ThreadRecord as it comes, no mapping layer.
-const THREAD_COLUMNS =
-  'id, status, compaction, compaction_sequence AS compactionSequence, created_at AS createdAt, updated_at AS updatedAt, ' +
-  'archived_at AS archivedAt';
+/** A `threads` row as SQLite returns it; it leaves this module as a `ThreadRecord`. */
+interface ThreadRow {
+  id: string;
+  status: ThreadStatus;
+  compaction: string;
+  compaction_sequence: number;
+  created_at: number;
+  updated_at: number;
+  archived_at: number | null;
+}
+
+const THREAD_COLUMNS = 'id, status, compaction, compaction_sequence, created_at, updated_at, archived_at';
+
+function toThreadRecord(row: ThreadRow): ThreadRecord {
+  return {
+    id: row.id,
+    status: row.status,
+    compaction: row.compaction,
+    compactionSequence: row.compaction_sequence,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    archivedAt: row.archived_at,
+  };
+}
 
 export function findActiveThread(conn: Connection): ThreadRecord | null {
-  return conn.stmt<ThreadRecord>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE status = 'active'`).get() ?? null;
+  const row = conn.stmt<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE status = 'active'`).get();
+  return row ? toThreadRecord(row) : null;
 }
 
 export function findThread(conn: Connection, id: string): ThreadRecord | null {
-  return conn.stmt<ThreadRecord>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`).get(id) ?? null;
+  const row = conn.stmt<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`).get(id);
+  return row ? toThreadRecord(row) : null;
 }
 
 /** The operational guard (M-2.4): meta and the active thread must exist at run time. */

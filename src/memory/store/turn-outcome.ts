@@ -1,6 +1,9 @@
 import type { Connection } from '../db/connection.js';
+import { diagnosticsPath, entryPath } from './diagnostics.js';
 import { clip } from '../../shared/text.js';
 import type { CandidateStatus, MemoryKind, RememberResult, RoutedItem } from '../types.js';
+
+const ERROR = diagnosticsPath('error');
 
 /** How far back from a turn the lead job of its extraction batch may be (failed jobs can sit between). */
 const BATCH_WINDOW = 32;
@@ -20,7 +23,7 @@ export type TurnOutcome =
 export function turnOutcome(conn: Connection, turnId: string, kind: MemoryKind): TurnOutcome {
   const job = conn
     .stmt<{ finished: number; batch_id: string | null; last_error: string | null; thread_id: string; sequence: number }>(
-      `SELECT finished_at IS NOT NULL AS finished, batch_id, json_extract(diagnostics, '$.error') AS last_error, thread_id,
+      `SELECT finished_at IS NOT NULL AS finished, batch_id, json_extract(diagnostics, '${ERROR}') AS last_error, thread_id,
               turn_sequence AS sequence
          FROM memory_jobs WHERE turn_id = ?`,
     )
@@ -30,7 +33,7 @@ export function turnOutcome(conn: Connection, turnId: string, kind: MemoryKind):
     .stmt<{ id: string; kind: MemoryKind; status: CandidateStatus; item_id: string | null; consolidation_error: string | null }>(
       `SELECT DISTINCT c.id, c.kind, c.status,
               (SELECT mic.item_id FROM memory_item_candidates mic WHERE mic.candidate_id = c.id LIMIT 1) AS item_id,
-              (SELECT json_extract(j.diagnostics, '$.error') FROM memory_jobs j
+              (SELECT json_extract(j.diagnostics, '${ERROR}') FROM memory_jobs j
                 WHERE j.id = c.consolidation_job_id AND j.finished_at IS NULL) AS consolidation_error
          FROM candidate_sources cs JOIN memory_candidates c ON c.id = cs.candidate_id
         WHERE cs.turn_id = ? AND cs.role = 'user'`,
@@ -60,10 +63,10 @@ function extractionRefusal(
   if (job.batch_id === null) return null;
   const rows = conn
     .stmt<{ reason: string }>(
-      `SELECT json_extract(r.value, '$.reason') AS reason
-         FROM turns t JOIN memory_jobs j ON j.turn_id = t.id, json_each(j.diagnostics, '$.rejections') r
+      `SELECT json_extract(r.value, '${entryPath('reason')}') AS reason
+         FROM turns t JOIN memory_jobs j ON j.turn_id = t.id, json_each(j.diagnostics, '${diagnosticsPath('rejections')}') r
         WHERE t.thread_id = ? AND t.sequence BETWEEN ? AND ? AND j.batch_id = ? AND j.diagnostics IS NOT NULL
-          AND json_extract(r.value, '$.turnId') = ?
+          AND json_extract(r.value, '${entryPath('turnId')}') = ?
         LIMIT 1`,
     )
     .all(job.thread_id, job.sequence - BATCH_WINDOW, job.sequence, job.batch_id, turnId);
@@ -75,7 +78,7 @@ export function candidateOutcome(conn: Connection, candidateId: string): TurnOut
   const row = conn
     .stmt<{ status: CandidateStatus; item_id: string | null; error: string | null }>(
       `SELECT c.status, (SELECT mic.item_id FROM memory_item_candidates mic WHERE mic.candidate_id = c.id LIMIT 1) AS item_id,
-              (SELECT json_extract(j.diagnostics, '$.error') FROM memory_jobs j
+              (SELECT json_extract(j.diagnostics, '${ERROR}') FROM memory_jobs j
                 WHERE j.id = c.consolidation_job_id AND j.finished_at IS NULL) AS error
          FROM memory_candidates c WHERE c.id = ?`,
     )

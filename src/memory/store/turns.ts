@@ -5,6 +5,7 @@ import { insertExtractionJob } from './jobs.js';
 import { type LeaseRule, mayTakeOver } from './leases.js';
 import { metaExists } from './meta.js';
 
+/** A `turns` row as SQLite returns it; it leaves this module as a `TurnRecord`. */
 interface TurnRow {
   id: string;
   thread_id: string;
@@ -22,11 +23,11 @@ interface TurnRow {
   finished_at: number | null;
 }
 
-export const TURN_COLUMNS =
+const TURN_COLUMNS =
   'id, thread_id, sequence, intent, user_text, assistant_text, state, scope_paths, lease_owner, lease_expires_at, failure, ' +
   'created_at, updated_at, finished_at';
 
-export function mapTurn(row: TurnRow): TurnRecord {
+function toTurnRecord(row: TurnRow): TurnRecord {
   return {
     id: row.id,
     threadId: row.thread_id,
@@ -47,7 +48,7 @@ export function mapTurn(row: TurnRow): TurnRecord {
 
 export function findTurn(conn: Connection, id: string): TurnRecord | null {
   const row = conn.stmt<TurnRow>(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`).get(id);
-  return row ? mapTurn(row) : null;
+  return row ? toTurnRecord(row) : null;
 }
 
 /** Sequences stay exact JavaScript numbers (issue "Safe hands", item 6): no turn is numbered beyond this. */
@@ -127,7 +128,7 @@ export function finishTurn(conn: Connection, input: FinishInput): TurnRecord {
       .get(input.state, input.assistantText, input.failure, input.now, input.now, input.handle.turnId, input.owner);
     if (!row) throw leaseLost(conn, input.handle.turnId);
     insertExtractionJob(conn, { jobId: input.jobId, turnId: row.id, threadId: row.thread_id, sequence: row.sequence, now: input.now });
-    return mapTurn(row);
+    return toTurnRecord(row);
   });
 }
 
@@ -162,11 +163,11 @@ export function recoverExpiredTurns(conn: Connection, rule: LeaseRule, newJobId:
   return conn.immediate(() => {
     // No ORDER BY in SQL: it would steer the planner off the small partial index of open turns.
     const expired = conn
-      .stmt<{ id: string; thread_id: string; sequence: number; owner: string | null; expiresAt: number | null }>(
-        "SELECT id, thread_id, sequence, lease_owner AS owner, lease_expires_at AS expiresAt FROM turns WHERE state = 'open'",
+      .stmt<{ id: string; thread_id: string; sequence: number; lease_owner: string | null; lease_expires_at: number | null }>(
+        "SELECT id, thread_id, sequence, lease_owner, lease_expires_at FROM turns WHERE state = 'open'",
       )
       .all()
-      .filter((t) => mayTakeOver(t.owner, t.expiresAt, rule))
+      .filter((t) => mayTakeOver(t.lease_owner, t.lease_expires_at, rule))
       .sort((a, b) => a.thread_id.localeCompare(b.thread_id) || a.sequence - b.sequence);
     const now = rule.now;
     for (const turn of expired) {
@@ -196,7 +197,7 @@ export function turnsByIds(conn: Connection, ids: readonly string[]): TurnRecord
   return conn
     .stmt<TurnRow>(`SELECT ${TURN_COLUMNS} FROM turns WHERE id IN (SELECT value FROM json_each(?)) ORDER BY sequence`)
     .all(JSON.stringify(ids))
-    .map(mapTurn);
+    .map(toTurnRecord);
 }
 
 /** The completed turn of a thread just before a sequence (a confirmation's proposal lives there). */
@@ -206,5 +207,5 @@ export function previousCompletedTurn(conn: Connection, threadId: string, before
       `SELECT ${TURN_COLUMNS} FROM turns WHERE thread_id = ? AND sequence < ? AND state = 'completed' ORDER BY sequence DESC LIMIT 1`,
     )
     .get(threadId, beforeSequence);
-  return row ? mapTurn(row) : null;
+  return row ? toTurnRecord(row) : null;
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type ChatRequest, type ChatResponse, MemoryManager, MemoryNotFoundError, ScriptedLlm } from '../../../src/index.js';
+import { type ChatRequest, type ChatResponse, type MemoryManager, MemoryNotFoundError, ScriptedLlm } from '../../../src/index.js';
 import { LlmCallError } from '../../../src/llm/diagnostics.js';
 import type { randomIds } from '../../../src/shared/ids.js';
-import { MAX_UNUSABLE_ANSWERS } from '../../../src/memory/store/jobs.js';
+import { MAX_UNUSABLE_ANSWERS } from '../../../src/memory/store/job-times.js';
 import { consolidateWith, extractionPayload, quoteUser } from '../../helpers/scripted.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
+import { openMemory } from '../../helpers/memory.js';
 
 /** M-9.4a: bounded retries — re-ask once, bisect a poison batch, `failed` after 6 unusable answers, `retry`. */
 
@@ -41,7 +42,7 @@ describe('M-9.4a a poison turn cannot hold its batch-mates', () => {
     const repo = tempRepo();
     const clock = new ManualClock();
     const llm = poisonedModel();
-    const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, llm, now: clock.now });
     const ids = [
       admit(memory, '以后规则一用 Alpha。'),
       admit(memory, '以后规则二用 Bravo。'),
@@ -108,13 +109,12 @@ describe('M-9.4a a poison turn cannot hold its batch-mates', () => {
     expect(withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT compaction_sequence FROM threads WHERE status = 'active'").get())).toEqual({
       compaction_sequence: 4,
     });
-    await memory.close();
   });
 
   it('retry accepts a unique prefix of a failed job id', async () => {
     const repo = tempRepo();
     const clock = new ManualClock();
-    const memory = MemoryManager.open({ repoRoot: repo, llm: poisonedModel(), now: clock.now });
+    const memory = openMemory({ repoRoot: repo, llm: poisonedModel(), now: clock.now });
     admit(memory, POISON);
     for (let i = 0; i < 10 && memory.status().jobs.failed === 0; i += 1) {
       await memory.processDue({ force: true });
@@ -123,7 +123,6 @@ describe('M-9.4a a poison turn cannot hold its batch-mates', () => {
     const [failed] = memory.status().unresolved.failed;
     expect(failed).toBeDefined();
     expect(memory.retry(failed!.id.slice(0, 8)).jobIds).toEqual([failed!.id]);
-    await memory.close();
   });
 });
 
@@ -137,7 +136,7 @@ describe('M-9.4a transport failures never make a job terminal', () => {
       durationMs: 1,
       kind: 'network',
     });
-    const memory = MemoryManager.open({
+    const memory = openMemory({
       repoRoot: repo,
       llm: new ScriptedLlm().always('memory_extraction', { error: offline }),
       now: clock.now,
@@ -149,7 +148,6 @@ describe('M-9.4a transport failures never make a job terminal', () => {
     }
     expect(job(repo, turnId)).toMatchObject({ status: 'retry_wait', attempt_count: 12 });
     expect(memory.status().jobs).toMatchObject({ failed: 0, retryWait: 1 });
-    await memory.close();
   });
 
   it('an invalid answer is re-asked once at once with the error appended', async () => {
@@ -166,14 +164,13 @@ describe('M-9.4a transport failures never make a job terminal', () => {
         };
       })
       .always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     admit(memory, '以后默认用中文回答。');
     await memory.processDue({ force: true });
     expect(memory.list().map((i) => i.title)).toEqual(['默认用中文回答']);
     const [, reask] = llm.requestsFor('memory_extraction');
     expect(reask!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(reask!.messages[3]!.content).toMatch(/could not be used: .*no (readable )?JSON/);
-    await memory.close();
   });
 });
 
@@ -189,7 +186,7 @@ describe('M-9.3 a failing background scheduler is visible in status', () => {
       return `${kind}-${String(n).padStart(6, '0')}`;
     };
     const llm = new ScriptedLlm().always('memory_extraction', { content: JSON.stringify({ thread_compaction: 's', candidates: [] }) });
-    const memory = MemoryManager.open({ repoRoot: repo, llm, ids });
+    const memory = openMemory({ repoRoot: repo, llm, ids });
     broken = false;
     admit(memory, 'one');
     admit(memory, 'two');
@@ -199,7 +196,6 @@ describe('M-9.3 a failing background scheduler is visible in status', () => {
     broken = false;
     await vi.waitFor(() => expect(memory.status().backgroundError).toBeNull(), { timeout: 5_000 });
     expect(memory.status().jobs.succeededNoOutput).toBe(2);
-    await memory.close();
   });
 });
 
@@ -208,7 +204,7 @@ describe('M-9.4a a thread backing off never blocks another thread', () => {
     const repo = tempRepo();
     const clock = new ManualClock();
     const llm = new ScriptedLlm();
-    const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, llm, now: clock.now });
     admit(memory, 'a1');
     llm.enqueue('memory_extraction', { error: new Error('transport down') });
     await memory.processDue({ force: true });
@@ -219,7 +215,6 @@ describe('M-9.4a a thread backing off never blocks another thread', () => {
     llm.always('memory_extraction', { content: JSON.stringify({ thread_compaction: 's', candidates: [] }) });
     await memory.processDue({ force: true });
     expect(job(repo, b1).status).toBe('succeeded_no_output');
-    await memory.close();
   });
 });
 
@@ -244,7 +239,7 @@ describe('M-6.4 the synopsis is held to the evidence too', () => {
           keywords: [],
         })),
       );
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     admit(memory, '以后回答先给结论。');
     await memory.processDue({ force: true });
     // The synopsis the quotes do not back is not shown; it would stay a keyword only if it shared a term with them.
@@ -257,6 +252,5 @@ describe('M-6.4 the synopsis is held to the evidence too', () => {
     expect(memory.search(h, 'push to main')).toEqual([]);
     expect(memory.routingContext(h)).not.toMatch(/push to main/);
     memory.failTurn(h);
-    await memory.close();
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, MemorySchemaError, ScriptedLlm } from '../../../src/index.js';
-import { FAILED_AT, UNUSABLE_BACKOFF_MS } from '../../../src/memory/store/jobs.js';
+import { FAILED_AT, UNUSABLE_BACKOFF_MS } from '../../../src/memory/store/job-times.js';
 import { startFixture } from '../../helpers/processes.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
+import { openMemory } from '../../helpers/memory.js';
 
 const MINUTE = 60_000;
 const YEAR = 365 * 24 * 60 * MINUTE;
@@ -27,7 +28,7 @@ describe('clock-safe leases (issue "Safe hands", item 5) — two processes, each
     const ahead = (): number => Date.now() + 2 * MINUTE;
     // The turn's 3-second lease looks two minutes old to this clock; its owner still runs.
     for (let look = 0; look < 3; look += 1) {
-      const reader = MemoryManager.open({ repoRoot: repo, now: ahead, llm: new ScriptedLlm() });
+      const reader = openMemory({ repoRoot: repo, now: ahead, llm: new ScriptedLlm() });
       await reader.processDue({ force: true });
       expect(reader.status().turns).toMatchObject({ open: 1, interrupted: 0 });
       await reader.close();
@@ -39,14 +40,13 @@ describe('clock-safe leases (issue "Safe hands", item 5) — two processes, each
     const doomed = startFixture('skewed-process.mjs', [repo, '0', 'turn']);
     const second = JSON.parse(await doomed.nextLine()) as { turnId: string };
     await killed(doomed);
-    const reader = MemoryManager.open({ repoRoot: repo, now: ahead });
+    openMemory({ repoRoot: repo, now: ahead });
     expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT state FROM turns WHERE id = ?').get(second.turnId))).toEqual({
       state: 'interrupted',
     });
     expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT state FROM turns WHERE id = ?').get(handle.turnId))).toEqual({
       state: 'completed',
     });
-    await reader.close();
   });
 
   it('a retry time set by a clock a year ahead is due now, so the thread’s later turns do not wait a year', async () => {
@@ -56,11 +56,10 @@ describe('clock-safe leases (issue "Safe hands", item 5) — two processes, each
     const { nextRetryAt } = JSON.parse(await skewed.nextLine()) as { nextRetryAt: number };
     expect(nextRetryAt).toBeGreaterThan(Date.now() + YEAR - MINUTE);
     const llm = new ScriptedLlm().always('memory_extraction', { content: '{"thread_compaction":"","candidates":[]}' });
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     const done = await memory.processDue();
     expect(done.outcomes.map((o) => o.outcome)).toEqual(['succeeded_no_output']);
     expect(memory.status().jobs).toMatchObject({ retryWait: 0, succeededNoOutput: 2 });
-    await memory.close();
   });
 
   it('a claim made with a clock an hour ahead by a process that died is taken back at the next start, not an hour later', async () => {
@@ -76,24 +75,22 @@ describe('clock-safe leases (issue "Safe hands", item 5) — two processes, each
     expect(owner.o).toMatch(new RegExp(`@.+:${skewed.child.pid}$`));
     await killed(skewed);
     const llm = new ScriptedLlm().always('memory_extraction', { content: '{"thread_compaction":"","candidates":[]}' });
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     expect(memory.goneProcessLeases()).toEqual({ reclaimed: 2, stillLeased: 0, pids: [skewed.child.pid] });
     expect((await memory.processDue({ force: true })).outcomes.map((o) => o.outcome)).toEqual(['succeeded_no_output']);
-    await memory.close();
   });
 
   it('a lease further ahead than any lease is given counts as over, even for an owner without a process id', async () => {
     const repo = tempRepo();
     const clock = new ManualClock();
     const hang = new ScriptedLlm().always('memory_extraction', () => new Promise(() => {}));
-    const ahead = MemoryManager.open({ repoRoot: repo, llm: hang, now: () => clock.value + 60 * MINUTE, workerId: 'ahead' });
+    const ahead = openMemory({ repoRoot: repo, llm: hang, now: () => clock.value + 60 * MINUTE, workerId: 'ahead' });
     admitTwo(ahead);
     void ahead.processDue({ force: true });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const llm = new ScriptedLlm().always('memory_extraction', { content: '{"thread_compaction":"","candidates":[]}' });
-    const reader = MemoryManager.open({ repoRoot: repo, llm, now: clock.now, workerId: 'reader' });
+    const reader = openMemory({ repoRoot: repo, llm, now: clock.now, workerId: 'reader' });
     expect((await reader.processDue({ force: true })).outcomes.map((o) => o.outcome)).toEqual(['succeeded_no_output']);
-    await reader.close();
   });
 });
 
@@ -103,7 +100,7 @@ describe('unusable answers fail sooner (issue "Safe hands", item 7)', () => {
     const clock = new ManualClock();
     const start = clock.value;
     const llm = new ScriptedLlm().always('memory_extraction', { content: 'I could not find anything worth remembering.' });
-    const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, llm, now: clock.now });
     admitTwo(memory);
     for (let round = 0; round < 40 && memory.status().jobs.failed < 2; round += 1) {
       await memory.processDue({ force: true });
@@ -122,14 +119,13 @@ describe('unusable answers fail sooner (issue "Safe hands", item 7)', () => {
     // waits for the first: 5 + 10 + 20 + 40 + 80 s each, about five minutes for both — not the hours of M-9.4.
     expect(clock.value - start).toBeLessThanOrEqual(2 * UNUSABLE_BACKOFF_MS.reduce((a, b) => a + b, 0));
     expect(llm.requestsFor('memory_extraction').length).toBeLessThanOrEqual(2 * 2 * 6);
-    await memory.close();
   });
 });
 
 describe('safe integers (issue "Safe hands", item 6)', () => {
   it('a crafted database whose turn sequence is at 2^53 − 1 refuses the next turn instead of numbering it unsafely', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: 'first' }), 'ok');
     // A turn at the largest safe sequence, as a crafted or damaged file could hold one (the schema forbids updates).
     withRawDb(dbPathOf(repo), (db) =>
@@ -144,6 +140,5 @@ describe('safe integers (issue "Safe hands", item 6)', () => {
     expect(() => memory.beginTurn({ intent: 'general_chat', userText: 'next' })).toThrow(MemorySchemaError);
     expect(() => memory.beginTurn({ intent: 'general_chat', userText: 'next' })).toThrow(/largest safe integer/);
     expect(withRawDb(dbPathOf(repo), (db) => db.prepare('SELECT count(*) AS n FROM turns').get())).toEqual({ n: 2 });
-    await memory.close();
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ChatRequest, type ChatResponse, MemoryManager, ScriptedLlm } from '../../../src/index.js';
 import { consolidateWith, consolidationPayload, extractWith, quoteUser } from '../../helpers/scripted.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
+import { openMemory } from '../../helpers/memory.js';
 
 /** A manager whose model extracts one preference per turn (the whole user text as the quote). */
 function setup(titleOf: (user: string) => string = (u) => u.replace(/^.*?(以后|from now on,?)\s*/i, '').replace(/[。.]$/, '')) {
@@ -206,13 +207,12 @@ describe('M-6.1 consolidation is all or nothing', () => {
           }),
         };
       });
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     const h = memory.beginTurn({ intent: 'general_chat', userText: '以后回答先给结论。我们决定采用 ruff。' });
     memory.completeTurn(h, 'ok');
     await memory.processDue({ force: true });
     expect(memory.list()).toEqual([]);
     expect(memory.status().lastError).toMatch(/merges kinds/);
-    await memory.close();
   });
 });
 

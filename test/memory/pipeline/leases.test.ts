@@ -4,6 +4,7 @@ import { type ChatResponse, MemoryManager, ScriptedLlm } from '../../../src/inde
 import { runFixture } from '../../helpers/child.js';
 import { consolidateWith, extractWith, quoteUser } from '../../helpers/scripted.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
+import { openMemory } from '../../helpers/memory.js';
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
   let resolve!: (v: T) => void;
@@ -42,7 +43,7 @@ describe('M-9.1 / M-9.2 job leases and fencing', () => {
       called.resolve();
       return slow.promise;
     });
-    const stale = MemoryManager.open({ repoRoot: repo, llm: staleLlm, now: clock.now, workerId: 'stale', jobLeaseMs: 60_000 });
+    const stale = openMemory({ repoRoot: repo, llm: staleLlm, now: clock.now, workerId: 'stale', jobLeaseMs: 60_000 });
     admitTwo(stale);
     const staleRun = stale.processDue({ force: true });
     await called.promise;
@@ -51,7 +52,7 @@ describe('M-9.1 / M-9.2 job leases and fencing', () => {
     const freshLlm = new ScriptedLlm()
       .always('memory_extraction', preferenceFromEachTurn)
       .always('memory_consolidation', consolidateWith());
-    const fresh = MemoryManager.open({ repoRoot: repo, llm: freshLlm, now: clock.now, workerId: 'fresh' });
+    const fresh = openMemory({ repoRoot: repo, llm: freshLlm, now: clock.now, workerId: 'fresh' });
     const taken = await fresh.processDue({ force: true });
     expect(taken.outcomes.map((o) => o.outcome)).toEqual(['succeeded', 'succeeded']);
     expect(counts(repo)).toEqual({ candidates: 2, items: 2, errors: 0 });
@@ -62,7 +63,6 @@ describe('M-9.1 / M-9.2 job leases and fencing', () => {
     expect(counts(repo)).toEqual({ candidates: 2, items: 2, errors: 0 });
     expect(fresh.status().lastError).toBeNull();
     await fresh.close();
-    await stale.close();
   });
 
   it('a clear while the model call is in flight fences the late result (generation)', async () => {
@@ -74,7 +74,7 @@ describe('M-9.1 / M-9.2 job leases and fencing', () => {
       await answer.promise;
       return preferenceFromEachTurn(request);
     });
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     admitTwo(memory);
     const run = memory.processDue({ force: true });
     await called.promise;
@@ -83,12 +83,11 @@ describe('M-9.1 / M-9.2 job leases and fencing', () => {
     expect((await run).outcomes.map((o) => o.outcome)).toEqual(['fenced']);
     expect(counts(repo)).toEqual({ candidates: 0, items: 0, errors: 0 });
     expect(memory.status()).toMatchObject({ generation: cleared.generation, lastError: null, jobs: { pending: 0, leased: 0 } });
-    await memory.close();
   });
 
   it('2 processes running workers on one database never double-commit a job', async () => {
     const repo = tempRepo();
-    const memory = MemoryManager.open({ repoRoot: repo });
+    const memory = openMemory({ repoRoot: repo });
     // Two threads, so both workers can extract at once (a thread's batches commit in sequence order).
     for (let i = 0; i < 40; i += 1) {
       if (i === 20) await memory.newThread();
@@ -126,7 +125,7 @@ describe('M-10.2 exit pass', () => {
   it('a hanging model: close({drain}) ends within the request timeout and leaves the jobs in retry with a warning', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', { hang: true });
-    const memory = MemoryManager.open({ repoRoot: repo, llm, requestTimeoutMs: 300 });
+    const memory = openMemory({ repoRoot: repo, llm, requestTimeoutMs: 300 });
     admitTwo(memory);
     const started = Date.now();
     const result = await memory.close({ drain: true });
@@ -134,16 +133,15 @@ describe('M-10.2 exit pass', () => {
     expect(result).toMatchObject({ attempted: 2, succeeded: 0, retried: 2 });
     expect(result.warnings).toHaveLength(2);
     expect(result.warnings[0]!.message).toMatch(/timed out after 300 ms/);
-    const reopened = MemoryManager.open({ repoRoot: repo });
+    const reopened = openMemory({ repoRoot: repo });
     expect(reopened.status().jobs).toMatchObject({ retryWait: 2, leased: 0 });
     expect(reopened.status().lastError).toMatch(/MemoryTimeoutError/);
-    await reopened.close();
   });
 
   it('a failing model: the pass still ends, with a warning per job', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', { error: Object.assign(new Error('HTTP 500'), { status: 500 }) });
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     admitTwo(memory);
     const result = await memory.close({ drain: true });
     expect(result).toMatchObject({ attempted: 2, retried: 2 });
@@ -168,10 +166,9 @@ describe('M-10.2 exit pass', () => {
     const result = await memory.close({ drain: true });
     expect(result).toMatchObject({ attempted: 3, succeeded: 3, retried: 0 });
     expect(llm.requestsFor('memory_extraction')).toHaveLength(1);
-    const reopened = MemoryManager.open({ repoRoot: repo });
+    const reopened = openMemory({ repoRoot: repo });
     expect(reopened.status().jobs).toMatchObject({ pending: 2, succeeded: 3 });
     expect(reopened.list()).toHaveLength(2);
-    await reopened.close();
   });
 
   it('a job the background worker holds at close finishes first, and the consolidation it produced gets the exit pass', async () => {
@@ -184,7 +181,7 @@ describe('M-10.2 exit pass', () => {
         return extraction.promise.then(() => preferenceFromEachTurn(request));
       })
       .always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     memory.start();
     admitTwo(memory);
     await started.promise;
@@ -194,22 +191,20 @@ describe('M-10.2 exit pass', () => {
     const result = await closing;
     expect(result).toMatchObject({ attempted: 1, succeeded: 1, retried: 0 });
     expect(llm.requestsFor('memory_consolidation')).toHaveLength(1);
-    const reopened = MemoryManager.open({ repoRoot: repo });
+    const reopened = openMemory({ repoRoot: repo });
     expect(reopened.status().jobs).toMatchObject({ pending: 0, leased: 0, succeeded: 3 });
     expect(reopened.list()).toHaveLength(2);
-    await reopened.close();
   });
 
   it('M-3.4: /new gives the old thread pending jobs one chance before archiving it', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', preferenceFromEachTurn).always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     admitTwo(memory);
     const result = await memory.newThread();
     expect(result.drain).toMatchObject({ attempted: 3, succeeded: 3 });
     expect(memory.list()).toHaveLength(2);
     expect(memory.status().activeThreadId).toBe(result.threadId);
-    await memory.close();
   });
 });
 
@@ -217,7 +212,7 @@ describe('M-9.3 background work survives transient SQLite errors', () => {
   it('a locked database delays the daemon; it retries and finishes once the lock is gone', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', preferenceFromEachTurn).always('memory_consolidation', consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm, busyTimeoutMs: 20 });
+    const memory = openMemory({ repoRoot: repo, llm, busyTimeoutMs: 20 });
     admitTwo(memory);
     const blocker = new Database(dbPathOf(repo));
     blocker.exec('BEGIN IMMEDIATE');
@@ -229,6 +224,5 @@ describe('M-9.3 background work survives transient SQLite errors', () => {
     const deadline = Date.now() + 10_000;
     while (memory.list().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(memory.list()).toHaveLength(2);
-    await memory.close();
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module shared with `npm run eval:quality`
 import { judgeModelAnswerCase, loadModelAnswerCases, runModelAnswerCase } from '../../../bench/model-answer-cases.mjs';
-import { MemoryManager } from '../../../src/index.js';
 import { FakeOpenAi, type RecordedRequest, type Reply } from '../../helpers/fake-openai.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
+import { openMemory } from '../../helpers/memory.js';
 
 /**
  * M-5.5, M-6.4, M-9.4a against the answer habits of real models (DeepSeek, Qwen, GPT-4o-class, local
@@ -74,7 +74,7 @@ describe('M-5.5 / M-6.4 / M-9.4a real model answers (fixture corpus)', () => {
       const repo = tempRepo();
       const clock = new ManualClock();
       const llm = server.provider();
-      const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
+      const memory = openMemory({ repoRoot: repo, llm, now: clock.now });
       try {
         const result = await runModelAnswerCase(memory, c, install, (ms: number) => clock.advance(ms));
         expect(judgeModelAnswerCase(c, result)).toEqual([]);

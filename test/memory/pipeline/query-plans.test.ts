@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MemoryManager, ScriptedLlm } from '../../../src/index.js';
+import { ScriptedLlm } from '../../../src/index.js';
 import { Connection } from '../../../src/memory/db/connection.js';
 import { consolidateWith, extractWith, quoteUser } from '../../helpers/scripted.js';
 import { dbPathOf, tempRepo } from '../../helpers/temp-repo.js';
+import { openMemory } from '../../helpers/memory.js';
 
 // Tables that grow with the Memory: a statement run per turn, candidate or operation must never scan one.
 const GROWING = [
@@ -77,7 +78,7 @@ describe('per-operation statements of extraction and consolidation stay flat wit
           };
         }),
       );
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     const statements = await statementsOf(async () => {
       for (round = 0; round < 3; round += 1) {
         for (let i = 0; i < 6; i += 1) {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../../src/index.js';
-import { RETRY_BACKOFF_MS } from '../../../src/memory/store/jobs.js';
+import { RETRY_BACKOFF_MS } from '../../../src/memory/store/job-times.js';
 import { extractWith, extractionPayload, quoteUser } from '../../helpers/scripted.js';
 import { ManualClock, dbPathOf, tempRepo, withRawDb } from '../../helpers/temp-repo.js';
+import { openMemory } from '../../helpers/memory.js';
 
 function admit(memory: MemoryManager, text: string, answer = 'ok'): string {
   const h = memory.beginTurn({ intent: 'general_chat', userText: text });
@@ -22,7 +23,7 @@ describe('M-5.1 scheduling', () => {
     const repo = tempRepo();
     const clock = new ManualClock();
     const llm = new ScriptedLlm().always('memory_extraction', extractWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, llm, now: clock.now });
     const first = admit(memory, 'hello');
     expect((await memory.processDue()).outcomes).toEqual([]);
     clock.advance(29_999);
@@ -35,25 +36,23 @@ describe('M-5.1 scheduling', () => {
     admit(memory, 'two');
     expect((await memory.processDue()).outcomes).toHaveLength(1);
     expect(llm.requestsFor('memory_extraction')).toHaveLength(2);
-    await memory.close();
   });
 
   it('M-5.4: no candidate → succeeded_no_output and no consolidation job', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', extractWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     admit(memory, 'what does parse() do?');
     admit(memory, 'thanks');
     await memory.processDue();
     expect(memory.status().jobs).toMatchObject({ pending: 0, succeededNoOutput: 2 });
     expect(llm.requestsFor('memory_consolidation')).toHaveLength(0);
-    await memory.close();
   });
 
   it('a batch is at most 4 turns of one thread in sequence order; the rest are drained after it', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', extractWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     const handles = Array.from({ length: 6 }, (_, i) => memory.beginTurn({ intent: 'general_chat', userText: `turn ${i + 1}` }));
     // Complete out of order: the batch still follows the thread sequence.
     for (const h of [...handles].reverse()) memory.completeTurn(h, 'ok');
@@ -65,7 +64,6 @@ describe('M-5.1 scheduling', () => {
       [5, 6],
     ]);
     expect(extractionPayload(llm.requestsFor('memory_extraction')[1]!).adjacent_previous_turn?.sequence).toBe(4);
-    await memory.close();
   });
 
   it('turns that arrive while a batch runs are not missed', async () => {
@@ -97,7 +95,7 @@ describe('background scheduling with start()', () => {
   it('one turn waits; a second turn wakes the worker and both are extracted without processDue', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', extractWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     memory.start();
     admit(memory, 'first');
     await new Promise((r) => setTimeout(r, 300));
@@ -107,7 +105,6 @@ describe('background scheduling with start()', () => {
     while (memory.status().jobs.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(memory.status().jobs).toMatchObject({ pending: 0, succeededNoOutput: 2 });
     expect(llm.requestsFor('memory_extraction')).toHaveLength(1);
-    await memory.close();
   });
 });
 
@@ -116,7 +113,7 @@ describe('M-9.4 retries', () => {
     const repo = tempRepo();
     const clock = new ManualClock();
     const llm = new ScriptedLlm().always('memory_extraction', { error: Object.assign(new Error('upstream 503'), { status: 503 }) });
-    const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, llm, now: clock.now });
     const turnId = admit(memory, 'hello');
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 6; attempt += 1) {
@@ -134,7 +131,6 @@ describe('M-9.4 retries', () => {
     }
     expect(delays).toEqual([...RETRY_BACKOFF_MS, 3_600_000]);
     expect(delays).toEqual([5_000, 30_000, 120_000, 600_000, 3_600_000, 3_600_000]);
-    await memory.close();
   });
 
   it('an unusable model answer is a contract failure that goes to retry (M-9.5: no request content in the error)', async () => {
@@ -146,7 +142,7 @@ describe('M-9.4 retries', () => {
       .enqueue('memory_extraction', { content: 'I cannot find any preference here.' }, { content: 'Still nothing to report.' })
       .enqueue('memory_extraction', { content: '' }, { content: '' });
     const clock = new ManualClock();
-    const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, llm, now: clock.now });
     const turnId = admit(memory, 'SECRET-USER-TEXT 以后默认用中文');
     const errors: string[] = [];
     for (let i = 0; i < 3; i += 1) {
@@ -163,7 +159,6 @@ describe('M-9.4 retries', () => {
       expect(e).not.toContain('You maintain the long-term memory');
       expect(e.length).toBeLessThanOrEqual(20_000);
     }
-    await memory.close();
   });
 
   it('RAW diagnostics are bounded to 20,000 characters and keep the provider body', async () => {
@@ -172,14 +167,13 @@ describe('M-9.4 retries', () => {
     const llm = new ScriptedLlm().always('memory_extraction', {
       error: Object.assign(new Error('provider failed'), { status: 529, body }),
     });
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     const turnId = admit(memory, 'hi');
     await memory.processDue({ force: true });
     const error = jobRow(repo, turnId).last_error!;
     expect(error.length).toBeLessThanOrEqual(20_000);
     expect(error).toContain('<b>overloaded</b> \u001b[31m red');
     expect(memory.status().lastError).toBe(error);
-    await memory.close();
   });
 });
 
@@ -188,7 +182,7 @@ describe('M-9.6 global last error', () => {
     const repo = tempRepo();
     const clock = new ManualClock();
     const llm = new ScriptedLlm();
-    const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, llm, now: clock.now });
     const first = memory.beginTurn({ intent: 'general_chat', userText: 'first' });
     memory.completeTurn(first, 'a');
     llm.enqueue('memory_extraction', { error: new Error('failure A') });
@@ -217,19 +211,17 @@ describe('M-9.6 global last error', () => {
     await memory.processDue({ force: true });
     expect(memory.status().lastError).toBeNull();
     expect(memory.status().lastSucceededAt).toBe(clock.value);
-    await memory.close();
   });
 
   it('clear removes the last error', async () => {
     const repo = tempRepo();
     const llm = new ScriptedLlm().always('memory_extraction', { error: new Error('down') });
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     admit(memory, 'x');
     await memory.processDue({ force: true });
     expect(memory.status().lastError).not.toBeNull();
     memory.clear();
     expect(memory.status().lastError).toBeNull();
-    await memory.close();
   });
 });
 
@@ -238,7 +230,7 @@ describe('M-5.2 / M-9.4a compaction moves forward, batches commit in sequence or
     const repo = tempRepo();
     const clock = new ManualClock();
     const llm = new ScriptedLlm();
-    const memory = MemoryManager.open({ repoRoot: repo, llm, now: clock.now });
+    const memory = openMemory({ repoRoot: repo, llm, now: clock.now });
     for (let i = 1; i <= 6; i += 1) admit(memory, `turn ${i}`);
     llm.enqueue('memory_extraction', { error: new Error('first batch fails') });
     await memory.processDue({ force: true });
@@ -272,7 +264,6 @@ describe('M-5.2 / M-9.4a compaction moves forward, batches commit in sequence or
       db.prepare("SELECT compaction, compaction_sequence FROM threads WHERE status='active'").get(),
     );
     expect(compaction).toEqual({ compaction: 'NEWER summary (turns 1-6)', compaction_sequence: 6 });
-    await memory.close();
   });
 });
 
@@ -293,7 +284,7 @@ describe('M-5.4 invalid candidates are filtered without blocking the rest', () =
         ),
       )
       .always('memory_consolidation', (await import('../../helpers/scripted.js')).consolidateWith());
-    const memory = MemoryManager.open({ repoRoot: repo, llm });
+    const memory = openMemory({ repoRoot: repo, llm });
     admit(memory, '以后回答先给结论。');
     admit(memory, 'ok');
     await memory.processDue({ force: true });
@@ -303,6 +294,5 @@ describe('M-5.4 invalid candidates are filtered without blocking the rest', () =
     expect(withRawDb(dbPathOf(repo), (db) => db.prepare("SELECT compaction FROM threads WHERE status='active'").get())).toEqual({
       compaction: 'summary up to 2',
     });
-    await memory.close();
   });
 });
