@@ -67,10 +67,10 @@ export function renderStatus(status: MemoryStatus, options: { debug: boolean; re
     `  filtered       ${status.filteredCandidates.total} candidate(s) refused by the checks` +
       `${filtered.length > 0 ? ` (${filtered.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`,
   );
-  if (status.suggestions > 0)
-    lines.push(
-      `  suggestions    ${status.suggestions} held for your decision — ${invocation('memory suggestions', options.surface ?? 'session')} lists them (keep or dismiss)`,
-    );
+  if (status.suggestions > 0) {
+    const listing = invocation('memory suggestions', options.surface ?? 'session');
+    lines.push(`  suggestions    ${status.suggestions} held for your decision — ${listing} lists them (keep or dismiss)`);
+  }
   lines.push(`  last success   ${formatTime(status.lastSucceededAt)}`);
   if (status.lastError === null) lines.push('  last error     none');
   else if (options.debug)
