@@ -23,8 +23,7 @@ import { OpenTurns } from './store/open-turns.js';
 import { Recovery } from './store/recovery.js';
 import { recentRefusals, recentSuggestions } from './store/refusals.js';
 import { archiveAndCreateThread, bindActiveThread, requireActiveThread } from './store/threads.js';
-import type * as T from './types.js';
-import { type MemoryManagerOptions, isOrdinaryIntent } from './types.js';
+import * as T from './types.js';
 import { WorkerHost } from './worker-host.js';
 
 export type { MemoryManagerOptions } from './types.js';
@@ -46,7 +45,7 @@ export class MemoryManager {
   /** What `remember` and `keep` need of this manager. */
   private readonly acts: UserActDeps;
 
-  private constructor(private readonly options: MemoryManagerOptions) {
+  private constructor(private readonly options: T.MemoryManagerOptions) {
     const { now = systemClock, ids = randomIds, turnLeaseMs = DEFAULT_TURN_LEASE_MS, jobLeaseMs = DEFAULT_JOB_LEASE_MS } = options;
     this.repoRoot = options.repoRoot;
     this.dbPath = memoryDbPath(options.repoRoot);
@@ -68,7 +67,7 @@ export class MemoryManager {
   }
 
   /** Opens the Memory of a project; a degraded one is a state, files that cannot be reached a MemoryStorageError. */
-  static open(options: MemoryManagerOptions): MemoryManager {
+  static open(options: T.MemoryManagerOptions): MemoryManager {
     return new MemoryManager(options);
   }
 
@@ -104,7 +103,7 @@ export class MemoryManager {
   /** M-3.2: stores the RAW user text and the owner lease before any model call; binds the request to the active thread. */
   beginTurn(input: { intent: T.OrdinaryIntent; userText: string; scopePaths?: string[] }): T.TurnHandle {
     return this.file.guard('healthy', 'cannot store the turn', (conn) => {
-      if (!isOrdinaryIntent(input.intent)) throw new MemoryIntentError(String(input.intent));
+      if (!T.isOrdinaryIntent(input.intent)) throw new MemoryIntentError(String(input.intent));
       this.recovery.ifDeferred(conn);
       return this.turns.admit(conn, input);
     });
