@@ -28,6 +28,9 @@ import { WorkerHost } from './worker-host.js';
 
 export type { MemoryManagerOptions } from './types.js';
 
+/** The `limit` of a list read: 1–1000, 20 by default. */
+const listLimit = (options: { limit?: number }): number => Math.max(1, Math.min(1000, Math.floor(options.limit ?? 20)));
+
 /**
  * The Memory facade (INTERFACES.md §1): short delegations, each through the one guard of its database file
  * (`MemoryFile.guard`: closed, degraded and storage failures the same way for every method). All is synchronous
@@ -179,10 +182,7 @@ export class MemoryManager {
     });
   }
 
-  /**
-   * `/memory clear --confirm` (M-10.3): fences old workers, deletes all Memory data (exports and CLI history stay)
-   * and makes one empty active thread. Works while degraded (a broken database is replaced, kept aside).
-   */
+  /** `/memory clear --confirm` (M-10.3): fences old workers, deletes all Memory data, makes one empty thread (see MemoryFile). */
   clear(): T.ClearResult {
     return this.file.guard('diagnostic', 'clear failed', () => {
       const { seed, recreated, movedAside } = this.file.clear();
@@ -221,15 +221,11 @@ export class MemoryManager {
 
   /** Recent candidates the program refused, newest first, with their clipped quote and reason (M-5.4). */
   refused(options: { limit?: number } = {}): T.RefusedCandidate[] {
-    return this.file.guard('healthy', 'cannot read the refusals', (conn) =>
-      conn.read(() => recentRefusals(conn, Math.max(1, Math.min(1000, Math.floor(options.limit ?? 20))))),
-    );
+    return this.file.guard('healthy', 'cannot read the refusals', (conn) => conn.read(() => recentRefusals(conn, listLimit(options))));
   }
   /** Candidates the gate held for the user (M-5.7), newest first: not memories, never in routing or search. */
   suggestions(options: { limit?: number } = {}): T.SuggestedCandidate[] {
-    return this.file.guard('healthy', 'cannot read the suggestions', (conn) =>
-      conn.read(() => recentSuggestions(conn, Math.max(1, Math.min(1000, Math.floor(options.limit ?? 20))))),
-    );
+    return this.file.guard('healthy', 'cannot read suggestions', (conn) => conn.read(() => recentSuggestions(conn, listLimit(options))));
   }
   /** M-11.2: what the background Memory did since `since` (epoch ms, inclusive), oldest first (see `changesSince`). */
   changes(options: { since: number }): T.MemoryChange[] {
@@ -238,16 +234,14 @@ export class MemoryManager {
 
   /** M-5.7 `/remember`: the words become an ordinary turn whose extraction runs at once (see `rememberWords`). */
   async remember(input: { text: string; kind?: RememberKind; typed?: string }): Promise<T.RememberResult> {
-    return this.file.guard('healthy', 'cannot remember', async () => {
-      const { rememberWords } = await import('./pipeline/remember.js');
-      return rememberWords(this.acts, this, input);
-    });
+    const rememberWords = async (): Promise<T.RememberResult> =>
+      (await import('./pipeline/remember.js')).rememberWords(this.acts, this, input);
+    return this.file.guard('healthy', 'cannot remember', rememberWords);
   }
   /** M-5.7 `keep`: a suggestion, or a refusal of the reading, verified again and consolidated (see `keepHeld`). */
   async keep(candidateId: string, options: { typed?: string } = {}): Promise<T.KeepResult> {
-    return this.file.guard('healthy', 'cannot keep the candidate', async () => {
-      return (await import('./pipeline/keep.js')).keepHeld(this.acts, candidateId, options);
-    });
+    const keepHeld = async (): Promise<T.KeepResult> => (await import('./pipeline/keep.js')).keepHeld(this.acts, candidateId, options);
+    return this.file.guard('healthy', 'cannot keep the candidate', keepHeld);
   }
   /** M-5.7 `dismiss`: drops a suggestion (or a keepable refusal) from the lists; the RAW turns stay. Idempotent. */
   async dismiss(candidateId: string): Promise<void> {
