@@ -84,7 +84,9 @@ describe('M-5.7 remember(): the user says "remember this"', () => {
     memory.completeTurn(memory.beginTurn({ intent: 'general_chat', userText: 'review 意见用中文写' }), 'ok');
     await memory.processDue({ force: true });
     expect(memory.list()).toEqual([]);
-    expect(memory.refused().map((r) => r.reason)).toEqual(['no_speech_act']);
+    // A bare imperative with no scope is weak evidence: held for the user, not a memory (M-5.7).
+    expect(memory.refused()).toEqual([]);
+    expect(memory.suggestions().map((r) => r.reason)).toEqual(['weak_evidence']);
   });
 
   it('without a model the turn waits in the queue and says so', async () => {

@@ -22,6 +22,7 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
     const report = await runRetrieval(corpus, { MemoryManager, ScriptedLlm });
     const all = report.ours.all;
     expect(all.answerable).toBeGreaterThan(200);
+    // Over every query whose relevant memory the pipeline stores (more stored memories, more queries counted).
     expect(all.recallAt5).toBeGreaterThanOrEqual(0.9);
     expect(all.precision).toBeGreaterThanOrEqual(0.85);
     expect(all.falseHits).toBeLessThanOrEqual(0.1);

@@ -45,8 +45,16 @@ describe('M-5.6 the lexicon is data with a schema', () => {
     expect(duplicates(words.en)).toEqual([]);
   });
 
-  it('the word classes of the grammar hold no duplicate and no glyph gap', () => {
-    for (const [name, words] of Object.entries(L.GRAMMAR)) {
+  it('the word classes of the grammar and of the clause shape hold no duplicate and no glyph gap', () => {
+    const shapeLists = Object.entries(L.SHAPE).flatMap(([name, v]): [string, readonly string[]][] =>
+      Array.isArray(v)
+        ? [[name, v as readonly string[]]]
+        : [
+            [`${name}.zh`, (v as L.Words).zh],
+            [`${name}.en`, (v as L.Words).en],
+          ],
+    );
+    for (const [name, words] of [...Object.entries(L.GRAMMAR), ...shapeLists]) {
       expect(duplicates(words), name).toEqual([]);
       expect(
         words.filter((w) => !Entry.safeParse(w).success),

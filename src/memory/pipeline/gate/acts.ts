@@ -18,10 +18,12 @@ import {
   RULE_WORD,
 } from './phrases.js';
 import { type Act, ofAct, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
+import { shapeEvidence } from './shape.js';
 import { thirdParty } from './speaker.js';
 import { insideRanges } from './text-types.js';
 import { type GateProblem, problem, type StatementKind } from './verdict.js';
-import { type Hit, Span } from './words.js';
+import { SHAPE } from './lexicon.js';
+import { type Hit, Phrases, Span } from './words.js';
 
 /** The speech acts of a sentence and why each does or does not stand (M-5.3, M-5.6). */
 
@@ -68,13 +70,34 @@ export function findActs(s: Sentence, kind: StatementKind): Act[] {
   return acts;
 }
 
+/** With no act by marker or pattern, the strongest act the shape of a quoted clause shows (shape.ts), or null. */
+function shapeAct(s: Sentence, quoteClauses: ReadonlySet<number>, kind: StatementKind): Act | null {
+  // How the assistant answers is a preference, never a project decision.
+  if (kind === 'project_decision' && s.hits(P.aboutAnswers).length > 0) return null;
+  const found = shapeEvidence(s, s.text.slice(s.piece.start, s.piece.end), quoteClauses, kind);
+  if (!found) return null;
+  return {
+    type: 'shape',
+    hit: found.hit,
+    clause: found.clause,
+    negated: found.mood === 'prohibitive' ? false : isNegated(s, found.hit, found.clause),
+    quoted: insideRanges(s.quoted, found.hit.index, found.hit.end),
+    weak: !found.strong,
+  };
+}
+
 /** "Decision: …", "**结论**：…" at the start of the sentence. */
 export function rulingLabel(s: Sentence): Hit | null {
-  const lead = LABEL_LEAD.exec(s.span.text)![0].length;
-  const hit = P.labels.first(s.span, lead, Math.min(s.span.text.length, lead + 24));
-  if (!hit || hit.index !== lead) return null;
-  // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
-  return /^[^:：。.!?！？\n]{0,32}?[*_]*(?:[:：]|\s[—–-]{1,2}\s)/u.test(s.span.text.slice(hit.end)) ? hit : null;
+  // At the start of the sentence or of any clause ("讨论了一下午，结论：…").
+  for (const c of s.clauses) {
+    const text = s.span.text.slice(c.start);
+    const lead = c.start + LABEL_LEAD.exec(text)![0].length;
+    const hit = P.labels.first(s.span, lead, Math.min(s.span.text.length, lead + 24));
+    if (!hit || hit.index !== lead) continue;
+    // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
+    if (/^[^:：。.!?！？\n]{0,32}?[*_]*(?:[:：]|\s[—–-]{1,2}\s)/u.test(s.span.text.slice(hit.end))) return hit;
+  }
+  return null;
 }
 
 /** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */
@@ -100,12 +123,23 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   const clause = s.clauses[act.clause]!;
   if (act.quoted) return problem('quoted_speech', 'the speech act stands inside quotation marks');
   // A rule found by structure alone is weaker evidence: anything in its sentence that scopes or hedges it counts.
-  if (act.type === 'rule') {
+  if (act.type === 'rule' || act.type === 'shape') {
+    // A later clause with a subject of its own ("…，老的先不动") scopes that subject, not the rule.
+    const ownLater = (h: Hit): boolean => {
+      const i = s.clauseOf(h.index);
+      if (i <= act.clause || isBareClause(s, i) || isBareOf(s, i, P.undecided) || isBareOf(s, i, P.speculation)) return false;
+      // Its subject stands before the scope word ("老的先不动"); "这次提交前要清干净" opens with the scope itself.
+      const before = s.span.text.slice(s.clauses[i]!.start, h.index).replace(/[\s\p{P}]|但|而|那|就/gu, '');
+      return Array.from(before).length >= 2;
+    };
     const scoped = [...s.hits(P.temporary), ...s.hits(P.undecided), ...s.hits(P.hypothetical), ...s.hits(P.speculation)].find(
-      (h) => !masked(s, h),
+      (h) => !masked(s, h) && !ownLater(h),
     );
-    if (scoped)
-      return problem(s.hits(P.temporary).includes(scoped) ? 'temporary' : 'undecided', `the rule is scoped or hedged ("${scoped.text}")`);
+    const temporary = scoped !== undefined && s.hits(P.temporary).includes(scoped);
+    // "would be nice if you could stop …, is that possible?": a hedged request to the assistant is held.
+    if (scoped && !temporary && s.hits(P.politeRequests).length > 0 && questionSignal(s, act) !== null)
+      return problem('polite_request', `a standing wish asked as a question, hedged ("${scoped.text}")`);
+    if (scoped) return problem(temporary ? 'temporary' : 'undecided', `the rule is scoped or hedged ("${scoped.text}")`);
   }
 
   // Who speaks, about which project.
@@ -172,6 +206,8 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     // ("…，还没想好") hedges the whole sentence.
     const uc = s.clauseOf(u.index);
     if (uc > act.clause && !isBareOf(s, uc, P.undecided)) continue;
+    // "could you maybe always …?": a hedge inside a polite request is its politeness; the wish is held.
+    if (polite) return problem('polite_request', 'a standing wish asked as a question, hedged');
     return problem('undecided', 'the statement is undecided');
   }
   // "…的时候再说", "…，回头再看": a clause that ends by postponing, the act's own or a bare one after it.
@@ -190,12 +226,12 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     const c = s.clauses[s.clauseOf(sp.index)]!;
     const rest = P.speculation.strip(new Span(text.slice(c.start, c.end)));
     if (wordsOf(rest).length <= 2 && Array.from(rest.replace(/[\s\p{P}]/gu, '')).length <= 6)
-      return problem('speculation', 'the statement is hedged');
+      return problem('speculation', 'the statement is hedged', hedgedVerdict(s, act));
   }
   for (const sp of s.hits(P.speculation, 0, clause.end)) {
     if (ofAct(sp, act) || masked(s, sp) || s.isCondition(s.clauseOf(sp.index))) continue;
     if (isAttributive(text, sp)) continue;
-    return problem('speculation', 'the statement is speculation');
+    return problem('speculation', 'the statement is speculation', hedgedVerdict(s, act));
   }
 
   // "我们以后会有一个新的数据平台": 以后 with 会 and no ruling is a prediction.
@@ -218,10 +254,11 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && describesBehaviour(s, act)) {
     return problem('description', 'the sentence describes how software behaves, not a wish');
   }
-  if (act.type === 'ruling' || act.type === 'decision' || act.type === 'rule' || act.type === 'standing') {
+  if (act.type === 'ruling' || act.type === 'decision' || act.type === 'rule' || act.type === 'standing' || act.type === 'shape') {
     const task = oneOffTask(s, act);
     // Under a condition ("如果要改的超过 100 行，先给我方案"), a request frame is part of the rule.
-    const conditioned = act.type === 'rule' && Array.from({ length: act.clause }, (_, k) => s.isCondition(k)).some(Boolean);
+    const conditioned =
+      (act.type === 'rule' || act.type === 'shape') && Array.from({ length: act.clause }, (_, k) => s.isCondition(k)).some(Boolean);
     if (task && !(conditioned && task.verdict === 'suggest')) return problem('one_off_request', task.detail, task.verdict);
   }
   if (kind === 'project_decision' && act.type === 'ruling' && P.imperativeRulings.has(new Span(act.hit.text))) {
@@ -249,6 +286,17 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   return null;
 }
 
+/**
+ * A speaker's hedge on a rule ("I think we should probably always pin …", "我觉得以后都应该…") leaves a standing
+ * wish the user may mean: held for the user. A hedge on anything else (a guess, a forecast) is refused.
+ */
+function hedgedVerdict(s: Sentence, act: Act): 'suggest' | 'refuse' {
+  const c = s.clauses[act.clause]!;
+  const rule = s.hits(DEONTIC, c.start, c.end).length > 0 || act.type === 'shape' || act.type === 'rule';
+  return rule && act.type !== 'decision' ? 'suggest' : 'refuse';
+}
+const DEONTIC = new Phrases(SHAPE.deontic, 'either');
+
 /** The acts of one sentence judged; null when one of them stands. */
 export function judgeSentence(
   s: Sentence,
@@ -256,7 +304,16 @@ export function judgeSentence(
   kind: StatementKind,
   framed: boolean,
 ): GateProblem | null {
+  const quoteClauses = new Set<number>();
+  for (let i = 0; i < s.clauses.length; i += 1) {
+    const c = s.clauses[i]!;
+    if (c.start < quote.end && quote.begin < c.end) quoteClauses.add(i);
+  }
   const acts = findActs(s, kind);
+  if (acts.length === 0) {
+    const shaped = shapeAct(s, quoteClauses, kind);
+    if (shaped) acts.push(shaped);
+  }
   if (acts.length === 0) {
     // "这次回答用英文": a request scoped to this answer, and nothing standing.
     if (s.hits(P.temporary).some((t) => !masked(s, t))) return problem('temporary', 'a request for this answer only');
@@ -268,17 +325,18 @@ export function judgeSentence(
     return problem('negated', 'the speech act is negated');
   }
   if (framed) return problem('third_party', 'the sentence reports what someone else said');
-  const quoteClauses = new Set<number>();
-  for (let i = 0; i < s.clauses.length; i += 1) {
-    const c = s.clauses[i]!;
-    if (c.start < quote.end && quote.begin < c.end) quoteClauses.add(i);
-  }
+  // The quoted words themselves stand inside quotation marks ("像“以后都用 Kotlin 写”这种话"): mentioned or quoted,
+  // whatever the rest of the sentence asks.
+  if (quote.end > quote.begin && s.quoted.some(([a, b]) => a < quote.begin && quote.end < b + 1 && b - a > quote.end - quote.begin))
+    return problem('quoted_speech', 'the quoted words stand inside quotation marks');
   live.sort((a, b) => Number(!quoteClauses.has(a.clause)) - Number(!quoteClauses.has(b.clause)) || a.hit.index - b.hit.index);
   let first: GateProblem | null = null;
   for (const act of live) {
     const p = actProblem(s, act, quoteClauses, kind);
     if (p === null) {
       if (s.hits(P.retractions, act.hit.end).some((r) => !overlaps(r, act.hit))) return problem('retracted', 'the statement is taken back');
+      if (act.weak)
+        return problem('weak_evidence', `a ${act.hit.text ? `rule ("${act.hit.text}")` : 'rule'} with no scope: held for the user`);
       return null;
     }
     first ??= p;

@@ -50,6 +50,8 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
     // "默认情况下 Spring 会把 bean 设成单例": a named product that "会" do something is described, comma or not.
     if (before.trim().length === 0 && /^\s*[a-z][\w.-]*\s*(?:都|也|就|总|一般|只)?(?:不会|会|不|只|是|有|没有|支持|返回|用)/u.test(after))
       return true;
+    // "Go 的 map 默认是无序遍历的": a thing's noun phrase ("X 的 Y") as the subject, a copula or a prediction after.
+    if (/的/u.test(before) && /^\s*(?:都|也|就|总)?\s*(?:是|会|为|不会)/u.test(after)) return true;
     // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
     if (ZH_DEMONSTRATIVE.test(before)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.

@@ -2,7 +2,17 @@ import { isNegated, judgeSentence } from './acts.js';
 import { clausesOf, type Piece, sentencesCovering, sentencesOf } from './clauses.js';
 import * as L from './lexicon.js';
 import { isTagQuestion } from './mood.js';
-import { BARE_CONFIRMATION, EN_FACT, NOT_NEGATION, P, POSTPONE_END, QUESTION_MARK, ZH_FACT } from './phrases.js';
+import {
+  BARE_CONFIRMATION,
+  EN_FACT,
+  FACT_CLAUSES,
+  IMPERSONAL_FACT_CLAUSES,
+  NOT_NEGATION,
+  P,
+  POSTPONE_END,
+  QUESTION_MARK,
+  ZH_FACT,
+} from './phrases.js';
 import { overlaps, Sentence } from './sentence.js';
 import { isReportingFrame } from './speaker.js';
 import { inCodeOrOutput, insideRanges, nearPaste } from './text-types.js';
@@ -73,12 +83,21 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     }
     if (best === null || (best.reason === 'no_speech_act' && r.reason !== 'no_speech_act')) best = r;
   }
-  if (standing === null) return best ?? problem('code_or_tool_output', 'the quote sits in pasted material');
+  if (standing === null) {
+    // "以后写 Dockerfile 要不要都用 multi-stage？我感觉应该要。": a yes/no question the user answers with a leaning
+    // of their own is a wish in question form: held for the user (a wh-question asks for information).
+    if (best?.reason === 'question' && !best.detail.includes('wh-') && leansAfter(text, covering[covering.length - 1]!.end))
+      return problem('question', 'a question the user answers with a leaning', 'suggest');
+    return best ?? problem('code_or_tool_output', 'the quote sits in pasted material');
+  }
   // A statement right beside pasted material may be part of it (M-5.7): held for the user.
   if (nearPaste(text, begin)) return problem('paste_nearby', 'the quote stands right beside pasted material');
   const index = sentences.indexOf(standing);
   // "等下，这个我说了不算，…先别记": the next turn taking it back anywhere in it.
   if (next !== null && retractsLater(next)) return problem('retracted', 'the next turn takes the statement back');
+  // "私有的那条去掉吧": the next turn takes back a part of it: what stands is for the user to say.
+  if (next !== null && P.laterPartial.has(new Span(fold(next))))
+    return problem('retracted', 'the next turn takes back a part of the statement', 'suggest');
   const following = sentences[index + 1] ? text.slice(sentences[index + 1]!.start, sentences[index + 1]!.end) : firstSentence(next);
   if (following !== null) {
     const span = new Span(fold(following));
@@ -89,6 +108,12 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
   }
   return null;
+}
+
+// The user's own leaning: a first person and a verb of opinion ("我感觉应该要", "I'd lean towards yes").
+const LEANING = /(?:我|我们)(?:是|也|还是)?(?:感觉|觉得|倾向|偏向)|\bi(?:'d| would)? (?:think|lean|prefer)|\bi'm leaning/u;
+function leansAfter(text: string, from: number): boolean {
+  return LEANING.test(fold(text.slice(from)));
 }
 
 function firstSentence(text: string | null): string | null {
@@ -154,17 +179,22 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
 }
 
 /**
- * True when a later turn takes back what was said before it: a retraction anywhere in its first two sentences,
- * or it settles the other way ("…，还是先用 Java 吧").
+ * True when a later turn takes back what was said before it: a retraction or a hold anywhere in it, or it
+ * settles the other way ("…，还是先用 Java 吧", "keep npm").
  */
 export function retractsLater(text: string): boolean {
-  if (REVERSAL.test(fold(text))) return true;
-  const pieces = sentencesOf(text).slice(0, 2);
-  return pieces.some((p) => {
+  const folded = fold(text);
+  if (REVERSAL.test(folded) || KEEP_OTHER.test(folded)) return true;
+  // The whole turn is read: a hold or retraction may come after its reason ("等下，这个我说了不算，…先别记").
+  return sentencesOf(text).some((p) => {
     const span = new Span(fold(text.slice(p.start, p.end)));
+    if (P.memoryHolds.has(span) || P.laterHolds.has(span)) return true;
     return P.retractions.find(span).some((h) => bareRetraction(span, h) || P.memoryHolds.has(new Span(h.text)));
   });
 }
+
+// "…, so keep bash", "Keep npm.": the next turn tells to keep what there was, an imperative opening its clause.
+const KEEP_OTHER = /(?:^|[,.;:!—–-]\s*|\bso\s+)keep\s+(?:using\s+|the\s+)?[a-z][\w.-]*(?:\s*[.!]|\s*$)/u;
 
 /**
  * True when the text, read from its start, turns down what came before it ("不，别用那个", "算了", "no, keep
@@ -175,9 +205,10 @@ export function turnsDown(text: string): boolean {
   if (!first) return false;
   const span = new Span(fold(text.slice(first.start, first.end)));
   if (P.retractions.find(span).some((h) => h.index <= 16)) return true;
+  // An interjection may come first ("hmm no, …", "嗯不对，…").
   return P.refusals
     .find(span)
-    .some((h) => /^[\s\p{P}]*$/u.test(span.text.slice(0, h.index)) && !NOT_NEGATION.has(span.text.slice(h.index, h.index + 2)));
+    .some((h) => INTERJECTION_ONLY.test(span.text.slice(0, h.index)) && !NOT_NEGATION.has(span.text.slice(h.index, h.index + 2)));
 }
 
 /**
@@ -266,9 +297,23 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
   }
   for (const q of spoken) {
     const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
+    // "我上一个项目是用 Bazel 构建的": another project's state is not this discussion; "估计以后会迁到…吧": a guess.
+    const own = sentences.map((piece) => new Sentence(q.text, piece));
+    if (own.every((s) => s.hits(P.otherProjects).length > 0 && s.hits(P.discussion).length === 0)) continue;
+    if (own.every((s) => s.hits(P.speculation).length > 0 && !FIRST_PERSON.test(s.span.text) && s.hits(P.discussion).length === 0))
+      continue;
     const isFact = sentences.every((piece) => {
       const s = new Sentence(q.text, piece);
-      const fact = s.hits(P.codeFacts).length > 0 || ZH_FACT.test(s.span.text.trim()) || EN_FACT.test(s.span.text.trim());
+      const trimmed = s.span.text.trim();
+      const fact =
+        s.hits(P.codeFacts).length > 0 ||
+        ZH_FACT.test(trimmed) ||
+        EN_FACT.test(trimmed) ||
+        [trimmed, ...s.clauses.map((_, i) => s.clauseText(i).trim())].some((c) => FACT_CLAUSES.some((re) => re.test(c))) ||
+        s.clauses.some((_, i) => {
+          const c = s.clauseText(i);
+          return !FIRST_PERSON.test(c) && IMPERSONAL_FACT_CLAUSES.some((re) => re.test(c));
+        });
       // "用 TiDB 还是 MySQL 还没决定": an open choice is the discussion itself, whatever facts it names.
       return fact && !(s.hits(P.discussion).length > 0) && !(s.hits(P.undecided).length > 0) && !QUESTION_MARK.test(s.span.text);
     });
@@ -276,6 +321,9 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
   }
   return problem('code_fact', 'a statement of a code fact is not discussion context');
 }
+
+const INTERJECTION_ONLY = /^[\s\p{P}]*(?:(?:hmm+|um+|uh+|erm?|well|oh|ah|嗯+|呃+|额+|哦+|啊+)[\s\p{P}]*)?$/u;
+const FIRST_PERSON = /我|咱们|(?<![\p{L}])(?:we|i|i'm|we're|let's|our)(?![\p{L}])/u;
 
 /** Offsets of the lines that start inside [begin, end). */
 function linesOf(text: string, begin: number, end: number): number[] {

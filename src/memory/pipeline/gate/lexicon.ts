@@ -1453,7 +1453,26 @@ export const CORRECTIONS = w(
 
 /** A party's rule taken on by this project ("我们这个项目也得跟", "we'll follow that"). */
 export const ADOPTIONS = w(
-  ['也得跟', '也要跟', '也跟', '也照做', '照做', '也得遵守', '也要遵守', '遵守', '跟着做', '也这么做', '也按这个'],
+  [
+    '也得跟',
+    '也要跟',
+    '也跟',
+    '也照做',
+    '照做',
+    '也得遵守',
+    '也要遵守',
+    '遵守',
+    '跟着做',
+    '也这么做',
+    '也按这个',
+    '按{gap}说的来',
+    '按{gap}说的办',
+    '照{gap}说的来',
+    '照{gap}说的做',
+    '就按这个来',
+    '照这个来',
+    '按这个来',
+  ],
   [
     "we'll follow",
     'we will follow',
@@ -1466,8 +1485,13 @@ export const ADOPTIONS = w(
     'we adopt it',
     'we are following',
     "we're following",
+    'we do the same',
+    'same here',
   ],
 );
+
+/** Prepositions before a party that make it an object, not the speaker ("跟运维确认过了", "checked with the SRE team"). */
+export const PARTY_PREPOSITIONS = w(['跟', '和', '与', '同', '向', '给', '找', '问', '对', '帮', '替'], ['with', 'to', 'for', 'asked']);
 
 /** Typo'd forms of the commonest standing markers, matched like them ("form now on", "以侯"). */
 export const TYPO_SOURCES = w(
@@ -1569,6 +1593,59 @@ export const ANSWER_TOPICS = w(
 export const MEMORY_HOLDS = w(
   ['先别记', '别记', '不要记', '别记下来', '先不记', '先别定', '我再想想', '说了不算', '我说了不算'],
   ["don't save that", "don't remember that", "don't record that", 'do not save that', "don't write that down", 'hold off on that'],
+);
+
+/**
+ * Words of a later turn that hold back what was said before, wherever they stand in that turn: the thing is
+ * not settled after all ("还没拍板", "undecided"), is put off ("先不定", "再比一比"), or is voided ("作废").
+ */
+export const LATER_HOLDS = w(
+  [
+    '先不定',
+    '先不设',
+    '先不上',
+    '先不加',
+    '先不做',
+    '先不改',
+    '还没定',
+    '没定下来',
+    '还没决定',
+    '还没拍板',
+    '没拍板',
+    '还没{gap}对过',
+    '还没{gap}确认',
+    '还没{gap}商量',
+    '还没{gap}同意',
+    '待定',
+    '作废',
+    '再比一比',
+    '再比比',
+    '再商量',
+    '再讨论',
+    '再评估',
+  ],
+  [
+    'undecided',
+    'not decided',
+    'not agreed',
+    "haven't agreed",
+    'have not agreed',
+    "haven't decided",
+    'decide next',
+    'decide later',
+    'decide after',
+    "we'll decide",
+    'scrap that',
+    'not settled',
+    'still open',
+    'on hold',
+  ],
+);
+
+/** Words of a later turn that take back a part of what was said ("私有的那条去掉吧", "drop the part about …"). */
+export const LATER_PARTIAL = w(
+  ['那条{gap}去掉', '那条去掉', '这条去掉', '那部分{gap}去掉', '那部分去掉', '那条不要', '那句去掉', '那一条去掉'],
+  ['drop the part', 'remove the part', 'leave out the part', 'drop that part', 'without the part'],
 );
 
 /** Words that cancel the statement before them. */
@@ -1934,8 +2011,29 @@ export const EMBEDDING_VERBS = w(
     '附上',
     '标一下',
     '写一下',
+    '总结',
+    '概括',
+    '写明',
+    '标明',
+    '分析',
   ],
-  ['tell me', 'check', 'mention', 'note', 'point out', 'say', 'explain', 'list', 'show', 'verify', 'confirm', 'flag'],
+  [
+    'tell me',
+    'check',
+    'mention',
+    'summarize',
+    'summarise',
+    'describe',
+    'note',
+    'point out',
+    'say',
+    'explain',
+    'list',
+    'show',
+    'verify',
+    'confirm',
+    'flag',
+  ],
 );
 
 /** "like / unlike / 像{gap}那样": a mention of another project that compares, not one that owns the act. */
@@ -2765,7 +2863,7 @@ export const EN_RESULT_SUBJECTS = [
 /** Offers of the assistant's own work ("want me to {gap}",
   "要我{gap}吗"): a confirmation of one is a task, unless it names a project choice. */
 export const OFFERS = w(
-  ['要我', '要不要我', '需要我', '我来'],
+  ['要我', '要不要我', '需要我', '我来', '我可以帮你', '我可以给你', '我帮你', '我能帮你', '我可以替你'],
   ['want me to', 'should i', 'shall i', 'do you want me to', 'would you like me to', 'i can', 'like me to'],
 );
 
@@ -2821,6 +2919,28 @@ export const EN_OPENERS = [
 ];
 
 /** The shape of a fact about the code: "这个表有 3 亿行", "The config loader reads from {gap}". */
+/**
+ * Shapes of a stated fact wherever its subject stands (discussion context, M-5.6): a setting or a copula with
+ * a value ("… 设的是 300000", "… is 512Mi"), a passive or perfective about a thing ("被翻成了…"), a product
+ * default fronted ("By default, Next.js caches …"). A sentence with discussion words is discussion whatever it holds.
+ */
+export const FACT_CLAUSES = [
+  '(?:是|为|设的是|配的是|设成了?|设为|改成了|等于|叫)\\s*`?[-\\w.:/{}%]+`?\\s*[。.!，,；;]?$',
+  '被[^，,。]{1,20}?了',
+  '^by default,\\s*(?!we\\b|i\\b|you\\b|let)[a-z][\\w.-]*\\s+[a-z]+s\\b',
+];
+
+/**
+ * Shapes of a fact that count only where no first person speaks in the clause (a person's activity with the
+ * same shape is discussion: "我们卡在…上了"): a resultative complement with 了 ("写死了", "查出来了"), an absence
+ * ("里没有分页"), the 是…的 description ("默认是无序遍历的").
+ */
+export const IMPERSONAL_FACT_CLAUSES = [
+  '(?:死|完|掉|成|出来|进去|错|坏|满|爆|挂)了',
+  '(?:里|中|上)(?:没有|没)[^，,。]{1,16}',
+  '是[^，,。]{1,20}的[。.!，,]?$',
+];
+
 export const FACT_SHAPES = {
   zh:
     '^(?:(?:(?:默认情况下|默认)?[，,\\s]*(?:[^，,。\\s]{1,6}?的?\\s*)?`?[a-z@][\\w.-]*`?(?:\\s+[a-z][\\w.-]*){0,3}(?:\\s*(?:默认)?\\s*(?:的|里的|' +
@@ -3306,3 +3426,190 @@ export const GRAMMAR = {
   /** Group-name endings that are words, not groups ("组件", "组合"). */
   notGroupEndings: ['件', '合', '成', '织', '装', '队'],
 } as const;
+
+/**
+ * Closed word classes the clause-shape reader uses (shape.ts): modals, prohibitives, quantifiers, time
+ * adverbs, pronouns and determiners, aspect particles. They are the grammar of a standing act, not phrases
+ * of one: a rule with none of the markers above is still found by its shape.
+ */
+export const SHAPE = {
+  /** Deontic modals: the clause says what must or should be done. */
+  deontic: w(
+    ['必须', '务必', '需要', '要求', '应该', '应当', '得', '都要', '要先', '都得', '只用', '只允许', '不允许', '禁止', '一定要', '统一'],
+    ['must', 'have to', 'has to', 'need to', 'needs to', 'needs a', 'needs an', 'should', 'is required', 'are required', 'shall', 'only'],
+  ),
+  /** Prohibitives that open a clause: "别…", "不要…", "don't …", "no …". */
+  prohibitive: w(
+    ['别', '不要', '不许', '不准', '禁止', '千万别', '不用再', '不必再', '不再', '不引入', '不用'],
+    ["don't", 'do not', 'never', 'no', 'stop', 'avoid', 'skip'],
+  ),
+  /** Time scope of a standing act. */
+  time: w(
+    ['以后', '今后', '往后', '后面', '从现在', '从今', '默认', '每次', '每回', '一律', '统一', '始终', '总是', '永远', '平时', '一般'],
+    [
+      'from now on',
+      'going forward',
+      'by default',
+      'always',
+      'never',
+      'every time',
+      'each time',
+      'whenever',
+      'in general',
+      'generally',
+      'as a rule',
+      'from here on',
+      'the default',
+      'rest of the time',
+      'henceforth',
+      'in future',
+      'in the future',
+      'default',
+    ],
+  ),
+  /** Universal quantifiers and generic determiners: a rule over every thing of a kind. */
+  universal: w(
+    ['所有', '每个', '每一', '任何', '凡是', '全部', '一切', '新的', '新写', '新加', '新建', '新增', '新开', '新'],
+    ['any', 'every', 'all', 'each', 'new'],
+  ),
+  /** Condition openings of a rule ("碰到…", "if …", "when …"). */
+  condition: w(['如果', '要是', '假如', '碰到', '遇到', '当', '只要', '一旦', '凡是', '若'], ['if', 'when', 'whenever', 'once', 'unless']),
+  /** Commitments of the first person plural ("we'll …", "let's …") and what they may not be followed by. */
+  commitment: w(['我们就', '咱们就', '我们统一', '我们以后'], ["we'll", 'we will', "we're going to", 'we are going to', "let's", 'let us']),
+  notCommitted: [
+    'not',
+    'probably',
+    'maybe',
+    'discuss',
+    'revisit',
+    'talk',
+    'think',
+    'see',
+    'check',
+    'look',
+    'figure',
+    'decide',
+    'meet',
+    'sync',
+    'circle',
+    'try',
+    'need',
+    'have',
+  ],
+  /** English words a bare imperative never opens with (pronouns, determiners, auxiliaries, prepositions). */
+  enNotVerbs: [
+    'i',
+    'we',
+    'you',
+    'he',
+    'she',
+    'they',
+    'it',
+    'this',
+    'that',
+    'these',
+    'those',
+    'the',
+    'a',
+    'an',
+    'my',
+    'our',
+    'your',
+    'his',
+    'her',
+    'their',
+    'its',
+    'there',
+    'here',
+    'what',
+    'how',
+    'why',
+    'which',
+    'who',
+    'where',
+    'when',
+    'if',
+    'is',
+    'are',
+    'was',
+    'were',
+    'be',
+    'been',
+    'do',
+    'does',
+    'did',
+    'have',
+    'has',
+    'had',
+    'can',
+    'could',
+    'would',
+    'will',
+    'shall',
+    'should',
+    'may',
+    'might',
+    'must',
+    'not',
+    'so',
+    'and',
+    'but',
+    'or',
+    'to',
+    'of',
+    'in',
+    'on',
+    'at',
+    'for',
+    'with',
+    'by',
+    'from',
+    'as',
+    'yes',
+    'ok',
+    'okay',
+    'thanks',
+    'thank',
+    'sure',
+    'maybe',
+    'probably',
+    'great',
+    'nice',
+    'cool',
+    'hmm',
+    'oh',
+    'well',
+    'also',
+    'then',
+    'just',
+    'now',
+    'today',
+    'yesterday',
+    'some',
+    'any',
+    'every',
+    'all',
+    'each',
+    'one',
+    'two',
+  ],
+  /** Words before an English imperative that keep it one ("please …", "and then …"). */
+  enImperativeLeads: ['please', 'pls', 'and', 'then', 'also', 'so', 'just', 'ok', 'okay', 'always', 'never'],
+  /** Chinese pronouns that make a clause a statement about someone, not an instruction. */
+  zhSubjects: ['我', '我们', '他', '他们', '她', '她们', '它', '它们', '你们', '大家', '咱们'],
+  /** Words pointing at one thing in particular or at this moment: a task, not a rule. */
+  particular: w(
+    ['这个', '那个', '这段', '这里', '这次', '这一', '这两', '刚才', '现在就', '一下', '这行', '这份', '这块', '这边的', '那段', '那里'],
+    ['this', 'that', 'it', 'these', 'those', 'now', 'right now', 'here'],
+  ),
+  /** What "this" may point at and still name the whole project ("this repo"). */
+  enProjectNouns: ['repo', 'project', 'codebase', 'team', 'service', 'app', 'monorepo', 'org'],
+  /** Verbs of being, naming and having: a clause whose predicate they are describes, it does not instruct. */
+  zhCopulas: ['是', '叫', '为', '为准', '等于', '属于', '有', '没有', '在', '像'],
+  /** Modals of prediction and ability: "CI 每次都会…" says what happens. */
+  zhPredictive: ['会', '能', '可能', '可以', '能够', '总会'],
+  /** Aspect and copula endings of a description: "…了", "跑过", "是 X". */
+  zhPerfective: ['了', '过', '着'],
+  /** English verbs of being that make a clause a description when they are its main verb. */
+  enBe: ['is', 'are', 'was', 'were', "isn't", "aren't", "wasn't", "weren't"],
+};

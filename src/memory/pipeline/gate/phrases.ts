@@ -62,6 +62,8 @@ export const P = {
   retractions: new Phrases(L.RETRACTIONS, 'either'),
   refusals: new Phrases(L.REFUSALS, 'either'),
   memoryHolds: new Phrases(L.MEMORY_HOLDS, 'either'),
+  laterHolds: new Phrases(L.LATER_HOLDS, 'either'),
+  laterPartial: new Phrases(L.LATER_PARTIAL, 'either'),
   politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
   weakeners: new Phrases(L.WEAKENERS, 'either'),
   sarcasm: new Phrases(L.SARCASM, 'either'),
@@ -100,6 +102,10 @@ export const P = {
 };
 
 export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
+export const PARTY_OBJECT = new RegExp(
+  `(?:${[...L.PARTY_PREPOSITIONS.zh, ...L.PARTY_PREPOSITIONS.en.map((w) => `\\b${w}`)].join('|')})\\s*(?:the\\s+)?$`,
+  'u',
+);
 // "组件", "组合", "组成" are words, not groups.
 export const GROUP = new RegExp(
   `([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!${L.GRAMMAR.notGroupEndings.join('|')})`,
@@ -112,6 +118,8 @@ export const EN_DECIDING = L.EN_DECIDING;
 export const EN_OPENERS = new Set(L.EN_OPENERS);
 export const ZH_FACT = new RegExp(L.FACT_SHAPES.zh, 'u');
 export const EN_FACT = new RegExp(L.FACT_SHAPES.en, 'u');
+export const FACT_CLAUSES: readonly RegExp[] = L.FACT_CLAUSES.map((source) => new RegExp(source, 'u'));
+export const IMPERSONAL_FACT_CLAUSES: readonly RegExp[] = L.IMPERSONAL_FACT_CLAUSES.map((source) => new RegExp(source, 'u'));
 export const AFTER_EVENT = new RegExp(`(?:${[...L.AFTER_EVENTS.zh, ...L.AFTER_EVENTS.en].join('|')})[^，,。]*$`, 'u');
 export const EN_AUX = new Set(L.EN_QUESTION.auxiliaries);
 export const EN_SUBJECTS = new Set(L.EN_QUESTION.subjects);

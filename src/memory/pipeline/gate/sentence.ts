@@ -6,8 +6,10 @@ import { fold, type Hit, Phrases, Span } from './words.js';
 /** A sentence prepared for judging, and the act found in it. */
 
 export interface Act {
-  type: 'standing' | 'preference' | 'decision' | 'label' | 'ruling' | 'rule';
+  type: 'standing' | 'preference' | 'decision' | 'label' | 'ruling' | 'rule' | 'shape';
   hit: Hit;
+  /** A rule by clause shape with no scope (shape.ts): weak evidence, held for the user. */
+  weak?: boolean;
   clause: number;
   negated: boolean;
   quoted: boolean;

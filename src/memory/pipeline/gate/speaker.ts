@@ -10,10 +10,12 @@ import {
   NOT_REPORTER,
   OWN_SUBJECT_ADVERBS,
   P,
+  PARTY_OBJECT,
   REPORTING_BEFORE,
   ATTRIBUTION_AFTER,
   SPEAKER_FILLERS,
 } from './phrases.js';
+import { tagged } from './pos.js';
 import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
 import { fold, Span } from './words.js';
 
@@ -30,15 +32,15 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   if (s.hits(P.reportingFrames, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
   const owners = s.hits(P.own);
   const things = s.hits(P.notParties);
-  const parties = s
-    .hits(P.thirdParties, 0, act.hit.index)
-    .filter(
-      (h) =>
-        h.end <= act.hit.index &&
-        !overlaps(h, act.hit) &&
-        !owners.some((o) => o.index <= h.index && o.end >= h.end) &&
-        !things.some((t) => t.index <= h.index && t.end >= h.end),
-    );
+  const parties = s.hits(P.thirdParties, 0, act.hit.index).filter(
+    (h) =>
+      h.end <= act.hit.index &&
+      !overlaps(h, act.hit) &&
+      !owners.some((o) => o.index <= h.index && o.end >= h.end) &&
+      !things.some((t) => t.index <= h.index && t.end >= h.end) &&
+      // "跟运维确认过了": the object of a preposition is not who speaks.
+      !PARTY_OBJECT.test(text.slice(Math.max(0, h.index - 8), h.index)),
+  );
   const last = [...parties].reverse().find((h) => !ownClause(h.index));
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
   const joint = last !== undefined && JOINT.test(text.slice(0, last.index));
@@ -68,10 +70,13 @@ export function thirdParty(s: Sentence, act: Act): string | null {
       for (const o of owned) rest = rest.replace(o.text, ' ');
       rest = rest.replace(OWN_SUBJECT_ADVERBS, ' ').replace(/[\s\p{P}]/gu, '');
       if (rest.length === 0) continue;
+      // "另外跟你说下": beside the pronoun only a preposition or a conjunction, no noun naming a person.
+      if (HAN.test(rest) && !namesSomeone(rest)) continue;
       // "我看了觉得可以", "我想了想觉得…": a completed act of the pronoun's own is still the user speaking.
       if (Array.from(rest).length <= 3 && /[了过]$/u.test(rest)) continue;
     }
     if (NOT_REPORTER.test(subject)) continue;
+    if (HAN.test(subject) && owned.length === 0 && !namesSomeone(subject)) continue;
     // "还是说一下：…", "再说一遍": a subject of discourse words only is the user speaking.
     if (subject.replace(SPEAKER_FILLERS, '').replace(/[\s\p{P}]/gu, '').length === 0) continue;
     return 'reported speech';
@@ -105,7 +110,18 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   return null;
 }
 
-const OWN_OPENING = /^[\s\p{P}]*(?:那|那么|所以|那就|好|so|then|ok)?[\s,，]*(?:我们|我|咱们|你|we|i|you|let's)(?![\p{L}])/u;
+const OWN_OPENING = /^[\s\p{P}]*(?:那|那么|所以|那就|好|so|then|ok)?[\s,，]*(?:我们|我|咱们|你|(?:we|i|you|let's)(?![\p{L}]))/u;
+
+/**
+ * True when a Chinese subject before a verb of saying names someone other than the user: a party of the
+ * lexicon, a third-person pronoun, a group, or any noun (pos.ts tags n, nr: "大佬", "面试官"). "走之前说一句：", "另外跟你说下" have
+ * no such subject: the user is speaking.
+ */
+function namesSomeone(subject: string): boolean {
+  if (P.thirdParties.has(new Span(subject)) || /[他她]/u.test(subject) || GROUP.test(subject)) return true;
+  if (/[a-z]{2,}/u.test(subject)) return true;
+  return (tagged(subject) ?? []).some((t) => t.tag.startsWith('n'));
+}
 
 /** Where the user's own words start before the act: after the last clause that opens with I, we or you. */
 function ownStart(s: Sentence, act: Act): number {

@@ -25,7 +25,8 @@ export type GateReason =
   | 'sarcasm'
   | 'paste_nearby'
   | 'polite_request'
-  | 'correction';
+  | 'correction'
+  | 'weak_evidence';
 
 export type Verdict = 'suggest' | 'refuse';
 
@@ -56,6 +57,7 @@ export const REASON_VERDICT: Readonly<Record<GateReason, Verdict>> = {
   paste_nearby: 'suggest',
   polite_request: 'suggest',
   correction: 'suggest',
+  weak_evidence: 'suggest',
 };
 
 export interface GateProblem {
