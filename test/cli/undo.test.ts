@@ -9,9 +9,11 @@ import { tempRepo } from '../helpers/temp-repo.js';
 
 const patchFileOf = (repo: string): string => join(repo, '.autopatch-j', 'pending-patch.json');
 
-function propose(repo: string): void {
-  writeFileSync(join(repo, 'a.js'), 'export const a = 1;\n');
-  writeFileSync(join(repo, 'b.js'), 'export const b = 1;\n');
+/** Two files with one edit each; `padding` bytes of comment make an apply take long enough to be killed in. */
+function propose(repo: string, padding = 0): void {
+  const pad = padding > 0 ? `// ${'x'.repeat(padding)}\n` : '';
+  writeFileSync(join(repo, 'a.js'), `export const a = 1;\n${pad}`);
+  writeFileSync(join(repo, 'b.js'), `export const b = 1;\n${pad}`);
   new ReviewWorkspace(repo, { patchFile: patchFileOf(repo) }).proposePatch('bump', [
     { path: 'a.js', search: 'a = 1', replace: 'a = 2' },
     { path: 'b.js', search: 'b = 1', replace: 'b = 2' },
@@ -51,16 +53,21 @@ describe('/undo and autopatch-j undo', () => {
   it('an apply a crash interrupted is completed or rolled back at the next start, which says so, and doctor shows it', async () => {
     const repo = tempRepo();
     let interrupted = false;
+    let window = 12;
     for (let attempt = 0; attempt < 40 && !interrupted; attempt += 1) {
       rmSync(join(repo, '.autopatch-j'), { recursive: true, force: true });
-      propose(repo);
+      // 1 MB each, and a kill time drawn over what an apply took here: a quiet machine finishes two tiny files
+      // before any fixed delay lands, a busy one not even starts within it.
+      propose(repo, 1_000_000);
       const child = spawn(process.execPath, [join(FIXTURES, 'apply-patch.mjs'), repo], { stdio: ['pipe', 'pipe', 'inherit'] });
       await new Promise<void>((resolve) => {
         let out = '';
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
           if (out === 'ready\n') child.stdin.write('go\n');
-          if (out.endsWith('started\n')) setTimeout(() => child.kill('SIGKILL'), Math.random() * 12);
+          if (out.endsWith('started\n')) setTimeout(() => child.kill('SIGKILL'), Math.random() * window);
+          const done = /done (\d+(?:\.\d+)?) /.exec(out);
+          if (done) window = Math.max(window, Number(done[1]) * 1.2);
         });
         child.on('close', () => resolve());
       });
@@ -70,6 +77,8 @@ describe('/undo and autopatch-j undo', () => {
       } catch {
         // Killed before the apply folder existed.
       }
+      // Killed before the apply began its journal: draw the next kill over a longer time.
+      if (folders.length === 0) window *= 1.5;
       interrupted = folders.some((f) => {
         try {
           return !readFileSync(join(repo, '.autopatch-j', 'apply', f, 'journal.json'), 'utf8').includes('"committed"');
