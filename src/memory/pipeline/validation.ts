@@ -202,7 +202,12 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
   const failed = findings.filter((f): f is Finding => f !== null);
   if (failed.length === 0) return verdictOf(null);
   // A short confirmation without the proposal it confirms.
-  if (candidate.kind === 'project_decision' && userSources.some((s) => judgeConfirmation(s.text, s.begin, s.end).confirms)) {
+  // (A statement held for the user on its own reading — sarcasm after "对对对" — stays held.)
+  if (
+    candidate.kind === 'project_decision' &&
+    failed.some((f) => f.verdict === 'refuse') &&
+    userSources.some((s) => judgeConfirmation(s.text, s.begin, s.end).confirms)
+  ) {
     return refuse('confirmation_without_proposal', 'a short confirmation needs the assistant proposal of the turn right before it');
   }
   const hard = failed.find((f) => !isKeepable(f.reason));

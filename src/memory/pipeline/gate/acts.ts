@@ -107,6 +107,9 @@ export function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
   for (const neg of [...s.hits(P.negations, from, hit.index), ...s.hits(P.longNegations, from, hit.index)]) {
     if (neg.end > hit.index) continue;
     if (NOT_NEGATION.has(s.span.text.slice(neg.index, neg.index + 2))) continue;
+    // "最终不上 Kubernetes 了", "以后都不用 X 了": 不…了 says "no longer" — the negation is the decision itself.
+    const rest = s.span.text.slice(hit.end, s.clauses[clause]!.end).replace(/[\s\p{P}]+$/u, '');
+    if (neg.text === '不' && rest.endsWith('了')) continue;
     const between = s.span.text.slice(neg.end, hit.index);
     if (HAN.test(neg.text)) {
       if (Array.from(between.trim()).length <= 4) return true;
@@ -188,11 +191,14 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     return problem('hypothetical', 'the act is the condition of a request');
   if (ACT_CONDITION_END.test(text.slice(act.hit.end, clause.end)))
     return problem('hypothetical', 'the act stands inside a condition (…的话)');
-  if (s.hits(P.hypothetical).some((h) => !ofAct(h, act) && !masked(s, h))) return problem('hypothetical', 'the statement is hypothetical');
+  if (s.hits(P.hypothetical).some((h) => !ofAct(h, act) && !masked(s, h) && !s.hits(P.weakeners).some((w) => overlaps(w, h))))
+    return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);
   const lead = clauseText.length - clauseText.trimStart().length;
   const conditional = P.conditional.first(s.span, clause.start + lead, clause.end);
-  if (conditional && conditional.index === clause.start + lead && conditional.end <= act.hit.index) {
+  // "if possible keep answers short": the condition is a weakener's own word (held as weakened below).
+  const weakenerWord = (h: Hit): boolean => s.hits(P.weakeners).some((w) => w.index <= h.index && w.end >= h.end);
+  if (conditional && !weakenerWord(conditional) && conditional.index === clause.start + lead && conditional.end <= act.hit.index) {
     if (!CONSEQUENCE.test(text.slice(conditional.end, act.hit.index))) return problem('hypothetical', 'the act stands inside a condition');
   }
   if (question) return problem('question', question);
@@ -245,6 +251,11 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   ) {
     return problem('speculation', 'a prediction, not a wish');
   }
+  // "每次 range 出来的顺序都可能不一样": a "每次…都" pattern followed by a modal of prediction or a state (会, 可能,
+  // 不一样) says what happens, not what should.
+  if (act.type === 'standing' && act.hit.gap && ZH_PREDICTION_AFTER.test(text.slice(act.hit.end, clause.end))) {
+    return problem('description', 'what happens each time, not a wish');
+  }
   // "每次部署都要手动改配置，太麻烦了": a habit followed by a complaint is the pain described, not a rule.
   // (A wish for the future with its reason — "以后回答短一点，太长了翻不动" — is not a habit described.)
   if (act.type === 'standing' && !FUTURE_ADVERB.has(act.hit.text) && s.hits(P.complaints, clause.end).length > 0) {
@@ -282,7 +293,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
         (!ownContent || s.clauseOf(h.index) <= act.clause || isBareOf(s, s.clauseOf(h.index), P.weakeners)),
     );
   if (weak) return problem('weakened', `the wish is weakened ("${weak.text}")`);
-  if (s.hits(P.sarcasm).length > 0) return problem('sarcasm', 'the sentence reads as sarcasm');
+  if (s.hits(P.sarcasm).length > 0 || s.hits(P.sarcasmCues).length >= 2) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;
 }
 
@@ -296,6 +307,7 @@ function hedgedVerdict(s: Sentence, act: Act): 'suggest' | 'refuse' {
   return rule && act.type !== 'decision' ? 'suggest' : 'refuse';
 }
 const DEONTIC = new Phrases(SHAPE.deontic, 'either');
+const ZH_PREDICTION_AFTER = new RegExp(`^\\s*(?:${[...SHAPE.zhPredictive, '不一样', '一样', '不同', '很', '挺'].join('|')})`, 'u');
 
 /** The acts of one sentence judged; null when one of them stands. */
 export function judgeSentence(
@@ -322,6 +334,8 @@ export function judgeSentence(
   const live = acts.filter((a) => !a.negated);
   if (live.length === 0) {
     if (s.hits(P.undecided).length > 0) return problem('undecided', 'the statement is undecided');
+    // "UDF 最好能不写就不写": a weakened prohibition — the negation is its content; held as weakened.
+    if (s.hits(P.weakeners).length > 0) return problem('weakened', 'a weakened rule of not doing something');
     return problem('negated', 'the speech act is negated');
   }
   if (framed) return problem('third_party', 'the sentence reports what someone else said');

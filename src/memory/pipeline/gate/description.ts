@@ -116,6 +116,9 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
     (CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)) || FILE_NAME.test(s.span.text))
   )
     return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
+  // "帮我把 Dockerfile 改成多阶段构建": 把 a thing named in Latin letters, then a verb of changing it.
+  if (/^[\s\p{P}]*(?:先|帮我|给我|麻烦|请)?把\s*[a-z][\w.-]*\s*(?:里的?[^，,。]{0,10})?(?:改成|换成|改为|删|去掉|拆成)/u.test(s.span.text))
+    return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
   // "帮我把 OrderService 里那个废弃的 calcDiscount 方法删了": a request naming one thing of the code.
   if (s.hits(P.requestFrames).length > 0 && CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)))
     return { detail: 'a request about one named thing of the code', verdict: 'refuse' };

@@ -3,6 +3,7 @@ import { clausesOf, type Piece, sentencesCovering, sentencesOf } from './clauses
 import * as L from './lexicon.js';
 import { isTagQuestion } from './mood.js';
 import {
+  anyOf,
   BARE_CONFIRMATION,
   EN_FACT,
   FACT_CLAUSES,
@@ -15,10 +16,14 @@ import {
 } from './phrases.js';
 import { overlaps, Sentence } from './sentence.js';
 import { isReportingFrame } from './speaker.js';
-import { inCodeOrOutput, insideRanges, nearPaste } from './text-types.js';
+import { inCodeOrOutput, insideRanges, nearPaste, quotedRanges } from './text-types.js';
 import { type GateProblem, held, problem, type StatementKind } from './verdict.js';
 import { fold, Phrases, Span } from './words.js';
 import { isRemembered, rememberOverrules } from '../remember-act.js';
+import { scoped } from './shape.js';
+
+// A delimitative or this-time-only task ("更新一下", "this time"): an offer of work, not a project choice.
+const ONE_TIME = /一下|这次|这一次|\bthis time\b|\bright now\b/u;
 
 export { inCodeOrOutput } from './text-types.js';
 export { REASON_VERDICT } from './verdict.js';
@@ -103,7 +108,9 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     const span = new Span(fold(following));
     // The next turn may also turn it down ("wait, no — keep npm"); in the same turn "no MySQL shims" is content.
     const nextTurn = !sentences[index + 1];
-    if (P.retractions.find(span).some((h) => h.index <= 16) || (nextTurn && turnsDown(following)) || REVERSAL.test(span.text))
+    // In the same turn, a sentence that takes it back anywhere ("… hmm no, too much noise, forget it").
+    const sameTurn = !nextTurn && retractsLater(following);
+    if (P.retractions.find(span).some((h) => h.index <= 16) || (nextTurn && turnsDown(following)) || sameTurn || REVERSAL.test(span.text))
       return problem('retracted', 'the statement is taken back right after');
     if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
   }
@@ -162,8 +169,9 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
       return problem('undecided', 'confirmation: the answer is hedged or put off');
     // "别的断言库都不要了" drops something else; a retraction stands alone in its clause ("算了", "不要了").
     if (P.retractions.find(part).some((h) => bareRetraction(part, h))) return problem('retracted', 'confirmation: taken back');
+    // "行吧，先这样": a confirmation for now is provisional — held for the user.
     if (P.temporary.find(part).some((t) => !P.confirmations.find(part).some((h) => overlaps(h, t))))
-      return problem('temporary', 'confirmation: only for this time');
+      return problem('temporary', 'confirmation: for now only', 'suggest');
     if (QUESTION_MARK.test(part.text)) return problem('question', 'confirmation: the answer is a question');
     return null;
   };
@@ -239,6 +247,8 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   if (nearEnd && sentences.indexOf(covering[covering.length - 1]!) < sentences.length - 3) return false;
   const signalled = (piece: Piece): boolean => {
     const s = new Sentence(text, piece);
+    // "建议把 README 里的安装步骤更新一下": a task for now on one thing is no project choice to confirm.
+    if (ONE_TIME.test(s.span.text) && !scoped(s, s.clauses.length - 1)) return false;
     // An offer of the assistant's own work binds a confirmation only when it names a project choice.
     const offers = s.hits(P.offers);
     const signals = s.hits(P.proposals).filter((h) => !offers.some((o) => overlaps(o, h)));
@@ -295,13 +305,39 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
   if (spoken.some((q) => linesOf(q.text, q.begin, q.end).some((at) => inCodeOrOutput(q.text, at)))) {
     return problem('code_or_tool_output', 'the quote takes in pasted code or output');
   }
+  // Why the last quote is not discussion, when it is not a code fact.
+  let why: GateProblem | null = null;
   for (const q of spoken) {
     const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
+    // Words the user quotes ("有人说 “always wrap …”，真的假的？") are someone else's, not the discussion.
+    if (quotedRanges(q.text).some(([a, b]) => a < q.begin + 1 && q.end <= b && b - a > q.end - q.begin)) {
+      why = problem('quoted_speech', 'the quoted words stand inside quotation marks');
+      continue;
+    }
     // "我上一个项目是用 Bazel 构建的": another project's state is not this discussion; "估计以后会迁到…吧": a guess.
     const own = sentences.map((piece) => new Sentence(q.text, piece));
-    if (own.every((s) => s.hits(P.otherProjects).length > 0 && s.hits(P.discussion).length === 0)) continue;
-    if (own.every((s) => s.hits(P.speculation).length > 0 && !FIRST_PERSON.test(s.span.text) && s.hits(P.discussion).length === 0))
+    // … nor is the state of another project or another party's ("隔壁那个 repo …，他们不打算升").
+    const elsewhere = (s: Sentence): boolean => s.hits(P.otherProjects).length > 0 || s.hits(P.thirdParties).length > 0;
+    if (own.every((s) => elsewhere(s) && (s.hits(P.discussion).length === 0 || !FIRST_PERSON.test(s.span.text)))) {
+      why = problem('other_project', 'the state of another project or party, not this discussion');
       continue;
+    }
+    if (
+      own.every(
+        (s) =>
+          s.hits(P.speculation).length > 0 &&
+          s.hits(P.discussion).length === 0 &&
+          (!FIRST_PERSON.test(s.span.text) || /会/u.test(s.span.text)),
+      )
+    ) {
+      why = problem('speculation', 'a guess about what will happen, not this discussion');
+      continue;
+    }
+    // "got it, thanks", "好的，收到": an acknowledgement says nothing of its own to discuss.
+    if (ACKNOWLEDGEMENT.test(fold(q.text.slice(q.begin, q.end)))) {
+      why = problem('no_speech_act', 'an acknowledgement says nothing of its own to discuss');
+      continue;
+    }
     const isFact = sentences.every((piece) => {
       const s = new Sentence(q.text, piece);
       const trimmed = s.span.text.trim();
@@ -319,9 +355,10 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
     });
     if (!isFact) return null;
   }
-  return problem('code_fact', 'a statement of a code fact is not discussion context');
+  return why ?? problem('code_fact', 'a statement of a code fact is not discussion context');
 }
 
+const ACKNOWLEDGEMENT = new RegExp(`^[\\s\\p{P}]*(?:${anyOf([...L.ACKNOWLEDGEMENTS.zh, ...L.ACKNOWLEDGEMENTS.en])}[\\s\\p{P}]*)+$`, 'u');
 const INTERJECTION_ONLY = /^[\s\p{P}]*(?:(?:hmm+|um+|uh+|erm?|well|oh|ah|嗯+|呃+|额+|哦+|啊+)[\s\p{P}]*)?$/u;
 const FIRST_PERSON = /我|咱们|(?<![\p{L}])(?:we|i|i'm|we're|let's|our)(?![\p{L}])/u;
 

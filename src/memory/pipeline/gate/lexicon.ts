@@ -1339,6 +1339,7 @@ export const POLITE_REQUESTS = w(
 export const WEAKENERS = w(
   [
     '能{gap}就',
+    '最好',
     '一般来说',
     '尽量',
     '尽可能',
@@ -1379,6 +1380,12 @@ export const WEAKENERS = w(
   ],
 );
 
+/**
+ * Weak cues of sarcasm or resignation: each is common on its own ("反正" is mostly "anyway"); two of them in one
+ * sentence ("…别写了呗，反正…") read as sarcasm.
+ */
+export const SARCASM_CUES = w(['反正', '不管了', '呗', '🙂', '随便'], ['anyway', 'whatever', 'i guess', 'lol']);
+
 /** Markers of sarcasm: the words may say the opposite of what is meant. */
 export const SARCASM = w(
   [
@@ -1393,7 +1400,6 @@ export const SARCASM = w(
     '多简单',
     '最喜欢{gap}了',
     '出了事再说',
-    '反正',
     '呵呵',
     '真是太好了',
     '好棒棒',
@@ -1411,7 +1417,6 @@ export const SARCASM = w(
     '😅',
     '🙃',
     '🤡',
-    '不管了',
     '随便你',
     '随你',
     '爱怎么',
@@ -1472,6 +1477,10 @@ export const ADOPTIONS = w(
     '就按这个来',
     '照这个来',
     '按这个来',
+    '也跟着',
+    '就跟着',
+    '跟着这么',
+    '照着做',
   ],
   [
     "we'll follow",
@@ -2927,7 +2936,7 @@ export const EN_OPENERS = [
 export const FACT_CLAUSES = [
   '(?:是|为|设的是|配的是|设成了?|设为|改成了|等于|叫)\\s*`?[-\\w.:/{}%]+`?\\s*[。.!，,；;]?$',
   '被[^，,。]{1,20}?了',
-  '^by default,\\s*(?!we\\b|i\\b|you\\b|let)[a-z][\\w.-]*\\s+[a-z]+s\\b',
+  '^by default,?\\s*(?!we\\b|i\\b|you\\b|let)[a-z][\\w.-]*\\s+[a-z]+s\\b',
 ];
 
 /**
@@ -2939,6 +2948,9 @@ export const IMPERSONAL_FACT_CLAUSES = [
   '(?:死|完|掉|成|出来|进去|错|坏|满|爆|挂)了',
   '(?:里|中|上)(?:没有|没)[^，,。]{1,16}',
   '是[^，,。]{1,20}的[。.!，,]?$',
+  '(?:都|总|总是|每次都|一直)会',
+  '(?:出现|发生|复现|正常|报错|失败|超时)[。.!，,]?$',
+  '^(?:the|this|that|our|its)\\s+[\\w-]+(?:\\s+[\\w-]+){0,3}\\s+(?:always|never|only|usually)\\s+[a-z]+s\\b',
 ];
 
 export const FACT_SHAPES = {
@@ -3050,13 +3062,24 @@ export const GRAMMAR = {
   conditionEndings: ['的时候', '之前', '之后', '以前', '以后', '时'],
   actConditionEndings: ['的话'],
   /** Clause endings that postpone ("{gap}的时候再说", "回头再看"). */
-  postponeEndings: ['再说', '再看', '再议', '再定', '再决定'],
+  postponeEndings: ['再说', '再看', '再议', '再定', '再决定', '再拍板'],
   /** Right after an act, these make it a condition ("决定好了就告诉我"). */
   actConditionFollowers: ['好了就', '了就', '完就', '好就', '了以后就', '了之后就'],
   /** Acts that carry their own negation ("别再", "never"): a negation before them is not looked for. */
   prohibitiveStarts: ['别', '不', '没', 'never', 'no', "don't", 'do not', 'stop'],
   /** Time adverbs that predict with 会 ("我们以后会有{gap}"), unless a rule word follows. */
-  futureAdverbs: ['以后', '今后', '往后', '将来'],
+  futureAdverbs: [
+    '以后',
+    '今后',
+    '往后',
+    '将来',
+    'going forward',
+    'from now on',
+    'moving forward',
+    'in future',
+    'in the future',
+    'henceforth',
+  ],
   ruleWords: ['都', '一律', '必须', '要', '别', '不要'],
   /** What may stand before an English imperative ruling ("let's drop {gap}", "we'll remove {gap}"). */
   enRulingLeads: [
@@ -3469,8 +3492,32 @@ export const SHAPE = {
   ),
   /** Universal quantifiers and generic determiners: a rule over every thing of a kind. */
   universal: w(
-    ['所有', '每个', '每一', '任何', '凡是', '全部', '一切', '新的', '新写', '新加', '新建', '新增', '新开', '新'],
+    [
+      '所有',
+      '每个',
+      '每一',
+      '任何',
+      '凡是',
+      '全部',
+      '一切',
+      '通通',
+      '统统',
+      '全都',
+      '一概',
+      '新的',
+      '新写',
+      '新加',
+      '新建',
+      '新增',
+      '新开',
+      '新',
+    ],
     ['any', 'every', 'all', 'each', 'new'],
+  ),
+  /** Saying it again: what the user repeats is standing ("再说一次", "说了多少次了", "as I said"). */
+  repetition: w(
+    ['再说一次', '再说一遍', '再强调一次', '再强调一下', '说了多少次', '说过多少次', '强调过', '说过了'],
+    ['as i said', 'i said it before', 'i keep saying', 'for the last time', 'once again'],
   ),
   /** Condition openings of a rule ("碰到…", "if …", "when …"). */
   condition: w(['如果', '要是', '假如', '碰到', '遇到', '当', '只要', '一旦', '凡是', '若'], ['if', 'when', 'whenever', 'once', 'unless']),
@@ -3592,6 +3639,23 @@ export const SHAPE = {
     'each',
     'one',
     'two',
+    "we're",
+    "i'm",
+    "you're",
+    "they're",
+    "it's",
+    "that's",
+    "there's",
+    "we've",
+    "i've",
+    "i'd",
+    "we'd",
+    "i'll",
+    "we'll",
+    "he's",
+    "she's",
+    "what's",
+    'got',
   ],
   /** Words before an English imperative that keep it one ("please …", "and then …"). */
   enImperativeLeads: ['please', 'pls', 'and', 'then', 'also', 'so', 'just', 'ok', 'okay', 'always', 'never'],
@@ -3613,3 +3677,9 @@ export const SHAPE = {
   /** English verbs of being that make a clause a description when they are its main verb. */
   enBe: ['is', 'are', 'was', 'were', "isn't", "aren't", "wasn't", "weren't"],
 };
+
+/** Acknowledgements: a turn of only these says nothing of its own to discuss ("got it, thanks", "好的，收到"). */
+export const ACKNOWLEDGEMENTS = w(
+  ['好', '好的', '行', '嗯', '嗯嗯', '收到', '明白', '明白了', '懂了', '了解', '谢谢', '多谢', '原来如此'],
+  ['ok', 'okay', 'got it', 'thanks', 'thank you', 'thx', 'cool', 'nice', 'great', 'i see', 'makes sense'],
+);

@@ -53,8 +53,12 @@ export function questionSignal(s: Sentence, act: Act): string | null {
     if (ofAct(h, act)) continue;
     const before = text.slice(Math.max(s.clauses[s.clauseOf(h.index)]!.start, h.index - 4), h.index);
     if (ZH_NOT_QUESTION_BEFORE.test(before)) continue;
-    // An embedded question is the object of telling or checking ("说一下索引有没有用上").
+    // "不是不是，我说的是…": a negation said twice ("不是" + "不是") is no A-not-A question.
+    if (text.slice(h.index - 1, h.index) === '不' && h.text.startsWith(text.slice(h.index, h.index + 1))) continue;
+    // An embedded question is the object of telling or checking ("说一下索引有没有用上"), in its clause or, with no
+    // question mark, anywhere before it ("先告诉我升哪个、升到多少").
     if (s.hits(P.embedding, s.clauses[s.clauseOf(h.index)]!.start, h.index).length > 0) continue;
+    if (!QUESTION_MARK.test(text) && s.hits(P.embedding, 0, h.index).length > 0) continue;
     return 'the statement is a question';
   }
   for (const h of s.hits(P.zhWh)) {
@@ -64,8 +68,11 @@ export function questionSignal(s: Sentence, act: Act): string | null {
     const why = ZH_WHY.test(h.text);
     if (!why && (P.universals.has(new Span(before)) || ZH_UNIVERSAL_AFTER.test(after) || ZH_NOT_WH_BEFORE.test(before))) continue;
     if (s.hits(P.embedding, c.start, h.index).length > 0) continue;
+    if (!QUESTION_MARK.test(text) && s.hits(P.embedding, 0, h.index).length > 0) continue;
     // "你想怎么格式化就怎么格式化": a wh-word taken up again after 就 is free choice, not a question.
     if (text.slice(h.end).includes(`就${h.text}`)) continue;
+    // "谁关谁请喝奶茶", "用什么写什么": the same wh-word again later is free choice too.
+    if (!QUESTION_MARK.test(text) && text.split(h.text).length > 2) continue;
     return 'the statement is a wh-question';
   }
   if (s.hits(P.zhIndirect).length > 0 || s.hits(P.enIndirect).length > 0) return 'the statement is an indirect question';

@@ -7,7 +7,7 @@ import { Phrases } from './words.js';
  * The markers and their typo'd forms: one adjacent transposition, a dropped or an added final letter in a word of 4+
  * letters; 后 as 後/侯/候, 以 as 已.
  */
-function typos(words: L.Words): L.Words {
+export function typos(words: L.Words): L.Words {
   const en = new Set<string>();
   for (const entry of words.en) {
     const parts = entry.split(' ');
@@ -67,6 +67,7 @@ export const P = {
   politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
   weakeners: new Phrases(L.WEAKENERS, 'either'),
   sarcasm: new Phrases(L.SARCASM, 'either'),
+  sarcasmCues: new Phrases(L.SARCASM_CUES, 'either'),
   corrections: new Phrases(L.CORRECTIONS, 'either'),
   adoptions: new Phrases(L.ADOPTIONS, 'either'),
   deictics: new Phrases(L.DEICTICS, 'either'),
@@ -129,6 +130,7 @@ export const EN_DESCRIPTION = new Set(L.DESCRIPTION.en);
 export const DESCRIPTIVE = new Set([...L.DESCRIPTIVE_MARKERS.zh, ...L.DESCRIPTIVE_MARKERS.en]);
 export const G = L.GRAMMAR;
 /** An alternation of words, escaped, for the grammar patterns below. */
+const HAN_ENTRY = /\p{Script=Han}/u;
 export const anyOf = (words: readonly string[]): string => `(?:${words.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
 export const setOf = (words: readonly string[]): ReadonlySet<string> => new Set(words);
 export const HAN = /\p{Script=Han}/u;
@@ -156,7 +158,11 @@ export const EN_RULING_LEAD = new RegExp(`^[\\s\\p{P}]*(?:${anyOf(G.enRulingLead
 export const EN_RELATIVE_BEFORE = new RegExp(`\\b${anyOf(G.enRelatives)}\\s+$`, 'u');
 export const JOINT = new RegExp(`(?:我们|我|咱们|we|our team)\\s*${anyOf(G.joints)}\\s*(?:the\\s+)?$`, 'u');
 export const GROUP_OWNER = new RegExp(anyOf(G.groupOwners), 'u');
-export const NOT_REPORTER = new RegExp(`${anyOf(G.notReporters)}$`, 'u');
+// Latin entries are whole words: "gemini" does not end in the pronoun "i".
+export const NOT_REPORTER = new RegExp(
+  `(?:${anyOf(G.notReporters.filter((w) => HAN_ENTRY.test(w)))}|(?<![\\p{L}])${anyOf(G.notReporters.filter((w) => !HAN_ENTRY.test(w)))})$`,
+  'u',
+);
 export const OWN_SUBJECT_ADVERBS = new RegExp(anyOf(G.ownSubjectAdverbs), 'gu');
 // Right after a party: "老板定的", "领导说的"; right before one: "says my manager", "according to the PM".
 export const ATTRIBUTION_AFTER = new RegExp(`^\\s*(?:也|都|就|已经)?\\s*${anyOf(G.attributionTails)}`, 'u');

@@ -124,6 +124,38 @@ export const GATE_RULES: readonly GateRule[] = [
     kind: p,
     fires: ['下班前说一句：以后提交信息都写英文。', '另外跟你讲下，以后报错先贴完整堆栈。'],
   },
+  {
+    name: 'no-longer',
+    reads: '不…了 after the act ("no longer"): the negation is the decision itself',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['最终不用 Jenkins 了，CI 全走 GitHub Actions。'],
+  },
+  {
+    name: 'free-choice-wh',
+    reads: 'the same wh-word twice in a sentence with no question mark: free choice, not a question',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['以后一律开 lint，谁关谁负责修。'],
+  },
+  {
+    name: 'said-again',
+    reads: 'the user says it again (说了多少次, as I said): a rule with no other scope still stands',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    fires: ['说了多少次了，变量名用全称。'],
+  },
+  {
+    name: 'saying-in-condition',
+    reads: 'a verb of saying inside a condition clause is what the rule is about, not who speaks',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    fires: ['讲 Go 的时候默认按 1.22 的写法。'],
+  },
   // What the words are, rather than an act.
   { name: 'no-act', reads: 'no act at all', reason: 'no_speech_act', verdict: 'refuse', kind: p, fires: ['这个接口挺慢的。'] },
   {
@@ -176,11 +208,11 @@ export const GATE_RULES: readonly GateRule[] = [
   },
   {
     name: 'undecided',
-    reads: 'an undecided or postponed statement',
+    reads: 'an undecided or postponed statement, or a choice left between alternatives',
     reason: 'undecided',
     verdict: 'refuse',
     kind: d,
-    fires: ['数据库用哪个还没决定，以后再说。'],
+    fires: ['数据库用哪个还没决定，以后再说。', '缓存用本地的还是 Redis，下周再拍板。'],
   },
   {
     name: 'speculation',
@@ -300,6 +332,23 @@ export const GATE_RULES: readonly GateRule[] = [
     kind: d,
     fires: ['把 settings.yaml 里的超时改成 30 秒。'],
   },
+  {
+    name: 'quoted-words',
+    reads: 'the quoted words themselves inside quotation marks: mentioned, not said',
+    reason: 'quoted_speech',
+    verdict: 'refuse',
+    kind: p,
+    quote: '以后都用 tabs',
+    fires: ['像“以后都用 tabs”这种话别当真。'],
+  },
+  {
+    name: 'one-off-named-thing',
+    reads: '把 a thing named in Latin letters, then a verb of changing it, with no scope',
+    reason: 'one_off_request',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['帮我把 Makefile 改成 justfile。'],
+  },
   // Weak or conflicting evidence: held for the user.
   {
     name: 'polite-request',
@@ -319,11 +368,11 @@ export const GATE_RULES: readonly GateRule[] = [
   },
   {
     name: 'sarcasm',
-    reads: 'markers of sarcasm or resignation',
+    reads: 'a marker of sarcasm, or two weak cues of resignation (呗, 反正) in one sentence',
     reason: 'sarcasm',
     verdict: 'suggest',
     kind: p,
-    fires: ['呵呵，以后都别写测试了。'],
+    fires: ['呵呵，以后都别写测试了。', '以后文档就别写了呗，反正我们自己记得住。'],
   },
   {
     name: 'correction',

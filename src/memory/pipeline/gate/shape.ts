@@ -1,5 +1,5 @@
 import { SHAPE } from './lexicon.js';
-import { HAN, P } from './phrases.js';
+import { HAN, P, typos } from './phrases.js';
 import { tagged } from './pos.js';
 import type { Sentence } from './sentence.js';
 import { type Hit, Phrases, Span } from './words.js';
@@ -16,7 +16,9 @@ import { type Hit, Phrases, Span } from './words.js';
 const C = {
   deontic: new Phrases(SHAPE.deontic, 'either'),
   prohibitive: new Phrases(SHAPE.prohibitive, 'either'),
-  time: new Phrases(SHAPE.time, 'either'),
+  // With the common typos of its words ("defualt", "alwasy"), as the marker lexicon has them.
+  time: new Phrases({ zh: [...SHAPE.time.zh, ...typos(SHAPE.time).zh], en: [...SHAPE.time.en, ...typos(SHAPE.time).en] }, 'either'),
+  repetition: new Phrases(SHAPE.repetition, 'either'),
   universal: new Phrases(SHAPE.universal, 'either'),
   condition: new Phrases(SHAPE.condition, 'either'),
   commitment: new Phrases(SHAPE.commitment, 'either'),
@@ -149,6 +151,8 @@ export function scoped(s: Sentence, clause: number): boolean {
     return s.hits(C.time).some(within) || s.hits(P.standing).some(within) || s.hits(C.universal).some(within);
   };
   if (inClause(clause)) return true;
+  // The user says it again: it stood before.
+  if (s.hits(C.repetition).length > 0) return true;
   // A clause before it that is a condition, or holds nothing but a scope ("以后，", "from now on,"), scopes it.
   for (let i = 0; i < clause; i += 1) {
     if (s.isCondition(i) || C.condition.first(new Span(s.clauseText(i).trim()))?.index === 0) return true;
@@ -180,7 +184,8 @@ export function shapeEvidence(
     if (!quoteClauses.has(i)) continue;
     const c = s.clauses[i]!;
     const text = s.clauseText(i);
-    if (s.isCondition(i) || descriptive(text)) continue;
+    // "用现成的还是自研": a choice between alternatives is open, not made.
+    if (s.isCondition(i) || descriptive(text) || /还是/u.test(text.replace(/还是[^，,。]{0,14}吧/gu, ''))) continue;
     const rawClause = raw.slice(Math.min(c.start, raw.length), Math.min(c.end, raw.length));
     if (particularClause(s, rawClause, c.start, c.end) && !s.hits(C.universal).some((h) => h.index >= c.start && h.end <= c.end)) continue;
     const span = new Span(text);

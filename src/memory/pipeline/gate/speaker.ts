@@ -54,7 +54,13 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   for (const rep of s.hits(P.reporting, 0, act.hit.index)) {
     if (rep.end > act.hit.index || ownClause(rep.index)) continue;
     const c = s.clauses[s.clauseOf(rep.index)]!;
-    const subject = text.slice(c.start, rep.index).trim();
+    // "讲 Airflow 的时候…": a verb of saying inside a condition clause is what the rule is about.
+    if (s.isCondition(s.clauseOf(rep.index))) continue;
+    // "/remember 讲…": a command word before it is no speaker.
+    const subject = text
+      .slice(c.start, rep.index)
+      .replace(/^\s*\/[a-z-]+/u, '')
+      .trim();
     if (subject.length === 0) continue;
     // "我觉得", "我一直说" are mine; "我舍友说", "我们组长说" name someone else behind the pronoun.
     const owned = s.hits(P.own, c.start, rep.index).filter((h) => h.end <= rep.index);

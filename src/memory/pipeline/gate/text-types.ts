@@ -32,7 +32,7 @@ const OUTPUT_LINE: readonly RegExp[] = [
   // chat transcripts: a speaker tag opens the line ("【王磊】…", "[alice] …", "<bob> …")
   /^\s*(?:【[^】\n]{1,16}】|\[[^\]\n]{1,24}\]\s|<[^>\n]{1,24}>\s)\s*\S/u,
   // log lines: level prefixes, timestamps, key=value logs, JSON logs
-  /^\s*\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE)\]?[\s:|\]-]/u,
+  /^\s*\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|NOTE|HINT|SEVERE)\]?[\s:|\]-]/u,
   /^\s*\[(?:info|warn|warning|error|debug|trace|fatal)\]/iu,
   /^\s*(?:error|warning|warn|exception|fatal|err)(?:\s*\[[\w-]+\])?:/iu,
   /^\s*\[?\d{4}[-/]\d{2}[-/]\d{2}[ T]\d{1,2}:\d{2}/u,
