@@ -13,9 +13,10 @@ import { GLOSSARY } from './search-glossary.js';
  * an older version wrote gets them written again at start-up (memory/db/term-format). 3: glossary concepts;
  * 4: A-not-A questions and "how long / how many" ask and index nothing; 5: a stop word split into two single
  * characters is no bigram; 6: an identifier is one word of a phrase, localizers stand alone, 几 and a measure word
- * ask, a character beside only function characters is paired, determiners of quantity are stop words.
+ * ask, a character beside only function characters is paired, determiners of quantity are stop words; 7: every
+ * bigram of single characters is a guess, code-style words in the glossary.
  */
-export const TERM_RULES_VERSION = 6;
+export const TERM_RULES_VERSION = 7;
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -92,9 +93,10 @@ export const GENERIC_WEIGHT = 0.5;
 export const GUESS_WEIGHT = 0.5;
 /**
  * A guess no memory has: a lone character paired with its neighbour word ("订单|号" → 单号, "支付|对|账" → 对账) is
- * as often a compound no memory knows as a pair across two words ("文件|放"), and keeps half its weight; a pair
- * inside a longer run of single characters ("做|鉴|权" → 做鉴, 鉴权) is most often no word at all, and no memory
- * having it says nothing about the subject: it keeps none.
+ * as often a compound no memory knows as a pair across two words ("文件|放"), and so are two single characters
+ * alone between words ("飞|书"): they keep half their weight. A pair inside a longer run of single characters
+ * ("做|鉴|权" → 做鉴, 鉴权) is most often no word at all, and no memory having it says nothing about the subject: it
+ * keeps none.
  */
 export const UNKNOWN_PAIR_SHARE = 0.5;
 export const UNKNOWN_RUN_SHARE = 0;
@@ -265,6 +267,8 @@ interface CjkTerm {
   term: string;
   paired: boolean;
   guess: boolean;
+  /** Two single characters alone between words ("飞|书"): more often a word than a guess across two. */
+  alone?: boolean;
   start: number;
   end: number;
   concepts: string[];
@@ -320,10 +324,11 @@ function cjkTerms(run: string): CjkTerm[] {
     }
     if (!single(i)) return;
     // Two single characters that make a stop word ("多|长" → 多长, "多|少") ask, like the word itself.
-    // Two single characters alone between words are a word the segmenter does not know ("飞|书"); in a longer
-    // run of single characters, which pairs are words is a guess.
+    // Every pair of single characters is a guess at a word; two alone between words ("飞|书") are more often a
+    // word the segmenter does not know than pairs in a longer run are.
     if (single(i + 1) && !ZH_STOPWORDS.has(segment + segments[i + 1]!)) {
-      push(segment + segments[i + 1]!, false, start, parts[i + 1]!.end, single(i - 1) || single(i + 2));
+      push(segment + segments[i + 1]!, false, start, parts[i + 1]!.end);
+      if (!(single(i - 1) || single(i + 2))) out.at(-1)!.alone = true;
     }
     if (single(i - 1) || single(i + 1)) return;
     const before = word(i - 1) === null ? null : Array.from(segments[i - 1]!).at(-1)!;
@@ -380,7 +385,7 @@ export function wordGroups(text: string): WordGroup[] {
     const chunk = match[0];
     if (CJK_START.test(chunk)) {
       tokens.push(null);
-      for (const { term, paired, guess, concepts } of cjkTerms(chunk)) {
+      for (const { term, paired, guess, concepts, alone } of cjkTerms(chunk)) {
         out.push({
           term,
           alternatives: concepts,
@@ -388,7 +393,7 @@ export function wordGroups(text: string): WordGroup[] {
           paired,
           ...(guess ? { guess } : {}),
           weight: guess ? GUESS_WEIGHT : GENERIC_WORDS.has(term) ? GENERIC_WEIGHT : 1,
-          unknownShare: !guess ? 1 : paired ? UNKNOWN_PAIR_SHARE : UNKNOWN_RUN_SHARE,
+          unknownShare: !guess ? 1 : paired || alone ? UNKNOWN_PAIR_SHARE : UNKNOWN_RUN_SHARE,
         });
       }
     } else {

@@ -51,8 +51,8 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
     const all = report.ours.all;
     expect(all.answerable).toBeGreaterThan(150);
     // First contact: recall@5 0.719, precision 95.7 %, false hits 25.9 %, routing or search 96.7 %; after guesses,
-    // function words and one-name identifiers: 0.753, 95.2 %, 20.4 %, 96.7 %.
-    expect(all.recallAt5).toBeGreaterThanOrEqual(0.74);
+    // function words, one-name identifiers and code-style words: 0.781, 94.2 %, 20.4 %, 97.2 %.
+    expect(all.recallAt5).toBeGreaterThanOrEqual(0.77);
     expect(all.precision).toBeGreaterThanOrEqual(0.92);
     expect(all.reach).toBeGreaterThanOrEqual(0.95);
     expect(all.falseHits).toBeLessThanOrEqual(0.23);
