@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// npm run eval:quality (retrieval part) [-- --corpus PATH] [--failures]: the retrieval corpus through dist/,
-// figures per query type and language for the dev part and the held-back part, beside a BM25 baseline.
+// npm run eval:quality (retrieval part) [-- --corpus PATH] [--heldback PATH] [--failures]: the retrieval corpus
+// through dist/, figures per query type and language for the dev part and each read held-back part, beside a
+// BM25 baseline. `--heldback PATH` adds an unread part: figures only, its queries are never printed.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MemoryManager, ScriptedLlm } from '../../dist/index.js';
@@ -10,13 +11,9 @@ const args = process.argv.slice(2);
 const option = (name) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined);
 const here = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
 const api = { MemoryManager, ScriptedLlm };
+const failures = args.includes('--failures');
 
-const devPath = option('corpus') ?? here('retrieval.v1.json');
-const dev = loadRetrievalCorpus(devPath);
-const report = await runRetrieval(dev, api, { details: args.includes('--failures') });
-console.log(formatRetrieval(report, `Retrieval corpus ${devPath.split('/').at(-1)}`));
-for (const m of report.missing) console.log(`  not stored: ${m.project}/${m.key} (${m.reason})`);
-if (args.includes('--failures')) {
+function printFailures(report) {
   for (const d of report.details) {
     const relevant = new Set(d.relevant);
     const ok = d.relevant.length === 0 ? d.keys.length === 0 : d.keys.some((k) => relevant.has(k)) && d.keys.every((k) => relevant.has(k));
@@ -26,9 +23,27 @@ if (args.includes('--failures')) {
       );
   }
 }
-const heldPath = option('heldback') ?? here('retrieval.heldback.v1.json');
-if (existsSync(heldPath)) {
-  // Figures only: the held-back queries are never printed.
-  const held = await runRetrieval(loadRetrievalCorpus(heldPath), api, { base: dev });
-  console.log(formatRetrieval(held, 'Held-back queries'));
+
+const devPath = option('corpus') ?? here('retrieval.v1.json');
+const dev = loadRetrievalCorpus(devPath);
+const report = await runRetrieval(dev, api, { details: failures });
+console.log(formatRetrieval(report, `Retrieval corpus ${devPath.split('/').at(-1)}`));
+for (const m of report.missing) console.log(`  not stored: ${m.project}/${m.key} (${m.reason})`);
+if (failures) printFailures(report);
+// The held-back parts already read (their failures were looked at after the first run): figures, and with
+// --failures their misses too.
+for (const [file, label] of [
+  ['retrieval.heldback.v1.json', 'Held-back queries v1 (read)'],
+  ['retrieval.heldback2.v1.json', 'Held-back queries v2 (read)'],
+]) {
+  if (!existsSync(here(file))) continue;
+  const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev, details: failures });
+  console.log(formatRetrieval(held, label));
+  if (failures) printFailures(held);
+}
+const unread = option('heldback');
+if (unread) {
+  // Figures only: the queries of an unread part are never printed.
+  const held = await runRetrieval(loadRetrievalCorpus(unread), api, { base: dev });
+  console.log(formatRetrieval(held, `Held-back queries ${unread.split('/').at(-1)} (unread)`));
 }

@@ -12,9 +12,11 @@ import { GLOSSARY } from './search-glossary.js';
  * the words an item is indexed under (the glossary, stemming, segmenting) raises it, and a database whose rows
  * an older version wrote gets them written again at start-up (memory/db/term-format). 3: glossary concepts;
  * 4: A-not-A questions and "how long / how many" ask and index nothing; 5: a stop word split into two single
- * characters is no bigram.
+ * characters is no bigram; 6: an identifier is one word of a phrase, localizers stand alone, 几 and a measure word
+ * ask, a character beside only function characters is paired, determiners of quantity are stop words; 7: every
+ * bigram of single characters is a guess, code-style words in the glossary.
  */
-export const TERM_RULES_VERSION = 5;
+export const TERM_RULES_VERSION = 7;
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -56,8 +58,10 @@ export const ZH_STOPWORDS: ReadonlySet<string> = new Set(
     '我们 你们 他们 她们 它们 咱们 自己 这个 那个 这些 那些 这里 那里 这样 那样 这种 那种 什么 怎么 怎样 怎么样 如何 为什么 ' +
     '为何 哪些 哪个 哪里 哪儿 是否 是不是 有没有 可以 可能 应该 需要 一下 一些 一个 一种 还是 或者 以及 然后 因为 所以 如果 ' +
     '但是 不过 而且 并且 没有 不是 就是 只是 还有 现在 时候 关于 对于 其中 之前 之后 以前 时候 已经 一直 目前 当前 ' +
-    '用户 要求 规定 规则 偏好 习惯 决定 约定 原则 说过 提过 记得 打算 想要 希望 喜欢 的话 东西 问题 情况 方面 相关 具体 一般 ' +
-    '到底 究竟 多少 多久 多长 多大 几个 哪种 哪里 怎么办 什么样 吗 呢 吧 啊 呀 嘛 哦 么'
+    '要用 用户 要求 规定 规则 偏好 习惯 决定 约定 原则 说过 提过 记得 打算 想要 希望 喜欢 的话 东西 问题 情况 方面 相关 具体 一般 ' +
+    '到底 究竟 多少 多久 多长 多大 几个 哪种 哪里 怎么办 什么样 吗 呢 吧 啊 呀 嘛 哦 么 ' +
+    // determiners of quantity, like "each every all any"
+    '每个 每次 每种 每一个 各个 各种 所有 全部 任何 任意 整个'
   ).split(' '),
 );
 
@@ -80,9 +84,22 @@ const GENERIC_EN_SOURCE =
 /** Chinese general nouns and light verbs, as whole segmenter words. */
 const GENERIC_ZH_SOURCE =
   '方案 策略 方式 方法 做法 写法 用法 办法 流程 步骤 过程 规范 标准 格式 风格 样式 版本 类型 模式 级别 顺序 大小 长度 数量 ' +
-  '设置 选项 工具 框架 语言 处理 管理 定义 生成 使用 选择 机制 细节 命名 名称 名字 例子 示例 思路 选型 对比 比较 场景';
+  '设置 选项 工具 框架 语言 处理 管理 定义 生成 使用 选择 机制 细节 命名 名称 名字 例子 示例 思路 选型 对比 比较 场景 ' +
+  // light verbs, like "add apply create follow keep make put show write"
+  '引入 采用 添加 增加 创建 编写 修改 遵循 遵守 保持 显示 展示 应用 给出 进行 实现';
 /** A general word weighs this share of its IDF. */
 export const GENERIC_WEIGHT = 0.5;
+/** A character bigram the segmenter did not find as a word (a guess at one) weighs this share of its IDF. */
+export const GUESS_WEIGHT = 0.5;
+/**
+ * A guess no memory has: a lone character paired with its neighbour word ("订单|号" → 单号, "支付|对|账" → 对账) is
+ * as often a compound no memory knows as a pair across two words ("文件|放"), and so are two single characters
+ * alone between words ("飞|书"): they keep half their weight. A pair inside a longer run of single characters
+ * ("做|鉴|权" → 做鉴, 鉴权) is most often no word at all, and no memory having it says nothing about the subject: it
+ * keeps none.
+ */
+export const UNKNOWN_PAIR_SHARE = 0.5;
+export const UNKNOWN_RUN_SHARE = 0;
 const GENERIC_WORDS: ReadonlySet<string> = new Set([...GENERIC_EN_SOURCE.split(' ').map(stemWord), ...GENERIC_ZH_SOURCE.split(' ')]);
 
 /** Marks a concept row of the glossary (normalized text never holds '='). */
@@ -120,8 +137,15 @@ for (const forms of GLOSSARY) {
 
 // Single Chinese characters that are function words: never joined into a bigram.
 const ZH_FUNCTION_CHARS = new Set(
-  Array.from('的了是在和与或也都就要会能把被让给对向从到吗呢吧啊呀嘛哦么着过而及其之以于为这那有没不很还又再用'),
+  Array.from('的了是在和与或也都就要会能把被让给对向从到吗呢吧啊呀嘛哦么着过而及其之以于为这那有没不很还又再用做'),
 );
+// A word made of function characters only ("都要", "就是") is a function word; a negation ("不要", "没有") says something.
+function functionWord(word: string): boolean {
+  return Array.from(word).every((c) => ZH_FUNCTION_CHARS.has(c) && c !== '不' && c !== '没');
+}
+// Localizers and words of time order standing alone ("日志|里", "举例|时", "库|前|先"): "in, on, under, before,
+// after, when, first", never a bigram of their own (inside a word, such as 时间 or 前端, they are not alone).
+const ZH_LOCALIZER_CHARS = new Set(Array.from('里上下中内外间边前后时先'));
 
 /** A query word and the indexed forms that count as it. */
 export interface WordGroup {
@@ -133,6 +157,16 @@ export interface WordGroup {
   spellings: string[];
   /** A lone Chinese character paired with its neighbour ("数据|库" → 据库): a match, but not a word of a phrase. */
   paired?: boolean;
+  /**
+   * A character bigram where the segmenter found single characters ("鉴|权" → 鉴权, "做|鉴" → 做鉴): a guess at a
+   * word, weighing GUESS_WEIGHT of its IDF.
+   */
+  guess?: boolean;
+  /**
+   * The share of its weight a word keeps when no memory has it (an unknown word weighs like the rarest known
+   * one): 1 for a word; for a guess UNKNOWN_PAIR_SHARE or UNKNOWN_RUN_SHARE (see there).
+   */
+  unknownShare: number;
   /** The identifier this word is a part of ("react-native-svg"): a name matches only with all its parts. */
   identifier?: string;
   /** The share of its IDF the word weighs in a query: GENERIC_WEIGHT for a general word, else 1. */
@@ -202,6 +236,7 @@ function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[])
       alternatives: joined && joined !== word ? [joined] : [],
       spellings,
       weight: joined === null && GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1,
+      unknownShare: 1,
       ...(joined ? { identifier: joined } : {}),
     });
   }
@@ -222,11 +257,18 @@ const HOW_DEGREE = new Set('long many much big large small often old far soon fa
 
 // Stands for a segment of asking (an A-not-A question): a stop word, never paired with.
 const ASKING = '\u0000';
+// Measure words and units a number is asked in (几次, 几天, 几个 …).
+const MEASURES = '个|次|天|年|月|周|号|分钟|小时|秒|毫秒|种|条|位|台|倍|遍|层|步|轮|项|页|行|份';
+const MEASURE = new RegExp(`^(?:${MEASURES})$`, 'u');
+const HOW_MANY = new RegExp(`^几(?:${MEASURES})$`, 'u');
 
 /** A CJK term with the characters of its run it stands for ([start, end), in code units) and its concepts. */
 interface CjkTerm {
   term: string;
   paired: boolean;
+  guess: boolean;
+  /** Two single characters alone between words ("飞|书"): more often a word than a guess across two. */
+  alone?: boolean;
   start: number;
   end: number;
   concepts: string[];
@@ -247,6 +289,7 @@ function cjkTerms(run: string): CjkTerm[] {
     i < segments.length &&
     Array.from(segments[i]!).length === 1 &&
     !ZH_FUNCTION_CHARS.has(segments[i]!) &&
+    !ZH_LOCALIZER_CHARS.has(segments[i]!) &&
     segments[i] !== ASKING;
   // A neighbouring word a lone character may pair with: not a stop word ("用什么库" gives no "么库").
   const word = (i: number): string | null =>
@@ -260,25 +303,45 @@ function cjkTerms(run: string): CjkTerm[] {
     for (let j = i; j < i + Math.max(split, 1); j += 1) segments[j] = ASKING;
     i += Math.max(split, 1) - 1;
   }
+  // "几" and a measure word ask a number, like 多少: "重试几次", "保留几天", "几|个".
+  for (let i = 0; i < segments.length; i += 1) {
+    if (HOW_MANY.test(segments[i]!)) segments[i] = ASKING;
+    else if (segments[i] === '几' && MEASURE.test(segments[i + 1] ?? '')) {
+      segments[i] = ASKING;
+      segments[i + 1] = ASKING;
+    }
+  }
   const out: CjkTerm[] = [];
-  const push = (term: string, paired: boolean, start: number, end: number): void => {
-    out.push({ term, paired, start, end, concepts: [] });
+  const push = (term: string, paired: boolean, start: number, end: number, guess = true): void => {
+    out.push({ term, paired, guess, start, end, concepts: [] });
   };
   segments.forEach((segment, i) => {
     const { start, end } = parts[i]!;
     if (segment === ASKING) return;
     if (Array.from(segment).length >= 2) {
-      if (!ZH_STOPWORDS.has(segment)) push(segment, false, start, end);
+      if (!ZH_STOPWORDS.has(segment) && !functionWord(segment)) push(segment, false, start, end, false);
       return;
     }
     if (!single(i)) return;
     // Two single characters that make a stop word ("多|长" → 多长, "多|少") ask, like the word itself.
-    if (single(i + 1) && !ZH_STOPWORDS.has(segment + segments[i + 1]!)) push(segment + segments[i + 1]!, false, start, parts[i + 1]!.end);
+    // Every pair of single characters is a guess at a word; two alone between words ("飞|书") are more often a
+    // word the segmenter does not know than pairs in a longer run are.
+    if (single(i + 1) && !ZH_STOPWORDS.has(segment + segments[i + 1]!)) {
+      push(segment + segments[i + 1]!, false, start, parts[i + 1]!.end);
+      if (!(single(i - 1) || single(i + 2))) out.at(-1)!.alone = true;
+    }
     if (single(i - 1) || single(i + 1)) return;
     const before = word(i - 1) === null ? null : Array.from(segments[i - 1]!).at(-1)!;
     const after = word(i + 1) === null ? null : Array.from(segments[i + 1]!)[0]!;
+    const pairs = out.length;
     if (before && !ZH_FUNCTION_CHARS.has(before)) push(before + segment, true, start - before.length, end);
     if (after && !ZH_FUNCTION_CHARS.has(after)) push(segment + after, true, start, end + after.length);
+    // A character with only function characters beside it is still paired ("支付|对|账" → 对账): dropped, the
+    // subject it names would be lost.
+    if (out.length === pairs) {
+      if (before) push(before + segment, true, start - before.length, end);
+      else if (after) push(segment + after, true, start, end + after.length);
+    }
   });
   const boundaries = new Set(parts.map((p) => p.end));
   for (const { start } of parts) {
@@ -287,7 +350,9 @@ function cjkTerms(run: string): CjkTerm[] {
     if (!entry) continue;
     const end = start + entry.form.length;
     const inside = out.filter((t) => t.start >= start && t.end <= end);
-    if (inside.length === 0) out.push({ term: entry.concept, paired: false, start, end, concepts: [] });
+    if (inside.length === 0) out.push({ term: entry.concept, paired: false, guess: false, start, end, concepts: [] });
+    // A glossary form is a word, whatever the segmenter made of it.
+    for (const t of inside) t.guess = false;
     for (const t of inside) if (!t.concepts.includes(entry.concept)) t.concepts.push(entry.concept);
   }
   return out;
@@ -306,7 +371,7 @@ function latinConcepts(tokens: (LatinToken | null)[], out: WordGroup[]): void {
     );
     if (!entry) continue;
     const inside = tokens.slice(i, i + entry.tokens.length).filter((t) => t!.group >= 0);
-    if (inside.length === 0) out.push({ term: entry.concept, alternatives: [], spellings: [], weight: 1 });
+    if (inside.length === 0) out.push({ term: entry.concept, alternatives: [], spellings: [], weight: 1, unknownShare: 1 });
     for (const t of inside) addAlternative(out[t!.group]!, entry.concept);
   }
 }
@@ -320,13 +385,15 @@ export function wordGroups(text: string): WordGroup[] {
     const chunk = match[0];
     if (CJK_START.test(chunk)) {
       tokens.push(null);
-      for (const { term, paired, concepts } of cjkTerms(chunk)) {
+      for (const { term, paired, guess, concepts, alone } of cjkTerms(chunk)) {
         out.push({
           term,
           alternatives: concepts,
           spellings: [],
           paired,
-          weight: !paired && GENERIC_WORDS.has(term) ? GENERIC_WEIGHT : 1,
+          ...(guess ? { guess } : {}),
+          weight: guess ? GUESS_WEIGHT : GENERIC_WORDS.has(term) ? GENERIC_WEIGHT : 1,
+          unknownShare: !guess ? 1 : paired || alone ? UNKNOWN_PAIR_SHARE : UNKNOWN_RUN_SHARE,
         });
       }
     } else {
@@ -408,9 +475,21 @@ export const MAX_PHRASE_WORDS = 3;
 
 /** The words of a text that make up a phrase: every word but the paired lone characters. */
 export function phraseWords(text: string): string[] {
-  return wordGroups(text)
-    .filter((g) => !g.paired)
-    .map((g) => g.term);
+  return phraseUnits(wordGroups(text));
+}
+
+/**
+ * The words of a phrase among a text's groups: every word but the paired lone characters, and an identifier as
+ * one word ("RocketMQ" is one name, not the phrase "rocket mq"), in order, each once.
+ */
+export function phraseUnits(groups: readonly WordGroup[]): string[] {
+  const out: string[] = [];
+  for (const g of groups) {
+    if (g.paired) continue;
+    const unit = g.identifier ?? g.term;
+    if (!out.includes(unit)) out.push(unit);
+  }
+  return out;
 }
 
 /** The key of a set of words: marked, each word once, in code-point order, so the order of words does not matter. */

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager } from '../../src/index.js';
-import { GENERIC_WEIGHT, canonicalText, indexWords, stemWord, wordGroups } from '../../src/shared/search-words.js';
+import {
+  GENERIC_WEIGHT,
+  GUESS_WEIGHT,
+  UNKNOWN_PAIR_SHARE,
+  UNKNOWN_RUN_SHARE,
+  canonicalText,
+  indexWords,
+  phraseWords,
+  stemWord,
+  wordGroups,
+} from '../../src/shared/search-words.js';
 import { seedItems } from '../helpers/seed-items.js';
 import { tempRepo } from '../helpers/temp-repo.js';
 
@@ -49,6 +59,37 @@ describe('search words (M-7.7)', () => {
     expect(weight('outbox pattern')).toEqual([1, GENERIC_WEIGHT]);
     // Inside an identifier a general word is part of a name.
     expect(weight('StyleSheet')).toEqual([1, 1]);
+  });
+
+  it('"几" and a measure word ask a number; determiners of quantity and lone localizers are no words', () => {
+    const terms = (text: string): string[] => wordGroups(text).map((g) => g.term);
+    expect(terms('缓存保留几天')).toEqual(['缓存', '保留']);
+    expect(terms('失败重试几次')).toEqual(['失败', '重试']);
+    // 都要 is made of function characters only: a function word.
+    expect(terms('每个接口都要限流吗')).toEqual(['接口', '限流']);
+    // 里 and 时 alone are "in" and "when": no pair is made with them.
+    expect(terms('配置里写死')).not.toContain('置里');
+    expect(terms('部署时回滚')).toEqual(['部署', '回滚']);
+    // Inside a word they are the word's: 时间 and 前端 stay.
+    expect(terms('前端时间格式')).toEqual(['前端', '时间', '格式']);
+  });
+
+  it('bigrams of single characters are guesses: half weight, and what no memory has weighs less or nothing', () => {
+    const group = (text: string, term: string) => wordGroups(text).find((g) => g.term === term);
+    // A run of single characters: which pairs are words is a guess, and a wrong guess is no subject.
+    expect(group('改完代码先贴改动', '贴改')).toMatchObject({ guess: true, weight: GUESS_WEIGHT, unknownShare: UNKNOWN_RUN_SHARE });
+    // A lone character paired with its neighbour word may be a compound no memory has (订单|号).
+    expect(group('订单号生成规则', '单号')).toMatchObject({ paired: true, guess: true, unknownShare: UNKNOWN_PAIR_SHARE });
+    // Two single characters alone between words are as often a word the segmenter does not know.
+    expect(group('用飞书通知', '飞书')).toMatchObject({ guess: true, weight: GUESS_WEIGHT, unknownShare: UNKNOWN_PAIR_SHARE });
+    // A lone character with only function characters beside it is paired all the same (支付|对|账).
+    expect(wordGroups('支付对账').map((g) => g.term)).toEqual(['支付', '对账']);
+  });
+
+  it('an identifier is one word of a phrase: its parts are no phrase', () => {
+    expect(phraseWords('RocketMQ')).toEqual(['rocketmq']);
+    expect(phraseWords('Argo CD')).toEqual(['argo', 'cd']);
+    expect(phraseWords('rate-limiter config')).toEqual(['ratelimiter', 'config']);
   });
 
   it('light English stemming: plurals, -ing, -ed; digits and short words untouched', () => {
@@ -222,6 +263,39 @@ describe('ranked retrieval (M-7.7)', () => {
     expect(memory.search(handle, 'how should I write commit messages in this repo').map((h) => h.title)).toEqual(['Conventional Commits']);
     // One word of a term is not the term: "commit" alone in a long question is not enough.
     expect(memory.search(handle, 'who reviews the commit before the nightly deployment freeze')).toEqual([]);
+    await memory.close();
+  });
+
+  it('a one-name keyword is no phrase: a long question about another aspect of the name is no answer', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      {
+        kind: 'project_decision',
+        title: 'Order events go through RabbitMQ',
+        keywords: ['RabbitMQ'],
+        content: 'Order events use RabbitMQ.',
+      },
+      { kind: 'project_decision', title: 'Sessions', content: 'Sessions live in Redis.' },
+      { kind: 'project_decision', title: 'Money', content: 'Amounts are BigDecimal.' },
+    ]);
+    const { memory, handle } = open(repo);
+    expect(memory.search(handle, 'RabbitMQ dead letter exchange retention')).toEqual([]);
+    expect(memory.search(handle, 'RabbitMQ').map((h) => h.title)).toEqual(['Order events go through RabbitMQ']);
+    expect(memory.search(handle, 'RabbitMQ order events').map((h) => h.title)).toEqual(['Order events go through RabbitMQ']);
+    await memory.close();
+  });
+
+  it('a wrong guess of a run of single characters does not sink the words the memory has', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'user_preference', title: '回答先给改动再解释', content: '改完代码先给改动，再解释原因。' },
+      { kind: 'project_decision', title: 'Sessions', content: 'Sessions live in Redis.' },
+      { kind: 'project_decision', title: 'Money', content: 'Amounts are BigDecimal.' },
+      { kind: 'project_decision', title: '部署', content: '部署走 Helm。' },
+    ]);
+    const { memory, handle } = open(repo);
+    // 贴改 is a pair across two words no memory has: it weighs nothing, 改动 and 解释 carry the hit.
+    expect(memory.search(handle, '先贴改动再解释').map((h) => h.title)).toEqual(['回答先给改动再解释']);
     await memory.close();
   });
 

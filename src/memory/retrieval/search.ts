@@ -75,18 +75,19 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
  * postings of the rarest one: such a query says too little to rank a large Memory by.
  */
 const RANKED_CTE = `
-WITH q(g, term, kind, factor, u, n, m) AS (
+WITH q(g, term, kind, factor, u, n, m, unknown) AS (
   SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
-         json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]')
+         json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]')
     FROM json_each(:forms)),
 n(total) AS (SELECT max(coalesce((SELECT max(rowid) FROM memory_items), 1), 1) * 1.0),
 words AS MATERIALIZED (
-  SELECT g, term, kind, factor, u, n, m,
+  SELECT g, term, kind, factor, u, n, m, unknown,
          (SELECT count(*) FROM (SELECT 1 FROM memory_content_terms c WHERE c.term = q.term LIMIT ${POSTING_LIMIT})) AS df
     FROM q WHERE kind < 2),
 weights AS MATERIALIZED (
   SELECT g, max(df) AS df, max(m) >= 1 AS subject,
-         max(m) * ln(1 + (n.total - min(max(max(df), 1), n.total) + 0.5) / (min(max(max(df), 1), n.total) + 0.5)) AS w
+         max(m) * CASE WHEN max(df) = 0 THEN min(unknown) ELSE 1 END
+           * ln(1 + (n.total - min(max(max(df), 1), n.total) + 0.5) / (min(max(max(df), 1), n.total) + 0.5)) AS w
     FROM words, n GROUP BY g),
 typos AS MATERIALIZED (
   SELECT q.g, q.term, q.kind, q.factor, q.u, q.n,

@@ -1,5 +1,5 @@
 import { MAX_QUERY_LENGTH, SUFFIX_LENGTH, TYPO_MARK, TYPO_MIN_LENGTH } from '../store/item-terms.js';
-import { MAX_PHRASE_WORDS, canonicalText, deletions, phraseKey, startsCjk, wordGroups } from '../../shared/search-words.js';
+import { MAX_PHRASE_WORDS, canonicalText, deletions, phraseKey, phraseUnits, startsCjk, wordGroups } from '../../shared/search-words.js';
 import { normalizeText } from '../../shared/text.js';
 
 /** A key range of a term index: every string that starts with `low`'s prefix sorts in [low, high). */
@@ -22,9 +22,10 @@ export interface PreparedQuery {
   /**
    * Ranked-stage forms: [group, indexed term, kind (0 word, 1 alternative form, 2 typo, 3 phrase), factor,
    * identifier (the group of its first part, or the word's own group), parts of that identifier, the share of
-   * its IDF the group weighs (a general word weighs less)].
+   * its IDF the group weighs (a general word or a guess weighs less), the share of that it keeps when no memory
+   * has the word].
    */
-  forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number][];
+  forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number, number][];
 }
 
 /** Query words the ranked stage weighs, at most. */
@@ -70,12 +71,12 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
   const forms: PreparedQuery['forms'] = [];
   const groups = wordGroups(text).slice(0, options.maxWords);
   // Phrases: every run of 2 to MAX_PHRASE_WORDS consecutive words, as the key a short metadata term has.
-  const words = groups.filter((g) => !g.paired).map((g) => g.term);
+  const words = phraseUnits(groups);
   const keys = new Set<string>();
   for (let size = 2; size <= MAX_PHRASE_WORDS; size += 1) {
     for (let i = 0; i + size <= words.length; i += 1) keys.add(phraseKey(words.slice(i, i + size)));
   }
-  for (const key of keys) forms.push([-1, key, 3, 1, -1, 1, 1]);
+  for (const key of keys) forms.push([-1, key, 3, 1, -1, 1, 1, 1]);
   // The parts of one identifier form one unit: it counts only for an item that has every part (or the whole).
   const unitOf = new Map<string, number>();
   const partsOf = new Map<number, number>();
@@ -87,7 +88,7 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
   groups.forEach((group, g) => {
     const unit = group.identifier === undefined ? g : unitOf.get(group.identifier)!;
     const at = (term: string, kind: 0 | 1 | 2, factor: number): void => {
-      forms.push([g, term, kind, factor, unit, partsOf.get(unit)!, group.weight]);
+      forms.push([g, term, kind, factor, unit, partsOf.get(unit)!, group.weight, group.unknownShare]);
     };
     at(group.term, 0, 1);
     for (const alternative of group.alternatives) at(alternative, 1, 1);
