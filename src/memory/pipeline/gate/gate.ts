@@ -310,6 +310,7 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
   }
   // Why the last quote is not discussion, when it is not a code fact.
   let why: GateProblem | null = null;
+  let held: GateProblem | null = null;
   for (const q of spoken) {
     const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
     // Words the user quotes ("有人说 “always wrap …”，真的假的？") are someone else's, not the discussion.
@@ -356,12 +357,28 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
       // "用 TiDB 还是 MySQL 还没决定": an open choice is the discussion itself, whatever facts it names.
       return fact && !(s.hits(P.discussion).length > 0) && !(s.hits(P.undecided).length > 0) && !QUESTION_MARK.test(s.span.text);
     });
-    if (!isFact) return null;
+    if (!isFact) {
+      // Accepted on positive evidence of discussing: a word of it, an open choice or question, a first person at
+      // work, a goal. A statement with none of these is held for the user.
+      const discussing = own.some(
+        (s) =>
+          s.hits(P.discussion).length > 0 ||
+          s.hits(P.undecided).length > 0 ||
+          QUESTION_MARK.test(s.span.text) ||
+          /[吗呢]/u.test(s.span.text) ||
+          s.hits(P.aNotA).length > 0 ||
+          FIRST_PERSON.test(s.span.text) ||
+          GOAL.test(s.span.text),
+      );
+      if (discussing) return null;
+      held ??= problem('weak_evidence', 'nothing in it says what is being discussed', 'suggest');
+    }
   }
-  return why ?? problem('code_fact', 'a statement of a code fact is not discussion context');
+  return held ?? why ?? problem('code_fact', 'a statement of a code fact is not discussion context');
 }
 
 const ACKNOWLEDGEMENT = new RegExp(`^[\\s\\p{P}]*(?:${anyOf([...L.ACKNOWLEDGEMENTS.zh, ...L.ACKNOWLEDGEMENTS.en])}[\\s\\p{P}]*)+$`, 'u');
+const GOAL = /目标|重点|主要|任务|聚焦|focus|goal|plan|context|today|这周|今天|接下来|下一步|先/u;
 const INTERJECTION_ONLY = /^[\s\p{P}]*(?:(?:hmm+|um+|uh+|erm?|well|oh|ah|嗯+|呃+|额+|哦+|啊+)[\s\p{P}]*)?$/u;
 const FIRST_PERSON = /我|咱们|(?<![\p{L}])(?:we|i|i'm|we're|let's|our)(?![\p{L}])/u;
 
