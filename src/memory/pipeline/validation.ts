@@ -9,6 +9,7 @@ import {
   type Verdict,
   REASON_VERDICT,
   inCodeOrOutput,
+  boundConfirmation,
   retractsLater,
   turnsDown,
   isBareConfirmation,
@@ -234,6 +235,11 @@ function judgeConfirmed(
   let confirmation: LocatedSource | null = null;
   let statement: LocatedSource | null = null;
   for (const source of userSources) {
+    // "第一条可以，第二条先别动" beside "1）…": bound to the item it names, whatever is said of the others.
+    if (assistantSources.some((a) => boundConfirmation(source.text, source.begin, source.end, a.quote) >= 0)) {
+      confirmation ??= source;
+      continue;
+    }
     const verdict = judgeConfirmation(source.text, source.begin, source.end);
     if (verdict.confirms) {
       confirmation ??= source;

@@ -268,6 +268,9 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   // An option of a list ("A. 在网关层做限流…") is proposed by another sentence of the answer that names it ("我建议 A").
   const label = OPTION_LABEL.exec(text.slice(begin, end))?.[1];
   if (!label) return false;
+  // An item of a list its introduction proposes ("两个建议：1. …；2. …", "My proposal: (1) …").
+  const before = new Span(fold(text.slice(0, begin)));
+  if (P.proposals.find(before).some((h) => /^[^。.!?！？\n]{0,12}[:：]/u.test(before.text.slice(h.end)))) return true;
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // "我推荐方案二" names it after 方案 whatever stands before; "I'd pick B" names it as a word of its own.
   const named = new RegExp(`方案\\s*${escaped}|(?<![\\p{L}\\p{N}])(?:option\\s*)?${escaped}(?![\\p{L}\\p{N}])`, 'iu');
@@ -307,6 +310,7 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
   }
   // Why the last quote is not discussion, when it is not a code fact.
   let why: GateProblem | null = null;
+  let held: GateProblem | null = null;
   for (const q of spoken) {
     const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
     // Words the user quotes ("有人说 “always wrap …”，真的假的？") are someone else's, not the discussion.
@@ -353,12 +357,28 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
       // "用 TiDB 还是 MySQL 还没决定": an open choice is the discussion itself, whatever facts it names.
       return fact && !(s.hits(P.discussion).length > 0) && !(s.hits(P.undecided).length > 0) && !QUESTION_MARK.test(s.span.text);
     });
-    if (!isFact) return null;
+    if (!isFact) {
+      // Accepted on positive evidence of discussing: a word of it, an open choice or question, a first person at
+      // work, a goal. A statement with none of these is held for the user.
+      const discussing = own.some(
+        (s) =>
+          s.hits(P.discussion).length > 0 ||
+          s.hits(P.undecided).length > 0 ||
+          QUESTION_MARK.test(s.span.text) ||
+          /[吗呢]/u.test(s.span.text) ||
+          s.hits(P.aNotA).length > 0 ||
+          FIRST_PERSON.test(s.span.text) ||
+          GOAL.test(s.span.text),
+      );
+      if (discussing) return null;
+      held ??= problem('weak_evidence', 'nothing in it says what is being discussed', 'suggest');
+    }
   }
-  return why ?? problem('code_fact', 'a statement of a code fact is not discussion context');
+  return held ?? why ?? problem('code_fact', 'a statement of a code fact is not discussion context');
 }
 
 const ACKNOWLEDGEMENT = new RegExp(`^[\\s\\p{P}]*(?:${anyOf([...L.ACKNOWLEDGEMENTS.zh, ...L.ACKNOWLEDGEMENTS.en])}[\\s\\p{P}]*)+$`, 'u');
+const GOAL = /目标|重点|主要|任务|聚焦|focus|goal|plan|context|today|这周|今天|接下来|下一步|先/u;
 const INTERJECTION_ONLY = /^[\s\p{P}]*(?:(?:hmm+|um+|uh+|erm?|well|oh|ah|嗯+|呃+|额+|哦+|啊+)[\s\p{P}]*)?$/u;
 const FIRST_PERSON = /我|咱们|(?<![\p{L}])(?:we|i|i'm|we're|let's|our)(?![\p{L}])/u;
 
@@ -398,4 +418,43 @@ const ANCHOR_STRIP = new Phrases(
 /** The quote without its speech-act words: what the statement is about. */
 export function stripMarkers(text: string): string {
   return ANCHOR_STRIP.strip(new Span(fold(text)));
+}
+
+const NUMERALS: Readonly<Record<string, number>> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, '①': 1, '②': 2, '③': 3, '④': 4, '⑤': 5 };
+const indexOf = (label: string): number => {
+  const l = label.toLowerCase();
+  if (/^[1-9]$/u.test(l)) return Number(l);
+  if (/^[a-e]$/u.test(l)) return l.charCodeAt(0) - 96;
+  return NUMERALS[l] ?? 0;
+};
+// "第一条可以", "前两条 OK", "A 吧", "方案二", "option B": the items a confirmation names, in its first clause.
+const NAMED_ITEMS = new RegExp(
+  '^[\\s\\p{P}]*(?:第\\s*([一二三四五1-9])\\s*[条个点项种部分]|前\\s*([两二三四五2-5])\\s*[条个点项]' +
+    '|(?:方案|选项|option)\\s*([a-e一二三四五1-5])|([a-e1-5])(?=\\s*(?:[\\p{P}]|吧|就|可以|ok|行|$)))',
+  'iu',
+);
+// "1）…", "A. …", "Option A: …", "方案二：…", "①…": the label an item of a listed proposal opens with.
+const ITEM_LABEL = /^[\s\p{P}]*(?:(?:方案|选项|option)\s*([a-e一二三四五1-5])|([1-9a-e])\s*[)）.、:：]|([①②③④⑤]))/iu;
+
+/**
+ * The first clause of a confirmation names the very item the proposal quote is ("第一条可以" beside "1）把 …",
+ * "A." beside "Option A: …"): the confirmation is bound to it, and what the rest of the turn says about other
+ * items ("第二条先别动") is not about this one. Returns the confirming clause's end, or -1.
+ */
+export function boundConfirmation(userText: string, begin: number, end: number, proposalQuote: string): number {
+  const quote = fold(userText.slice(begin, end));
+  const named = NAMED_ITEMS.exec(quote);
+  const label = ITEM_LABEL.exec(fold(proposalQuote));
+  if (!named || !label) return -1;
+  const item = indexOf(label[1] ?? label[2] ?? label[3] ?? '');
+  const [, nth, first, option, bare] = named;
+  const items = first ? Array.from({ length: indexOf(first) }, (_, i) => i + 1) : [indexOf(nth ?? option ?? bare ?? '')];
+  if (item === 0 || !items.includes(item)) return -1;
+  // The rest of the confirming clause may only confirm ("可以", "OK", "照做", "就这个") — not hedge or ask.
+  const clauseEnd = quote.search(/[，,。.;；!！?？\n]/u);
+  const clause = clauseEnd < 0 ? quote : quote.slice(0, clauseEnd);
+  const rest = clause.slice(named[0].length);
+  if (QUESTION_MARK.test(quote.slice(0, clauseEnd < 0 ? quote.length : clauseEnd + 1))) return -1;
+  if (P.undecided.has(new Span(rest)) || P.speculation.has(new Span(rest)) || P.negations.has(new Span(rest))) return -1;
+  return begin + (clauseEnd < 0 ? quote.length : clauseEnd);
 }

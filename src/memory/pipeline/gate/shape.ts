@@ -41,7 +41,15 @@ const FILE_EXTENSIONS = 'ya?ml|json|gradle|java|kt|py|tsx?|jsx?|go|rs|xml|toml|m
 const CODE_THING = new RegExp(`[\\w-]+\\.(?:${FILE_EXTENSIONS})\\b|(?:^|\\s)[\\w.-]+/[\\w./-]+|\`[^\`]+\``, 'u');
 const CODE_NAME = /(?<![\p{L}])(?:[a-z]+[A-Z][A-Za-z0-9]*|[a-z0-9]+_[a-z0-9_]+)(?![\p{L}])/u;
 
-export type Mood = 'prohibitive' | 'deontic' | 'imperative' | 'commitment';
+export type Mood = 'prohibitive' | 'deontic' | 'imperative' | 'commitment' | 'volitional';
+
+// A first person, an emphatic or frequency adverb at most, and a verb of wanting (closed classes).
+const VOLITION = new RegExp(
+  '(?<![\\p{L}])i\\s+(?:(?:do|really|always|generally|usually|still)\\s+)?(?:want|prefer|like)\\b' +
+    // "I want to know why …" asks something now.
+    '(?!\\s+to\\s+(?:know|see|ask|check|understand))',
+  'u',
+);
 
 export interface ShapeEvidence {
   mood: Mood;
@@ -200,6 +208,10 @@ export function shapeEvidence(
     if (prohibitive) found = { mood: 'prohibitive', word: prohibitive.text, offset: prohibitive.index };
     const deontic = found ? null : C.deontic.first(span);
     if (deontic) found = { mood: 'deontic', word: deontic.text, offset: deontic.index };
+    // Volition of the user for a preference: "I (do, really) want / prefer / like …" with what is wanted after it.
+    const volition = kind === 'user_preference' && !found ? VOLITION.exec(text) : null;
+    if (volition && text.slice(volition.index + volition[0].length).trim().length > 0)
+      found = { mood: 'volitional', word: volition[0], offset: volition.index };
     if (!found && kind === 'project_decision') {
       const commit = C.commitment.first(span);
       const verb = commit ? /^\s*([a-z][a-z'-]*)/u.exec(text.slice(commit.end))?.[1] : undefined;

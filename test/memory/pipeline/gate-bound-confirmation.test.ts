@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { boundConfirmation, isProposal } from '../../../src/memory/pipeline/gate/gate.js';
+
+const bound = (user: string, proposalQuote: string): boolean => {
+  const quote = user.split(/[，,]/u)[0]!;
+  return boundConfirmation(user, 0, quote.length, proposalQuote) >= 0;
+};
+
+describe('M-5.3 a confirmation bound to the listed item it names', () => {
+  it('binds an ordinal or an option label to the item that opens with it, and to no other', () => {
+    expect(bound('第一条可以，第二条先别动', '1）把超时调到 30 秒')).toBe(true);
+    expect(bound('第一条可以，第二条先别动', '2）把 runner 换成自托管的')).toBe(false);
+    expect(bound('前两条可以', '2. 所有查询接口加分页')).toBe(true);
+    expect(bound('前两条可以', '3. 换掉 ORM')).toBe(false);
+    expect(bound('A.', 'Option A: keep errors typed to the boundary')).toBe(true);
+    expect(bound('option B please', 'B) move the listing endpoints to GraphQL')).toBe(true);
+  });
+
+  it('a hedge or a question in the confirming clause, or no label in the proposal, binds nothing', () => {
+    expect(bound('第一条可以吗？', '1）把超时调到 30 秒')).toBe(false);
+    expect(bound('第一条再想想', '1）把超时调到 30 秒')).toBe(false);
+    expect(bound('第一条可以', '把超时调到 30 秒')).toBe(false);
+  });
+
+  it('an item is proposed by the introduction of its list', () => {
+    const answer = '两个建议：1. 把 open-in-view 关掉；2. 所有查询接口加分页，默认每页 20 条。';
+    const begin = answer.indexOf('2.');
+    expect(isProposal(answer, begin, answer.length, false)).toBe(true);
+    const plain = '目前有两处：1. open-in-view 开着；2. 查询接口没有分页。';
+    expect(isProposal(plain, plain.indexOf('2.'), plain.length, false)).toBe(false);
+  });
+});

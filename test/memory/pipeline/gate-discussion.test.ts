@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { judgeDiscussion } from '../../../src/memory/pipeline/gate/gate.js';
+
+/** The reason and verdict for a discussion quote; `[[…]]` marks the quote when it is not the whole text. */
+function judged(marked: string): [string, string] | null {
+  const m = /^(.*)\[\[(.*)\]\](.*)$/su.exec(marked);
+  const text = m ? m[1]! + m[2]! + m[3]! : marked;
+  const begin = m ? m[1]!.length : 0;
+  const end = m ? begin + m[2]!.length : text.length;
+  const p = judgeDiscussion([{ text, begin, end }]);
+  return p && [p.reason, p.verdict];
+}
+
+describe('M-5.6 discussion context needs positive evidence of discussing', () => {
+  it('a first person at work, an open choice, a question or a goal is discussion', () => {
+    expect(judged('我们在排查订单导出偶发超时的问题')).toBeNull();
+    expect(judged('缓存用 Caffeine 还是 Redis 还没定')).toBeNull();
+    expect(judged('今天的目标是把 e2e 跑绿')).toBeNull();
+  });
+
+  it('fact shapes, wherever their subject stands, are refused', () => {
+    expect(judged('查了一下，[[Nginx 的 worker_connections 设的是 4096]]，所以连接数上不去。')).toEqual(['code_fact', 'refuse']);
+    expect(judged('The retry helper always waits 500ms before the first attempt.')).toEqual(['code_fact', 'refuse']);
+    expect(judged('网关的超时写死了 5 秒。')).toEqual(['code_fact', 'refuse']);
+  });
+
+  it('quoted words, another party, an acknowledgement are not discussion; a bare statement is held', () => {
+    expect(judged('网上有人说 “[[always memoize selectors]]”，真的吗？')).toEqual(['quoted_speech', 'refuse']);
+    expect(judged('隔壁组那个 repo 默认用 Java 11，他们不打算升。')).toEqual(['other_project', 'refuse']);
+    expect(judged('got it, thanks')).toEqual(['no_speech_act', 'refuse']);
+    expect(judged('订单服务和库存服务之间走 MQ。')).toEqual(['weak_evidence', 'suggest']);
+  });
+});
