@@ -61,7 +61,9 @@ export const ZH_STOPWORDS: ReadonlySet<string> = new Set(
     '要用 用户 要求 规定 规则 偏好 习惯 决定 约定 原则 说过 提过 记得 打算 想要 希望 喜欢 的话 东西 问题 情况 方面 相关 具体 一般 ' +
     '到底 究竟 多少 多久 多长 多大 几个 哪种 哪里 怎么办 什么样 吗 呢 吧 啊 呀 嘛 哦 么 ' +
     // determiners of quantity, like "each every all any"
-    '每个 每次 每种 每一个 各个 各种 所有 全部 任何 任意 整个'
+    '每个 每次 每种 每一个 各个 各种 所有 全部 任何 任意 整个 ' +
+    // degree and modal words, like "most more few very much must only"
+    '最多 最少 至少 更多 更少 很多 很少 非常 必须 一定 务必 只有 只能'
   ).split(' '),
 );
 

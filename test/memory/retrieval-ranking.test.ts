@@ -222,6 +222,9 @@ describe('ranked retrieval (M-7.7)', () => {
     const second = open(named);
     expect(second.memory.search(second.handle, 'naming convention').map((h) => h.title)).toEqual(['Branches']);
     expect(second.memory.search(second.handle, 'our naming convention please').map((h) => h.title)).toEqual(['Branches']);
+    // … but not a query with a subject of its own: a memory named by its general words is not about Kotlin.
+    expect(second.memory.search(second.handle, 'Kotlin naming convention')).toEqual([]);
+    expect(second.memory.search(second.handle, '特征命名规范')).toEqual([]);
     await second.memory.close();
   });
 

@@ -72,9 +72,16 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
   const groups = wordGroups(text).slice(0, options.maxWords);
   // Phrases: every run of 2 to MAX_PHRASE_WORDS consecutive words, as the key a short metadata term has.
   const words = phraseUnits(groups);
+  // A phrase of general words only ("命名规范") answers a query of general words only: where the query has a
+  // subject, a memory named by its general words is not about that subject ("特征命名规范").
+  const subjects = new Set(groups.filter((g) => g.weight >= 1).map((g) => g.identifier ?? g.term));
   const keys = new Set<string>();
   for (let size = 2; size <= MAX_PHRASE_WORDS; size += 1) {
-    for (let i = 0; i + size <= words.length; i += 1) keys.add(phraseKey(words.slice(i, i + size)));
+    for (let i = 0; i + size <= words.length; i += 1) {
+      const phrase = words.slice(i, i + size);
+      if (subjects.size > 0 && !phrase.some((w) => subjects.has(w))) continue;
+      keys.add(phraseKey(phrase));
+    }
   }
   for (const key of keys) forms.push([-1, key, 3, 1, -1, 1, 1, 1]);
   // The parts of one identifier form one unit: it counts only for an item that has every part (or the whole).
