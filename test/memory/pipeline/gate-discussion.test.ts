@@ -29,5 +29,7 @@ describe('M-5.6 discussion context needs positive evidence of discussing', () =>
     expect(judged('隔壁组那个 repo 默认用 Java 11，他们不打算升。')).toEqual(['other_project', 'refuse']);
     expect(judged('got it, thanks')).toEqual(['no_speech_act', 'refuse']);
     expect(judged('订单服务和库存服务之间走 MQ。')).toEqual(['weak_evidence', 'suggest']);
+    // A first person alone is no work on the discussion ("那我去…" is the user's own errand).
+    expect(judged('好，那我去清缓存。')).toEqual(['weak_evidence', 'suggest']);
   });
 });

@@ -367,7 +367,7 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
           QUESTION_MARK.test(s.span.text) ||
           /[吗呢]/u.test(s.span.text) ||
           s.hits(P.aNotA).length > 0 ||
-          FIRST_PERSON.test(s.span.text) ||
+          AT_WORK.test(s.span.text) ||
           GOAL.test(s.span.text),
       );
       if (discussing) return null;
@@ -378,6 +378,13 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
 }
 
 const ACKNOWLEDGEMENT = new RegExp(`^[\\s\\p{P}]*(?:${anyOf([...L.ACKNOWLEDGEMENTS.zh, ...L.ACKNOWLEDGEMENTS.en])}[\\s\\p{P}]*)+$`, 'u');
+// A first person at work on something ("我们在排查", "我这周在准备", "we're comparing", "let's first"), not just "我".
+const AT_WORK = new RegExp(
+  '(?:我们|咱们|我)[^，,。]{0,6}?(?:在|正在|想|打算|准备|卡在|还在|刚|已经|一直)' +
+    "|(?<![\\p{L}])(?:we're|we are|i'm|i am)\\s+(?:still\\s+|now\\s+)?[a-z]+ing\\b" +
+    "|(?<![\\p{L}])let's\\b|(?<![\\p{L}])we\\s+(?:need|want|have)\\s+to\\b",
+  'u',
+);
 const GOAL = /目标|重点|主要|任务|聚焦|focus|goal|plan|context|today|这周|今天|接下来|下一步|先/u;
 const INTERJECTION_ONLY = /^[\s\p{P}]*(?:(?:hmm+|um+|uh+|erm?|well|oh|ah|嗯+|呃+|额+|哦+|啊+)[\s\p{P}]*)?$/u;
 const FIRST_PERSON = /我|咱们|(?<![\p{L}])(?:we|i|i'm|we're|let's|our)(?![\p{L}])/u;
