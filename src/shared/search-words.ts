@@ -14,9 +14,10 @@ import { GLOSSARY } from './search-glossary.js';
  * 4: A-not-A questions and "how long / how many" ask and index nothing; 5: a stop word split into two single
  * characters is no bigram; 6: an identifier is one word of a phrase, localizers stand alone, 几 and a measure word
  * ask, a character beside only function characters is paired, determiners of quantity are stop words; 7: every
- * bigram of single characters is a guess, code-style words in the glossary.
+ * bigram of single characters is a guess, code-style words in the glossary; 8: runtime and SDK in the glossary,
+ * degree and modal words are stop words.
  */
-export const TERM_RULES_VERSION = 7;
+export const TERM_RULES_VERSION = 8;
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 
