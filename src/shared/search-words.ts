@@ -172,7 +172,7 @@ export interface WordGroup {
   unknownShare: number;
   /** The identifier this word is a part of ("react-native-svg"): a name matches only with all its parts. */
   identifier?: string;
-  /** The share of its IDF the word weighs in a query: GENERIC_WEIGHT for a general word, else 1. */
+  /** The share of its IDF the word weighs in a query: GUESS_WEIGHT for a guess, GENERIC_WEIGHT for a general word, else 1. */
   weight: number;
 }
 
