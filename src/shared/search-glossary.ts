@@ -273,6 +273,8 @@ export const GLOSSARY: readonly (readonly string[])[] = [
   ['breaking change', '破坏性变更', '不兼容变更'],
   ['semantic versioning', 'semver', '语义化版本'],
   ['toolchain', '工具链'],
+  ['runtime', 'runtime environment', '运行时', '运行环境'],
+  ['sdk', 'software development kit', '开发工具包'],
   ['virtual environment', 'venv', 'virtualenv', '虚拟环境'],
   ['lockfile', 'lock file', '锁文件'],
   ['hot reload', 'hot reloading', '热更新', '热重载'],

@@ -14,9 +14,10 @@ import { GLOSSARY } from './search-glossary.js';
  * 4: A-not-A questions and "how long / how many" ask and index nothing; 5: a stop word split into two single
  * characters is no bigram; 6: an identifier is one word of a phrase, localizers stand alone, 几 and a measure word
  * ask, a character beside only function characters is paired, determiners of quantity are stop words; 7: every
- * bigram of single characters is a guess, code-style words in the glossary.
+ * bigram of single characters is a guess, code-style words in the glossary; 8: runtime and SDK in the glossary,
+ * degree and modal words are stop words.
  */
-export const TERM_RULES_VERSION = 7;
+export const TERM_RULES_VERSION = 8;
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -171,7 +172,7 @@ export interface WordGroup {
   unknownShare: number;
   /** The identifier this word is a part of ("react-native-svg"): a name matches only with all its parts. */
   identifier?: string;
-  /** The share of its IDF the word weighs in a query: GENERIC_WEIGHT for a general word, else 1. */
+  /** The share of its IDF the word weighs in a query: GUESS_WEIGHT for a guess, GENERIC_WEIGHT for a general word, else 1. */
   weight: number;
 }
 

@@ -65,6 +65,10 @@ describe('search words (M-7.7)', () => {
     const terms = (text: string): string[] => wordGroups(text).map((g) => g.term);
     expect(terms('缓存保留几天')).toEqual(['缓存', '保留']);
     expect(terms('失败重试几次')).toEqual(['失败', '重试']);
+    // Degree and modal words are like "most, at least, must".
+    expect(terms('分支最多保留几天')).toEqual(['分支', '保留']);
+    expect(terms('合并前必须先评审')).toEqual(['合并', '评审']);
+    expect(terms('代码至少要有评审')).toEqual(['代码', '评审']);
     // 都要 is made of function characters only: a function word.
     expect(terms('每个接口都要限流吗')).toEqual(['接口', '限流']);
     // 里 and 时 alone are "in" and "when": no pair is made with them.
