@@ -9,7 +9,8 @@ import type { MemoryKind, RefusedCandidate, SuggestedCandidate } from '../types.
  * longer listed; a suggestion of an archived thread is no longer listed either.
  */
 
-interface RefusalRow {
+/** What a refusal and a suggestion share: where it was recorded, what it says, and why it was held. */
+interface HeldRow {
   job_id: string;
   ordinal: number;
   kind: MemoryKind;
@@ -17,9 +18,12 @@ interface RefusalRow {
   reason: string;
   quote: string | null;
   turn_id: string | null;
-  keepable: number | null;
   lead_turn_id: string;
   at: number;
+}
+
+interface RefusalRow extends HeldRow {
+  keepable: number | null;
 }
 
 /** Recent refused candidates, newest first. */
@@ -49,17 +53,8 @@ export function recentRefusals(conn: Connection, limit: number): RefusedCandidat
   }));
 }
 
-interface SuggestionRow {
-  job_id: string;
-  ordinal: number;
-  kind: MemoryKind;
-  title: string;
+interface SuggestionRow extends HeldRow {
   content: string;
-  reason: string;
-  quote: string | null;
-  turn_id: string | null;
-  lead_turn_id: string;
-  at: number;
 }
 
 /** Suggestions held for the user (M-5.7), newest first: only those of the active thread, not yet kept or dismissed. */
