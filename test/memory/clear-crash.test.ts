@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { collect, FIXTURES } from '../helpers/child.js';
 import { CLI_PATH, runCli } from '../helpers/cli.js';
 import { MemoryManager } from '../../src/index.js';
+import { MemoryConflictError, MemoryStorageError } from '../../src/shared/errors.js';
 import { dbPathOf, tempRepo, withRawDb } from '../helpers/temp-repo.js';
 
 const TURNS = 200;
@@ -129,4 +130,38 @@ describe('a clear of a degraded Memory is one unit (issue "Safe hands", item 6)'
     await runCli(['memory', 'status', '--repo', repo]);
     expect(temps()).toEqual([]);
   }, 120_000);
+});
+
+describe('a clear still running in another process (M-10.3, issue 22: errors by meaning)', () => {
+  it('opening meanwhile is a retryable conflict, not a storage error, and touches nothing', async () => {
+    const repo = tempRepo();
+    await MemoryManager.open({ repoRoot: repo }).close();
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      const journal = join(repo, '.autopatch-j', 'clear-journal.json');
+      const body = JSON.stringify({
+        format: 'autopatch-j-clear',
+        version: 1,
+        pid: sleeper.pid,
+        temp: '.memory.db.new-test',
+        aside: 'memory.db.damaged-20261201T120000000Z',
+        moves: [''],
+      });
+      writeFileSync(journal, body);
+      let thrown: unknown;
+      try {
+        MemoryManager.open({ repoRoot: repo });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(MemoryConflictError);
+      expect(thrown).not.toBeInstanceOf(MemoryStorageError);
+      expect((thrown as MemoryConflictError).retryable).toBe(true);
+      expect(String((thrown as Error).message)).toMatch(new RegExp(`running in process ${sleeper.pid}; try again`));
+      expect(readFileSync(journal, 'utf8')).toBe(body);
+      expect(existsSync(dbPathOf(repo))).toBe(true);
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { crashPoint } from '../../config/config.js';
 import { clearJournalPath } from '../paths.js';
-import { MemoryStorageError } from '../../shared/errors.js';
+import { MemoryConflictError, MemoryStorageError } from '../../shared/errors.js';
 import { processAlive, readNoFollow, writePrivateFileAtomic } from '../../shared/private-files.js';
 import { randomToken } from '../../shared/ids.js';
 import { Connection } from '../db/connection.js';
@@ -225,7 +225,7 @@ function readClearJournal(path: string, dbPath: string): ClearJournal | null {
  * At start-up, before anything opens `memory.db`: a clear a crash interrupted is finished from its journal (the
  * rest of the damaged files move aside, the new database takes its place). Returns what to tell the person —
  * where the damaged database is now — or null when there was nothing to finish. A clear still running in a
- * live process is a storage error (try again), never a half-done state to open.
+ * live process is a conflict (retryable: try again), never a half-done state to open.
  */
 export function resumeInterruptedClear(dbPath: string): string | null {
   const dir = dirname(dbPath);
@@ -238,7 +238,7 @@ export function resumeInterruptedClear(dbPath: string): string | null {
     });
   }
   if (journal.pid !== process.pid && processAlive(journal.pid)) {
-    throw new MemoryStorageError(`a clear of this Memory is running in process ${journal.pid}`, { fix: 'try again in a moment' });
+    throw new MemoryConflictError(`a clear of this Memory is running in process ${journal.pid}; try again in a moment`);
   }
   const temp = join(dir, journal.temp);
   const aside = join(dir, journal.aside);
