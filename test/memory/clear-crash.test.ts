@@ -158,6 +158,11 @@ describe('a clear still running in another process (M-10.3, issue 22: errors by 
       expect(thrown).not.toBeInstanceOf(MemoryStorageError);
       expect((thrown as MemoryConflictError).retryable).toBe(true);
       expect(String((thrown as Error).message)).toMatch(new RegExp(`running in process ${sleeper.pid}; try again`));
+      // The command line says it in one line and exits 1, like a storage failure.
+      const cli = await runCli(['memory', 'list', '--repo', repo]);
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toContain(`a clear of this Memory is running in process ${sleeper.pid}; try again in a moment`);
+      expect(cli.stderr).not.toMatch(/\n\s+at /u);
       expect(readFileSync(journal, 'utf8')).toBe(body);
       expect(existsSync(dbPathOf(repo))).toBe(true);
     } finally {
