@@ -5,20 +5,10 @@ import { Connection } from '../../../src/memory/db/connection.js';
 import { consolidateWith, extractWith, quoteUser } from '../../helpers/scripted.js';
 import { dbPathOf, tempRepo } from '../../helpers/temp-repo.js';
 import { openMemory } from '../../helpers/memory.js';
+import { ITEM_TABLES } from '../../helpers/held.js';
 
 // Tables that grow with the Memory: a statement run per turn, candidate or operation must never scan one.
-const GROWING = [
-  'turns',
-  'threads',
-  'memory_jobs',
-  'memory_candidates',
-  'candidate_sources',
-  'memory_items',
-  'memory_item_candidates',
-  'memory_terms',
-  'memory_term_suffixes',
-  'memory_content_terms',
-];
+const GROWING = ['turns', 'threads', 'memory_jobs', ...ITEM_TABLES];
 
 /** Every SQL text the pipeline prepares while `run` runs (statements are prepared through Connection.stmt). */
 async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
