@@ -24,6 +24,11 @@ describe('M-5.6 discussion context needs positive evidence of discussing', () =>
     expect(judged('网关的超时写死了 5 秒。')).toEqual(['code_fact', 'refuse']);
   });
 
+  it('a fact shape beside a word of discussion and no person at work is held, not accepted', () => {
+    expect(judged('这个报错的问题是连接池没配最大空闲数')).toEqual(['weak_evidence', 'suggest']);
+    expect(judged('这个报错的问题是连接池没配，我们在看怎么改')).toBeNull();
+  });
+
   it('quoted words, another party, an acknowledgement are not discussion; a bare statement is held', () => {
     expect(judged('网上有人说 “[[always memoize selectors]]”，真的吗？')).toEqual(['quoted_speech', 'refuse']);
     expect(judged('隔壁组那个 repo 默认用 Java 11，他们不打算升。')).toEqual(['other_project', 'refuse']);

@@ -1,4 +1,4 @@
-import { describesBehaviour, oneOffTask } from './description.js';
+import { describesBehaviour, durativeState, oneOffTask } from './description.js';
 import { grammarActs } from './grammar.js';
 import { findActsOverlap, isAttributive, isBareClause, isBareOf, masked, questionSignal } from './mood.js';
 import {
@@ -16,6 +16,7 @@ import {
   P,
   PROHIBITIVE,
   RULE_WORD,
+  SARCASM_OPENER,
 } from './phrases.js';
 import { type Act, ofAct, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
 import { shapeEvidence } from './shape.js';
@@ -265,6 +266,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && describesBehaviour(s, act)) {
     return problem('description', 'the sentence describes how software behaves, not a wish');
   }
+  if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && durativeState(s, act)) {
+    return problem('description', 'a state described with the durative 着, or a wish', 'suggest');
+  }
   if (act.type === 'ruling' || act.type === 'decision' || act.type === 'rule' || act.type === 'standing' || act.type === 'shape') {
     const task = oneOffTask(s, act);
     // Under a condition ("如果要改的超过 100 行，先给我方案"), a request frame is part of the rule.
@@ -293,7 +297,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
         (!ownContent || s.clauseOf(h.index) <= act.clause || isBareOf(s, s.clauseOf(h.index), P.weakeners)),
     );
   if (weak) return problem('weakened', `the wish is weakened ("${weak.text}")`);
-  if (s.hits(P.sarcasm).length > 0 || s.hits(P.sarcasmCues).length >= 2) return problem('sarcasm', 'the sentence reads as sarcasm');
+  // A marker of sarcasm, or two weak cues (a concession opening the sentence counts as one).
+  const cues = s.hits(P.sarcasmCues).length + Number(SARCASM_OPENER.test(s.span.text));
+  if (s.hits(P.sarcasm).length > 0 || cues >= 2) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;
 }
 

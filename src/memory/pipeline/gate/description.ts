@@ -21,6 +21,11 @@ import {
   ZH_IMPERATIVE_START,
 } from './phrases.js';
 import { type Act, Sentence, wordsOf } from './sentence.js';
+import { SHAPE } from './lexicon.js';
+
+const ZH_DURATIVE = /\p{Script=Han}{1,2}着(?![了想])/u;
+const ZH_NOT_DURATIVE = SHAPE.zhNotDurative;
+const MODAL_BEFORE = new RegExp(`${[...SHAPE.deontic.zh, ...SHAPE.prohibitive.zh, '要', '请', '就'].join('|')}`, 'u');
 
 /** What kind of statement an act stands in: a description of behaviour, a one-off task. */
 
@@ -88,6 +93,18 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   const first = wordsAfter[0];
   if (first === undefined || EN_WISH_STARTS.has(first)) return false;
   return wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w));
+}
+
+/**
+ * "默认导出和具名导出混着用": after a Chinese marker, a verb with the durative 着 and no modal before it may be a
+ * state described ("默认开着 debug 日志" may also be a wish): conflicting evidence.
+ */
+export function durativeState(s: Sentence, act: Act): boolean {
+  if (!HAN.test(act.hit.text)) return false;
+  const after = s.span.text.slice(act.hit.end, s.clauses[act.clause]!.end);
+  const durative = ZH_DURATIVE.exec(after);
+  if (!durative || MODAL_BEFORE.test(after.slice(0, durative.index + 1))) return false;
+  return !ZH_NOT_DURATIVE.some((w) => durative[0].endsWith(w));
 }
 
 const FILE_NAME = /[\w.-]+\.(?:ya?ml|json|jsx?|tsx?|py|java|kt|go|rs|md|toml|xml|properties|sql|sh|env|lock|gradle|conf)\b/u;

@@ -193,6 +193,8 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
 export function retractsLater(text: string): boolean {
   const folded = fold(text);
   if (REVERSAL.test(folded) || KEEP_OTHER.test(folded)) return true;
+  // A clause that holds a thing back for now, or settles on the alternative, anywhere in the turn.
+  if (folded.split(/[，,。.!！;；?？\n]/u).some((c) => HOLD_CLAUSE.test(c.trim()) || SETTLE_OTHER.test(c.trim()))) return true;
   // The whole turn is read: a hold or retraction may come after its reason ("等下，这个我说了不算，…先别记").
   return sentencesOf(text).some((p) => {
     const span = new Span(fold(text.slice(p.start, p.end)));
@@ -201,6 +203,8 @@ export function retractsLater(text: string): boolean {
   });
 }
 
+const HOLD_CLAUSE = new RegExp(`(?:${L.HOLD_ADVERBS.join('|')})(?:不|别)\\p{Script=Han}{1,2}了?$`, 'u');
+const SETTLE_OTHER = new RegExp(`^(?:那|那就|我们|咱们|就)?还是(?:先)?(?:${L.CHOICE_VERBS.join('|')})`, 'u');
 // "…, so keep bash", "Keep npm.": the next turn tells to keep what there was, an imperative opening its clause.
 const KEEP_OTHER = /(?:^|[,.;:!—–-]\s*|\bso\s+)keep\s+(?:using\s+|the\s+)?[a-z][\w.-]*(?:\s*[.!]|\s*$)/u;
 
@@ -342,6 +346,9 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
       why = problem('no_speech_act', 'an acknowledgement says nothing of its own to discuss');
       continue;
     }
+    // A fact shape beside a word of discussion alone ("那个 401 的问题是 token 过期…"): no person at work, no open
+    // choice or question — conflicting evidence.
+    let worded = false;
     const isFact = sentences.every((piece) => {
       const s = new Sentence(q.text, piece);
       const trimmed = s.span.text.trim();
@@ -355,8 +362,16 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
           return !FIRST_PERSON.test(c) && IMPERSONAL_FACT_CLAUSES.some((re) => re.test(c));
         });
       // "用 TiDB 还是 MySQL 还没决定": an open choice is the discussion itself, whatever facts it names.
-      return fact && !(s.hits(P.discussion).length > 0) && !(s.hits(P.undecided).length > 0) && !QUESTION_MARK.test(s.span.text);
+      if (!fact || s.hits(P.undecided).length > 0 || QUESTION_MARK.test(s.span.text)) return false;
+      if (s.hits(P.discussion).length === 0) return true;
+      if (FIRST_PERSON.test(s.span.text)) return false;
+      worded = true;
+      return true;
     });
+    if (isFact && worded) {
+      held ??= problem('weak_evidence', 'a statement of fact beside a word of discussion', 'suggest');
+      continue;
+    }
     if (!isFact) {
       // Accepted on positive evidence of discussing: a word of it, an open choice or question, a first person at
       // work, a goal. A statement with none of these is held for the user.

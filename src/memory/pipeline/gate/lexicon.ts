@@ -1380,7 +1380,18 @@ export const WEAKENERS = w(
  * Weak cues of sarcasm or resignation: each is common on its own ("反正" is mostly "anyway"); two of them in one
  * sentence ("…别写了呗，反正…") read as sarcasm.
  */
-export const SARCASM_CUES = w(['反正', '不管了', '呗', '🙂', '随便'], ['anyway', 'whatever', 'i guess', 'lol']);
+/**
+ * Weak cues of sarcasm, by class; two of them in one sentence read as sarcasm (held for the user, M-5.7):
+ * resignation ("反正", "whatever"), a negative universal that dismisses the rule's point ("没人看", "who needs
+ * …"), laughter or a wink ("lol", "🙂"), and an ironic consequence ("that'll speed things up").
+ */
+export const SARCASM_CUES = w(
+  ['反正', '不管了', '呗', '随便', '没人', '没有人', '谁也不', '谁都不', '不会有人', '🙂', '哈哈'],
+  ['anyway', 'whatever', 'i guess', 'nobody', 'no one', 'who needs', 'who cares', 'lol', 'lmao', "that'll", 'that will'],
+);
+
+/** A concession opening a sentence ("sure, …", "哦，那…"): a sarcasm cue only beside another one. */
+export const SARCASM_OPENERS = w(['哦', '噢', '行吧', '好吧'], ['sure', 'fine', 'oh', 'oh well']);
 
 /** Markers of sarcasm: the words may say the opposite of what is meant. */
 export const SARCASM = w(
@@ -1643,6 +1654,15 @@ export const LATER_HOLDS = w(
     'on hold',
   ],
 );
+
+/**
+ * A later turn's clause that holds a thing back for now: one of these adverbs, a negation, and the verb that
+ * ends the clause ("Loki 先不搞了", "暂时不加").
+ */
+export const HOLD_ADVERBS = ['先', '暂时', '暂且', '暂'];
+
+/** Verbs of choosing: "还是" and one of them opening a later turn's clause settles the other way ("还是用现有的"). */
+export const CHOICE_VERBS = ['用', '选', '走', '保持', '继续用', '沿用', '维持', '留着', '回到', '换回'];
 
 /** Words of a later turn that take back a part of what was said ("私有的那条去掉吧", "drop the part about …"). */
 export const LATER_PARTIAL = w(
@@ -3666,6 +3686,8 @@ export const SHAPE = {
   zhPredictive: ['会', '能', '可能', '可以', '能够', '总会'],
   /** Aspect and copula endings of a description: "…了", "跑过", "是 X". */
   zhPerfective: ['了', '过', '着'],
+  /** Words ending in 着 that are prepositions or adverbs, not a verb's durative aspect ("照着这个写"). */
+  zhNotDurative: ['照着', '跟着', '接着', '随着', '按着', '顺着', '沿着', '朝着', '对着', '冲着', '就着', '挨着', '看着办', '急着', '忙着'],
   /** English verbs of being that make a clause a description when they are its main verb. */
   enBe: ['is', 'are', 'was', 'were', "isn't", "aren't", "wasn't", "weren't"],
 };

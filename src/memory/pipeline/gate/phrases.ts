@@ -103,6 +103,10 @@ export const P = {
 };
 
 export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
+export const SARCASM_OPENER = new RegExp(
+  `^[\\s\\p{P}]*(?:${[...L.SARCASM_OPENERS.zh, ...L.SARCASM_OPENERS.en].join('|')})(?![\\p{L}])[\\s\\p{P}]`,
+  'u',
+);
 export const PARTY_OBJECT = new RegExp(
   `(?:${[...L.PARTY_PREPOSITIONS.zh, ...L.PARTY_PREPOSITIONS.en.map((w) => `\\b${w}`)].join('|')})\\s*(?:the\\s+)?$`,
   'u',
