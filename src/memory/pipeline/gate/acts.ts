@@ -1,6 +1,6 @@
 import { describesBehaviour, durativeState, oneOffTask } from './description.js';
 import { grammarActs } from './grammar.js';
-import { findActsOverlap, isAttributive, isBareClause, isBareOf, masked, questionSignal } from './mood.js';
+import { exclamativeEnd, findActsOverlap, isAttributive, isBareClause, isBareOf, masked, questionSignal } from './mood.js';
 import {
   HEDGE_NEGATION,
   LABEL_LEAD,
@@ -17,6 +17,7 @@ import {
   PROHIBITIVE,
   RULE_WORD,
   SARCASM_OPENER,
+  REPEATED_ASSENT,
 } from './phrases.js';
 import { type Act, ofAct, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
 import { shapeEvidence } from './shape.js';
@@ -24,7 +25,7 @@ import { thirdParty } from './speaker.js';
 import { insideRanges } from './text-types.js';
 import { type GateProblem, problem, type StatementKind } from './verdict.js';
 import { SHAPE } from './lexicon.js';
-import { type Hit, Phrases, Span } from './words.js';
+import { type Hit, Span } from './words.js';
 
 /** The speech acts of a sentence and why each does or does not stand (M-5.3, M-5.6). */
 
@@ -136,9 +137,13 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
       const before = s.span.text.slice(s.clauses[i]!.start, h.index).replace(/[\s\p{P}]|但|而|那|就/gu, '');
       return Array.from(before).length >= 2;
     };
-    const scoped = [...s.hits(P.temporary), ...s.hits(P.undecided), ...s.hits(P.hypothetical), ...s.hits(P.speculation)].find(
-      (h) => !masked(s, h) && !ownLater(h),
-    );
+    // A hedge inside a condition ("when you're unsure about an API, …") or in what a verb of telling embeds
+    // ("先跟我说你打算改哪几个文件") is what the rule is about.
+    const content = (h: Hit): boolean => s.isCondition(s.clauseOf(h.index)) || embedded(s, h);
+    const scoped = [
+      ...s.hits(P.temporary),
+      ...[...s.hits(P.undecided), ...s.hits(P.hypothetical), ...s.hits(P.speculation)].filter((h) => !content(h)),
+    ].find((h) => !masked(s, h) && !ownLater(h));
     const temporary = scoped !== undefined && s.hits(P.temporary).includes(scoped);
     // "would be nice if you could stop …, is that possible?": a hedged request to the assistant is held.
     if (scoped && !temporary && s.hits(P.politeRequests).length > 0 && questionSignal(s, act) !== null)
@@ -209,6 +214,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   for (const u of s.hits(P.undecided)) {
     if (ofAct(u, act) || masked(s, u) || s.isCondition(s.clauseOf(u.index))) continue;
     if (HEDGE_NEGATION.test(text.slice(Math.max(0, u.index - 10), u.index))) continue;
+    if (embedded(s, u)) continue;
     // A later clause about something else ("读写分离先上，分库分表以后再说") leaves this act standing; a bare one
     // ("…，还没想好") hedges the whole sentence.
     const uc = s.clauseOf(u.index);
@@ -298,9 +304,18 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     );
   if (weak) return problem('weakened', `the wish is weakened ("${weak.text}")`);
   // A marker of sarcasm, or two weak cues (a concession opening the sentence counts as one).
-  const cues = s.hits(P.sarcasmCues).length + Number(SARCASM_OPENER.test(s.span.text));
+  const cues =
+    s.hits(P.sarcasmCues).length +
+    Number(SARCASM_OPENER.test(s.span.text) || REPEATED_ASSENT.test(s.span.text)) +
+    Number(exclamativeEnd(s.span.text));
   if (s.hits(P.sarcasm).length > 0 || cues >= 2) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;
+}
+
+/** True when a verb of telling or checking stands before the word in its clause: the word is in what it embeds. */
+function embedded(s: Sentence, h: Hit): boolean {
+  const c = s.clauses[s.clauseOf(h.index)]!;
+  return s.hits(P.embedding, c.start, h.index).some((e) => e.end <= h.index);
 }
 
 /**
@@ -309,10 +324,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
  */
 function hedgedVerdict(s: Sentence, act: Act): 'suggest' | 'refuse' {
   const c = s.clauses[act.clause]!;
-  const rule = s.hits(DEONTIC, c.start, c.end).length > 0 || act.type === 'shape' || act.type === 'rule';
+  const rule = s.hits(P.deontic, c.start, c.end).length > 0 || act.type === 'shape' || act.type === 'rule';
   return rule && act.type !== 'decision' ? 'suggest' : 'refuse';
 }
-const DEONTIC = new Phrases(SHAPE.deontic, 'either');
 const ZH_PREDICTION_AFTER = new RegExp(`^\\s*(?:${[...SHAPE.zhPredictive, '不一样', '一样', '不同', '很', '挺'].join('|')})`, 'u');
 
 /** The acts of one sentence judged; null when one of them stands. */
@@ -354,7 +368,10 @@ export function judgeSentence(
   for (const act of live) {
     const p = actProblem(s, act, quoteClauses, kind);
     if (p === null) {
-      if (s.hits(P.retractions, act.hit.end).some((r) => !overlaps(r, act.hit))) return problem('retracted', 'the statement is taken back');
+      // ("对不对" holds "不对": inside an A-not-A form it takes nothing back.)
+      const aNotA = s.hits(P.aNotA);
+      if (s.hits(P.retractions, act.hit.end).some((r) => !overlaps(r, act.hit) && !aNotA.some((q) => overlaps(q, r))))
+        return problem('retracted', 'the statement is taken back');
       if (act.weak)
         return problem('weak_evidence', `a ${act.hit.text ? `rule ("${act.hit.text}")` : 'rule'} with no scope: held for the user`);
       return null;

@@ -1393,6 +1393,9 @@ export const SARCASM_CUES = w(
 /** A concession opening a sentence ("sure, …", "哦，那…"): a sarcasm cue only beside another one. */
 export const SARCASM_OPENERS = w(['哦', '噢', '行吧', '好吧'], ['sure', 'fine', 'oh', 'oh well']);
 
+/** Words of assent: said twice in a row at the start ("好啊好啊", "对对对"), a cue of sarcasm. */
+export const ASSENT_WORDS = ['好', '行', '对', '是', '嗯'];
+
 /** Markers of sarcasm: the words may say the opposite of what is meant. */
 export const SARCASM = w(
   [
@@ -1504,7 +1507,10 @@ export const ADOPTIONS = w(
 );
 
 /** Prepositions before a party that make it an object, not the speaker ("跟运维确认过了", "checked with the SRE team"). */
-export const PARTY_PREPOSITIONS = w(['跟', '和', '与', '同', '向', '给', '找', '问', '对', '帮', '替'], ['with', 'to', 'for', 'asked']);
+export const PARTY_PREPOSITIONS = w(
+  ['跟', '和', '与', '同', '向', '给', '找', '问', '对', '帮', '替', '被', '让'],
+  ['with', 'to', 'for', 'asked'],
+);
 
 /** Typo'd forms of the commonest standing markers, matched like them ("form now on", "以侯"). */
 export const TYPO_SOURCES = w(
@@ -1800,7 +1806,7 @@ export const ZH_QUESTION = {
   wh: ['为什么', '为啥', '怎么', '怎样', '如何', '哪个', '哪些', '哪种', '哪里', '什么', '什么时候', '啥时候', '多少', '多久', '谁', '啥'],
   universals: ['不管', '无论', '不论', '任何', '都'],
   /** Indirect questions. */
-  indirect: ['我想知道', '我想问', '我在想', '想问一下', '不知道', '好奇', '请教', '想确认', '确认一下', '有没有必要', '是否需要'],
+  indirect: ['我想知道', '我想问', '我在想', '想问一下', '不知道', '好奇', '请教', '想确认', '有没有必要', '是否需要'],
 };
 
 /** English question signals besides the question mark. */
@@ -3678,6 +3684,10 @@ export const SHAPE = {
     ['这个', '那个', '这段', '这里', '这次', '这一', '这两', '刚才', '现在就', '一下', '这行', '这份', '这块', '这边的', '那段', '那里'],
     ['this', 'that', 'it', 'these', 'those', 'now', 'right now', 'here'],
   ),
+  /** Pronouns that, after a condition clause, point back at what the condition names ("split it"). */
+  anaphoric: ['it', 'them', 'that', 'those', 'these', 'this', '它', '它们'],
+  /** Adverbs that open the main clause of a Chinese rule after its condition ("…的命令先停下来问我"). */
+  consequenceAdverbs: ['先', '就', '都要', '一律', '直接', '务必', '请', '必须'],
   /** What "this" may point at and still name the whole project ("this repo"). */
   enProjectNouns: ['repo', 'project', 'codebase', 'team', 'service', 'app', 'monorepo', 'org'],
   /** Verbs of being, naming and having: a clause whose predicate they are describes, it does not instruct. */

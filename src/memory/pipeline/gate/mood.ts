@@ -5,6 +5,7 @@ import {
   EN_RELATIVE_BEFORE,
   EN_SUBJECTS,
   EN_WH,
+  EXCLAMATIVE_END,
   HAN,
   P,
   QUESTION_MARK,
@@ -15,6 +16,7 @@ import {
   ZH_WH_END,
   ZH_WHY,
 } from './phrases.js';
+import { tagged } from './pos.js';
 import { type Act, ofAct, Sentence, wordsOf } from './sentence.js';
 import { insideRanges } from './text-types.js';
 import { type Hit, type Phrases, Span } from './words.js';
@@ -79,6 +81,12 @@ export function questionSignal(s: Sentence, act: Act): string | null {
   for (const i of new Set([0, act.clause])) {
     const words = wordsOf(s.clauseText(i).replace(EN_CLAUSE_OPENER, ''));
     const [first, second, third] = [words[0] ?? '', words[1] ?? '', words[2] ?? ''];
+    // "Any migration that locks a table needs a plan": "any" opens a universal subject when a deontic modal
+    // follows, a yes/no question ("any chance you could …") otherwise.
+    if (first === 'any') {
+      if (s.hits(P.deontic, s.clauses[i]!.start, s.clauses[i]!.end).length > 0) continue;
+      return 'the statement is a question';
+    }
     if (EN_WH.has(first) && !(first === 'how' && second === 'about')) return 'the statement is a wh-question';
     if (EN_CONDITIONAL_WH.has(first) && EN_AUX.has(second)) return 'the statement is a wh-question';
     if (EN_AUX.has(first) && (EN_SUBJECTS.has(second) || (second === 'not' && EN_SUBJECTS.has(third))))
@@ -100,4 +108,16 @@ export function isBareOf(s: Sentence, i: number, phrases: Phrases): boolean {
     .replace(/\b(?:but|and|so|yet|still|we|i|it|is|are|not)\b|[我们还也都但不过是]/gu, '');
   const han = (rest.match(/\p{Script=Han}/gu) ?? []).length;
   return han <= 2 && wordsOf(rest.replace(/\p{Script=Han}/gu, ' ')).length <= 1;
+}
+
+/**
+ * "…，多有意思", "多方便啊": the sentence ends on an exclamative — 多 and one word that is not a verb of doing
+ * ("多写测试" asks for more tests). A cue of sarcasm after a rule.
+ */
+export function exclamativeEnd(text: string): boolean {
+  const word = EXCLAMATIVE_END.exec(text)?.[1];
+  if (!word) return false;
+  const tags = tagged(word);
+  if (!tags || tags.length !== 1) return false;
+  return !tags[0]!.tag.startsWith('v') || tags[0]!.word.startsWith('有');
 }

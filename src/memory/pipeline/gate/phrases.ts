@@ -100,9 +100,15 @@ export const P = {
   complaints: new Phrases(L.COMPLAINTS, 'either'),
   embedding: new Phrases(L.EMBEDDING_VERBS, 'either'),
   offers: new Phrases(L.OFFERS),
+  // Deontic modals ("必须", "得", "should"): whole words — "得" is no modal inside "觉得" or "记得".
+  deontic: new Phrases(L.SHAPE.deontic),
 };
 
 export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
+// "好啊好啊，…", "对对对，…": an assent repeated at the start.
+export const REPEATED_ASSENT = new RegExp(`^[\\s\\p{P}]*(${L.ASSENT_WORDS.join('|')})[啊呀的]?[\\s，,]*\\1`, 'u');
+// "…，多有意思", "多方便呢": a last clause of 多 and one word (mood.ts reads whether it is an adjective).
+export const EXCLAMATIVE_END = /[，,]\s*多(\p{Script=Han}{1,3}?)(?:啊|呀|呢|了|哦)?[\s\p{P}\p{S}]*$/u;
 export const SARCASM_OPENER = new RegExp(
   `^[\\s\\p{P}]*(?:${[...L.SARCASM_OPENERS.zh, ...L.SARCASM_OPENERS.en].join('|')})(?![\\p{L}])[\\s\\p{P}]`,
   'u',

@@ -14,7 +14,6 @@ import { type Hit, Phrases, Span } from './words.js';
  */
 
 const C = {
-  deontic: new Phrases(SHAPE.deontic, 'either'),
   prohibitive: new Phrases(SHAPE.prohibitive, 'either'),
   // With the common typos of its words ("defualt", "alwasy"), as the marker lexicon has them.
   time: new Phrases({ zh: [...SHAPE.time.zh, ...typos(SHAPE.time).zh], en: [...SHAPE.time.en, ...typos(SHAPE.time).en] }, 'either'),
@@ -35,6 +34,7 @@ const ZH_TIME = new Set(SHAPE.time.zh);
 const ZH_PREDICTIVE = new Set(SHAPE.zhPredictive);
 const UNIVERSAL_ZH = new Set(SHAPE.universal.zh);
 const EN_BE = new Set(SHAPE.enBe);
+const ANAPHORIC = new Set(SHAPE.anaphoric);
 
 // A name of one thing of the code: a file, a path, camelCase, snake_case, inline code.
 const FILE_EXTENSIONS = 'ya?ml|json|gradle|java|kt|py|tsx?|jsx?|go|rs|xml|toml|md|sql|sh|properties|conf|lock|env';
@@ -126,7 +126,7 @@ function chineseImperative(text: string): { word: string; offset: number } | nul
     }
     if ((t.tag === 'a' || t.tag === 'b') && UNIVERSAL_ZH.has(t.word)) continue;
     // Time and place words, adverbs, prepositions and measure words may open an imperative ("以后先…", "给我…").
-    if (['f', 't', 'd', 'p', 'm', 'q', 'c', 'x', 'eng', 'uj', 'ul', 's'].includes(t.tag)) continue;
+    if (['f', 't', 'd', 'ad', 'p', 'm', 'q', 'c', 'x', 'eng', 'uj', 'ul', 's'].includes(t.tag)) continue;
     // A short topic may stand before the verb ("魔法值抽常量", "中文回答").
     if ((t.tag.startsWith('n') || t.tag === 'vn' || t.tag === 'l' || t.tag === 'j' || t.tag === 'i') && nouns < 3) {
       nouns += 1;
@@ -138,11 +138,27 @@ function chineseImperative(text: string): { word: string; offset: number } | nul
   return null;
 }
 
-/** True when the clause names one thing in particular (a deictic, a file, an identifier) and no scope. */
-export function particularClause(s: Sentence, raw: string, from: number, to: number): boolean {
+/**
+ * Where the main clause starts inside a Chinese condition clause with no comma ("碰到…的命令先停下来问我"): at an
+ * adverb of the consequence after the condition's words; 0 for a clause that is no condition, -1 for a
+ * condition with no main clause in it.
+ */
+function conditionMain(text: string): number {
+  if (!HAN.test(text)) return -1;
+  const m = CONSEQUENCE_ADVERB.exec(text.slice(2));
+  return m ? m.index + 2 : -1;
+}
+const CONSEQUENCE_ADVERB = new RegExp(`(?<=[\\p{Script=Han}\\w)）]\\s*)(?:${SHAPE.consequenceAdverbs.join('|')})(?=\\p{Script=Han})`, 'u');
+
+/**
+ * True when the clause names one thing in particular (a deictic, a file, an identifier) and no scope. With
+ * `anaphoric` (a condition clause before it), a pronoun points back at the condition's words.
+ */
+export function particularClause(s: Sentence, raw: string, from: number, to: number, anaphoric = false): boolean {
   const text = s.span.text.slice(from, to);
   const span = new Span(text);
   const deictic = C.particular.find(span).some((h) => {
+    if (anaphoric && ANAPHORIC.has(h.text)) return false;
     if (!/^this$|^these$/u.test(h.text)) return true;
     const next = /^\s+([a-z]+)/u.exec(text.slice(h.end))?.[1];
     return !(next && EN_PROJECT.has(next));
@@ -192,41 +208,48 @@ export function shapeEvidence(
     if (!quoteClauses.has(i)) continue;
     const c = s.clauses[i]!;
     const text = s.clauseText(i);
+    // "碰到需要 sudo 的命令先停下来问我": a Chinese condition may run into its main clause with no comma; the main
+    // clause opens with an adverb of the consequence.
+    const main = s.isCondition(i) ? conditionMain(text) : 0;
     // "用现成的还是自研": a choice between alternatives is open, not made.
-    if (s.isCondition(i) || descriptive(text) || /还是/u.test(text.replace(/还是[^，,。]{0,14}吧/gu, ''))) continue;
+    if (main < 0 || descriptive(text) || /还是/u.test(text.replace(/还是[^，,。]{0,14}吧/gu, ''))) continue;
     const rawClause = raw.slice(Math.min(c.start, raw.length), Math.min(c.end, raw.length));
-    if (particularClause(s, rawClause, c.start, c.end) && !s.hits(C.universal).some((h) => h.index >= c.start && h.end <= c.end)) continue;
-    const span = new Span(text);
+    // "if a function is too long, split it": after a condition, a pronoun points back at what the condition names.
+    const anaphoric = Array.from({ length: i }, (_, j) => s.isCondition(j)).some(Boolean);
+    if (particularClause(s, rawClause, c.start, c.end, anaphoric) && !s.hits(C.universal).some((h) => h.index >= c.start && h.end <= c.end))
+      continue;
+    const span = new Span(text.slice(main));
     let found: { mood: Mood; word: string; offset: number } | null = null;
     // A prohibitive opens its clause: after a short subject in Chinese ("前端不要…", not a pronoun), after
     // nothing but a lead word or "you" in English ("please don't …"; "I don't …" describes).
     const prohibitive = C.prohibitive.find(span).find((h) => {
-      const before = text.slice(0, h.index).trim();
+      const before = span.text.slice(0, h.index).trim();
       if (!HAN.test(h.text)) return before.split(/\s+/u).every((w) => w === '' || w === 'you' || EN_LEADS.has(w.replace(/[\p{P}]/gu, '')));
       return /^[^，,。\s]{0,6}$/u.test(before) && !ZH_SUBJECTS.has(before);
     });
     if (prohibitive) found = { mood: 'prohibitive', word: prohibitive.text, offset: prohibitive.index };
-    const deontic = found ? null : C.deontic.first(span);
+    const deontic = found ? null : P.deontic.first(span);
     if (deontic) found = { mood: 'deontic', word: deontic.text, offset: deontic.index };
     // Volition of the user for a preference: "I (do, really) want / prefer / like …" with what is wanted after it.
-    const volition = kind === 'user_preference' && !found ? VOLITION.exec(text) : null;
-    if (volition && text.slice(volition.index + volition[0].length).trim().length > 0)
+    const volition = kind === 'user_preference' && !found ? VOLITION.exec(span.text) : null;
+    if (volition && span.text.slice(volition.index + volition[0].length).trim().length > 0)
       found = { mood: 'volitional', word: volition[0], offset: volition.index };
     if (!found && kind === 'project_decision') {
       const commit = C.commitment.first(span);
-      const verb = commit ? /^\s*([a-z][a-z'-]*)/u.exec(text.slice(commit.end))?.[1] : undefined;
+      const verb = commit ? /^\s*([a-z][a-z'-]*)/u.exec(span.text.slice(commit.end))?.[1] : undefined;
       if (commit && (HAN.test(commit.text) || (verb !== undefined && !NOT_COMMITTED.has(verb))))
         found = { mood: 'commitment', word: commit.text, offset: commit.index };
     }
     if (!found) {
-      const imperative = HAN.test(text.replace(/[a-z0-9\s\p{P}]/gu, '').slice(0, 2)) ? chineseImperative(text) : englishImperative(text);
+      const rest = span.text;
+      const imperative = HAN.test(rest.replace(/[a-z0-9\s\p{P}]/gu, '').slice(0, 2)) ? chineseImperative(rest) : englishImperative(rest);
       if (imperative) found = { mood: 'imperative', ...imperative };
     }
     if (!found) continue;
     // A marker word inside a noun ("以后端返回的…") is no scope, and the rest of that noun no verb.
-    const hit = at(s, i, Math.max(0, found.offset), found.word);
+    const hit = at(s, i, main + Math.max(0, found.offset), found.word);
     if (s.hits(P.compounds).some((h) => h.index < hit.end && hit.index < h.end)) continue;
-    const strong = found.mood === 'commitment' || scoped(s, i);
+    const strong = found.mood === 'commitment' || main > 0 || scoped(s, i);
     if (!best || (strong && !best.strong)) best = { mood: found.mood, strong, hit, clause: i };
     if (best.strong) break;
   }

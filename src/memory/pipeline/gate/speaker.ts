@@ -62,6 +62,8 @@ export function thirdParty(s: Sentence, act: Act): string | null {
       .replace(/^\s*\/[a-z-]+/u, '')
       .trim();
     if (subject.length === 0) continue;
+    // "any endpoint that writes data": a verb in a relative clause describes its noun, it reports nothing.
+    if (!HAN.test(rep.text) && /\b(?:that|which)\s*$/u.test(subject)) continue;
     // "我觉得", "我一直说" are mine; "我舍友说", "我们组长说" name someone else behind the pronoun.
     const owned = s.hits(P.own, c.start, rep.index).filter((h) => h.end <= rep.index);
     // "our investors want us to …": a possessive names someone else; only I, we and you speak for themselves.

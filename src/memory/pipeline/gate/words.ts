@@ -111,6 +111,27 @@ export class Phrases {
     // Match indices (the 'd' flag) cost time on every match: only a lexicon with gaps asks for them.
     const gaps = [...words.zh, ...words.en].some((e) => e.includes(GAP) || e.includes(SPAN));
     this.regex = new RegExp(parts.join('|'), gaps ? 'dgu' : 'gu');
+    // Each Chinese entry on its own, by its first character, in the order the regex tries them: where the
+    // match found at an offset does not end on a word boundary, a shorter entry at the same offset may.
+    for (const [k, entry] of [...words.zh].sort(byLength).entries()) {
+      const first = entry[0]!;
+      const list = this.byFirst.get(first) ?? [];
+      list.push(new RegExp(zh[k]!, gaps ? 'dyu' : 'yu'));
+      this.byFirst.set(first, list);
+    }
+  }
+
+  private readonly byFirst = new Map<string, RegExp[]>();
+
+  /** The first other entry matching at `index` whose match is aligned, or null. */
+  private alternative(span: Span, index: number, failedEnd: number): RegExpExecArray | null {
+    for (const re of this.byFirst.get(span.text[index]!) ?? []) {
+      re.lastIndex = index;
+      const m = re.exec(span.text);
+      if (!m || m[0].length === 0 || index + m[0].length === failedEnd) continue;
+      if (span.aligned(index, index + m[0].length, this.align === 'either')) return m;
+    }
+    return null;
   }
 
   /** Every whole-word occurrence in the span. */
@@ -118,17 +139,23 @@ export class Phrases {
     const out: Hit[] = [];
     const text = span.text;
     this.regex.lastIndex = from;
-    for (let m = this.regex.exec(text); m !== null; m = this.regex.exec(text)) {
+    for (let found = this.regex.exec(text); found !== null; found = this.regex.exec(text)) {
+      let m = found;
       if (m[0].length === 0) {
         this.regex.lastIndex += 1;
         continue;
       }
       if (m.index >= to) break;
-      const end = m.index + m[0].length;
-      if (this.align !== 'none' && HAN.test(m[0][0]!) && !span.aligned(m.index, end, this.align === 'either')) {
-        this.regex.lastIndex = m.index + 1;
-        continue;
+      if (this.align !== 'none' && HAN.test(m[0][0]!) && !span.aligned(m.index, m.index + m[0].length, this.align === 'either')) {
+        const other = this.alternative(span, m.index, m.index + m[0].length);
+        if (!other) {
+          this.regex.lastIndex = m.index + 1;
+          continue;
+        }
+        m = other;
+        this.regex.lastIndex = m.index + m[0].length;
       }
+      const end = m.index + m[0].length;
       const hit: Hit = { index: m.index, end, text: m[0] };
       if (m.length > 1 && m.indices) {
         for (let g = 1; g < m.indices.length; g += 1) {
