@@ -94,8 +94,8 @@ export function rulingLabel(s: Sentence): Hit | null {
   for (const c of s.clauses) {
     const text = s.span.text.slice(c.start);
     const lead = c.start + LABEL_LEAD.exec(text)![0].length;
-    const hit = P.labels.first(s.span, lead, Math.min(s.span.text.length, lead + 24));
-    if (!hit || hit.index !== lead) continue;
+    const hit = P.labels.at(s.span, lead);
+    if (!hit || hit.end > lead + 24) continue;
     // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
     if (/^[^:：。.!?！？\n]{0,32}?[*_]*(?:[:：]|\s[—–-]{1,2}\s)/u.test(s.span.text.slice(hit.end))) return hit;
   }

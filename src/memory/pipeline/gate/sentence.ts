@@ -66,12 +66,18 @@ export class Sentence {
 
   /** Clauses that state a condition of a rule ("when you're unsure …", "遇到…的时候"). */
   isCondition(i: number): boolean {
+    this.conditionCache[i] ??= this.readCondition(i);
+    return this.conditionCache[i];
+  }
+
+  private readonly conditionCache: boolean[] = [];
+
+  private readCondition(i: number): boolean {
     // "以后遇到不确定的地方": a time scope may stand before the condition.
     const text = this.clauseText(i)
       .trim()
       .replace(/^(?:以后|今后|往后|之后|from now on,?|going forward,?)\s*/u, '');
-    const opening = P.conditions.first(new Span(text));
-    if (opening && opening.index === 0) return true;
+    if (P.conditions.at(new Span(text), 0)) return true;
     return CONDITION_END.test(text);
   }
 }

@@ -179,10 +179,10 @@ export function scoped(s: Sentence, clause: number): boolean {
   if (s.hits(C.repetition).length > 0) return true;
   // A clause before it that is a condition, or holds nothing but a scope ("以后，", "from now on,"), scopes it.
   for (let i = 0; i < clause; i += 1) {
-    if (s.isCondition(i) || C.condition.first(new Span(s.clauseText(i).trim()))?.index === 0) return true;
+    if (s.isCondition(i) || C.condition.at(new Span(s.clauseText(i).trim()), 0) !== null) return true;
     if (inClause(i) && C.time.strip(new Span(s.clauseText(i))).replace(/[\s\p{P}]/gu, '').length <= 2) return true;
   }
-  return C.condition.first(new Span(s.clauseText(clause).trim()))?.index === 0;
+  return C.condition.at(new Span(s.clauseText(clause).trim()), 0) !== null;
 }
 
 /** A clause that reads as a description: ends on a perfective particle, or is an English statement with "be". */

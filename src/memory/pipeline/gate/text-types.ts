@@ -120,9 +120,19 @@ function quotedBlock(text: string, offset: number): boolean {
   return false;
 }
 
+// The lines of recent texts: each quote of a candidate is read line by line by several checks.
+const OUTPUT_LINES = new Map<string, boolean>();
+const MAX_LINES = 256;
+
 function isOutputLine(line: string): boolean {
   if (line.trim().length === 0) return false;
-  return OUTPUT_LINE.some((re) => re.test(line));
+  let known = OUTPUT_LINES.get(line);
+  if (known === undefined) {
+    known = OUTPUT_LINE.some((re) => re.test(line));
+    if (OUTPUT_LINES.size >= MAX_LINES) OUTPUT_LINES.delete(OUTPUT_LINES.keys().next().value!);
+    OUTPUT_LINES.set(line, known);
+  }
+  return known;
 }
 
 /** True when the offset lies in pasted code, a log, tool output, a quoted document or diff, fenced or not. */

@@ -92,6 +92,7 @@ function source(entry: string, gap: string): string {
 /** A compiled lexicon: one regular expression for all of its entries. */
 export class Phrases {
   private readonly regex: RegExp;
+  private readonly sticky: RegExp;
 
   /**
    * `align`: 'both' (default) needs a word boundary at both ends of a Chinese match; 'either' at one end, for
@@ -111,6 +112,7 @@ export class Phrases {
     // Match indices (the 'd' flag) cost time on every match: only a lexicon with gaps asks for them.
     const gaps = [...words.zh, ...words.en].some((e) => e.includes(GAP) || e.includes(SPAN));
     this.regex = new RegExp(parts.join('|'), gaps ? 'dgu' : 'gu');
+    this.sticky = new RegExp(parts.join('|'), gaps ? 'dyu' : 'yu');
     // Each Chinese entry on its own, by its first character, in the order the regex tries them: where the
     // match found at an offset does not end on a word boundary, a shorter entry at the same offset may.
     for (const [k, entry] of [...words.zh].sort(byLength).entries()) {
@@ -169,6 +171,18 @@ export class Phrases {
       out.push(hit);
     }
     return out;
+  }
+
+  /** The whole-word occurrence that starts exactly at `index`, or null: one match attempt, no scan. */
+  at(span: Span, index: number): Hit | null {
+    this.sticky.lastIndex = index;
+    const m = this.sticky.exec(span.text);
+    if (m === null || m[0].length === 0) return null;
+    if (this.align !== 'none' && HAN.test(m[0][0]!) && !span.aligned(index, index + m[0].length, this.align === 'either')) {
+      const other = this.alternative(span, index, index + m[0].length);
+      return other ? { index, end: index + other[0].length, text: other[0] } : null;
+    }
+    return { index, end: index + m[0].length, text: m[0] };
   }
 
   /** The first whole-word occurrence in [from, to), or null. */
