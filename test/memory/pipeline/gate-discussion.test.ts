@@ -24,6 +24,16 @@ describe('M-5.6 discussion context needs positive evidence of discussing', () =>
     expect(judged('网关的超时写死了 5 秒。')).toEqual(['code_fact', 'refuse']);
   });
 
+  it('a first person at work or a goal as the subject outweighs a fact shape; a state or a source remark does not', () => {
+    expect(judged('我们这周在做权限模块的重构，今天先看登录接口的报错。')).toBeNull();
+    expect(judged('当前的重点是把冷启动时间降到 2 秒以内。')).toBeNull();
+    expect(judged('老板要求月底前上线，我们先把支付回调的超时查清楚')).toBeNull();
+    expect(judged('这个 thread 我们专门聊日志采样率怎么定')).toBeNull();
+    expect(judged('我们这边测试环境一直是单节点部署的。')).toEqual(['code_fact', 'refuse']);
+    expect(judged('Nginx 的 keepalive_timeout 现在是 65，我刚看的。')).toEqual(['code_fact', 'refuse']);
+    expect(judged('我们的网关在 k8s 上跑，默认 2 个副本。')).toEqual(['weak_evidence', 'suggest']);
+  });
+
   it('a fact shape beside a word of discussion and no person at work is held, not accepted', () => {
     expect(judged('这个报错的问题是连接池没配最大空闲数')).toEqual(['weak_evidence', 'suggest']);
     expect(judged('这个报错的问题是连接池没配，我们在看怎么改')).toBeNull();

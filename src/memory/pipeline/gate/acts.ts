@@ -248,10 +248,15 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
 
   // "我们以后会有一个新的数据平台": 以后 with 会 and no ruling is a prediction.
+  // (A 会 in what a verb of telling embeds — "顺便说下 goroutine 会不会泄漏" — is the content asked for.)
+  const predicts = [...text.slice(act.hit.end, clause.end).matchAll(/会(?!议|话|不会)/gu)].some((m) => {
+    const at = act.hit.end + m.index;
+    return !embedded(s, { index: at, end: at + 1, text: '会' });
+  });
   if (
     act.type === 'standing' &&
     FUTURE_ADVERB.has(act.hit.text) &&
-    /会(?!议|话|不会)/u.test(text.slice(act.hit.end, clause.end).replace(/[^，,]*?(?:说一下|告诉我|看看|确认|检查)[^，,]*/gu, '')) &&
+    predicts &&
     !s.hits(P.decision).length &&
     !s.hits(P.rulings).length &&
     !RULE_WORD.test(text.slice(act.hit.end, clause.end))
@@ -315,7 +320,8 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
 /** True when a verb of telling or checking stands before the word in its clause: the word is in what it embeds. */
 function embedded(s: Sentence, h: Hit): boolean {
   const c = s.clauses[s.clauseOf(h.index)]!;
-  return s.hits(P.embedding, c.start, h.index).some((e) => e.end <= h.index);
+  // ("写代码的人会越来越少": a verb in a relative clause before 的 embeds nothing.)
+  return s.hits(P.embedding, c.start, h.index).some((e) => e.end <= h.index && !s.span.text.slice(e.end, h.index).includes('的'));
 }
 
 /**

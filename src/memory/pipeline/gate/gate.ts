@@ -256,14 +256,17 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
     // An offer of the assistant's own work binds a confirmation only when it names a project choice.
     const offers = s.hits(P.offers);
     const signals = s.hits(P.proposals).filter((h) => !offers.some((o) => overlaps(o, h)));
-    if (offers.length > 0 && signals.length === 0 && s.hits(P.decision).length === 0) return false;
+    // "Want me to keep doing that from now on?": an offer of a standing way of working proposes it, as an offer
+    // naming a project choice does.
+    const standing = s.hits(P.standing);
+    const chosen = s.hits(P.decision).length > 0 || standing.length > 0;
+    if (offers.length > 0 && signals.length === 0 && !chosen) return false;
     // "要我现在帮你把这三个 SQL 改成批量插入吗？": an offer of work for now is a task, whatever it changes.
-    if (
-      offers.length > 0 &&
-      (s.hits(P.temporary).length + s.hits(P.localObjects).length > 0 || /现在|right now|\bnow\b/u.test(s.span.text))
-    )
-      return false;
-    return [...signals, ...(s.hits(P.decision).length > 0 ? offers : [])].some((h) => {
+    const now = [...s.span.text.matchAll(/现在|right now|\bnow\b/gu)].some(
+      (m) => !standing.some((h) => h.index <= m.index && m.index < h.end),
+    );
+    if (offers.length > 0 && (s.hits(P.temporary).length + s.hits(P.localObjects).length > 0 || now)) return false;
+    return [...signals, ...(chosen ? offers : [])].some((h) => {
       const clause = s.clauseOf(h.index);
       return !insideRanges(s.quoted, h.index, h.end) && !isNegated(s, h, clause);
     });
@@ -325,7 +328,10 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
     // "我上一个项目是用 Bazel 构建的": another project's state is not this discussion; "估计以后会迁到…吧": a guess.
     const own = sentences.map((piece) => new Sentence(q.text, piece));
     // … nor is the state of another project or another party's ("隔壁那个 repo …，他们不打算升").
-    const elsewhere = (s: Sentence): boolean => s.hits(P.otherProjects).length > 0 || s.hits(P.thirdParties).length > 0;
+    // (A clause of the user's own at work after it — "…，我们先从埋点看起" — is this discussion.)
+    const elsewhere = (s: Sentence): boolean =>
+      (s.hits(P.otherProjects).length > 0 || s.hits(P.thirdParties).length > 0) &&
+      !s.clauses.some((_, i) => i > 0 && OWN_AT_WORK.test(s.clauseText(i)));
     if (own.every((s) => elsewhere(s) && (s.hits(P.discussion).length === 0 || !FIRST_PERSON.test(s.span.text)))) {
       why = problem('other_project', 'the state of another project or party, not this discussion');
       continue;
@@ -361,8 +367,10 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
           const c = s.clauseText(i);
           return !FIRST_PERSON.test(c) && IMPERSONAL_FACT_CLAUSES.some((re) => re.test(c));
         });
-      // "用 TiDB 还是 MySQL 还没决定": an open choice is the discussion itself, whatever facts it names.
+      // "用 TiDB 还是 MySQL 还没决定": an open choice is the discussion itself, whatever facts it names; so is a
+      // first person at work ("我们这几天在做迁移，今天先处理…报错") and a goal as the subject ("现在的重点是…").
       if (!fact || s.hits(P.undecided).length > 0 || QUESTION_MARK.test(s.span.text)) return false;
+      if (s.clauses.some((_, i) => atWork(s.clauseText(i))) || GOAL_SUBJECT.test(s.span.text)) return false;
       if (s.hits(P.discussion).length === 0) return true;
       if (FIRST_PERSON.test(s.span.text)) return false;
       worded = true;
@@ -395,12 +403,25 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
 const ACKNOWLEDGEMENT = new RegExp(`^[\\s\\p{P}]*(?:${anyOf([...L.ACKNOWLEDGEMENTS.zh, ...L.ACKNOWLEDGEMENTS.en])}[\\s\\p{P}]*)+$`, 'u');
 // A first person at work on something ("我们在排查", "我这周在准备", "we're comparing", "let's first"), not just "我".
 const AT_WORK = new RegExp(
-  '(?:我们|咱们|我)[^，,。]{0,6}?(?:在|正在|想|打算|准备|卡在|还在|刚|已经|一直)' +
+  '(?:我们|咱们|我(?!们))(?!的)[^，,。]{0,6}?(?:在|正在|想|打算|准备|卡在|还在|刚|已经|一直)' +
     "|(?<![\\p{L}])(?:we're|we are|i'm|i am)\\s+(?:still\\s+|now\\s+)?[a-z]+ing\\b" +
     "|(?<![\\p{L}])let's\\b|(?<![\\p{L}])we\\s+(?:need|want|have)\\s+to\\b",
   'u',
 );
 const GOAL = /目标|重点|主要|任务|聚焦|focus|goal|plan|context|today|这周|今天|接下来|下一步|先/u;
+/**
+ * A clause of a first person at work ("我们这几天在做迁移"), not one describing a state with a copula ("我们这边
+ * 一直是三副本") nor a source remark in the 是…的 form ("我刚查的").
+ */
+function atWork(clause: string): boolean {
+  const m = AT_WORK.exec(clause);
+  if (!m) return false;
+  return !/^\s*(?:是|有|为)/u.test(clause.slice(m.index + m[0].length)) && !/的[\s\p{P}]*$/u.test(clause);
+}
+// A goal word as the subject of 是 / is ("现在的 focus 是把 p99 降下来", "the goal today is …").
+const GOAL_SUBJECT = /(?:目标|重点|任务|focus|goal|priority)\s*(?:是|就是|\bis\b)/u;
+// A clause opened by the user's own first person at work or planning ("我们先从前端埋点看起").
+const OWN_AT_WORK = /^[\s\p{P}]*(?:那|所以)?(?:我们|咱们|我(?!们))(?!的)/u;
 const INTERJECTION_ONLY = /^[\s\p{P}]*(?:(?:hmm+|um+|uh+|erm?|well|oh|ah|嗯+|呃+|额+|哦+|啊+)[\s\p{P}]*)?$/u;
 const FIRST_PERSON = /我|咱们|(?<![\p{L}])(?:we|i|i'm|we're|let's|our)(?![\p{L}])/u;
 

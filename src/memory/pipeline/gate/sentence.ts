@@ -93,7 +93,8 @@ export function overlaps(a: Hit, b: Hit): boolean {
 export function ofAct(h: Hit, act: Act): boolean {
   if (!overlaps(h, act.hit)) return false;
   const gap = act.hit.gap;
-  return !(gap && h.index >= gap[0] && h.end <= gap[1]);
+  // (A word reaching into the gap — "not sure" in "we're not {gap} anymore" — is not the pattern's own either.)
+  return !(gap && h.index < gap[1] && h.end > gap[0]);
 }
 
 export function wordsOf(text: string): string[] {

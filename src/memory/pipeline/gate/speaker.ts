@@ -127,6 +127,8 @@ const OWN_OPENING = /^[\s\p{P}]*(?:那|那么|所以|那就|好|so|then|ok)?[\s,
  */
 function namesSomeone(subject: string): boolean {
   if (P.thirdParties.has(new Span(subject)) || /[他她]/u.test(subject) || GROUP.test(subject)) return true;
+  // "Android 的 minSdk 提到 24": a subject whose head is a name in Latin letters after 的 is a thing's attribute.
+  if (/的\s*[a-z][\w.-]*\s*$/u.test(subject)) return false;
   if (/[a-z]{2,}/u.test(subject)) return true;
   return (tagged(subject) ?? []).some((t) => t.tag.startsWith('n'));
 }
