@@ -15,9 +15,10 @@ import { GLOSSARY } from './search-glossary.js';
  * characters is no bigram; 6: an identifier is one word of a phrase, localizers stand alone, 几 and a measure word
  * ask, a character beside only function characters is paired, determiners of quantity are stop words; 7: every
  * bigram of single characters is a guess, code-style words in the glossary; 8: runtime and SDK in the glossary,
- * degree and modal words are stop words; 9: -ied stems like -ies, British -ise / -our spellings meet American ones.
+ * degree and modal words are stop words; 9: -ied stems like -ies, British -ise / -our spellings meet American ones;
+ * 10: glossary families of output and debugging, logging, databases, operations, identity and testing.
  */
-export const TERM_RULES_VERSION = 9;
+export const TERM_RULES_VERSION = 10;
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 

@@ -21,6 +21,22 @@ export const COMMON_ZIPF = 5.5;
 const SUBTLEX_WORDS = 51e6;
 
 type Lists = { latin: Map<string, number> | null; cjk: Map<string, number> | null };
+// The two-character words of the jieba dictionary, whatever their frequency: sorted and joined into one string
+// (114k words, 228k characters) searched by halves.
+let cjkPairs: string | null = null;
+
+function hasPair(pairs: string, word: string): boolean {
+  let low = 0;
+  let high = pairs.length / 2;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const at = pairs.slice(mid * 2, mid * 2 + 2);
+    if (at === word) return true;
+    if (at < word) low = mid + 1;
+    else high = mid;
+  }
+  return false;
+}
 const lists: Partial<Lists> = {};
 
 /** The Zipf value of each word of a count list; only words at SPECIFIC_ZIPF or above (the rest count as rare). */
@@ -55,6 +71,7 @@ function loadCjk(): Map<string, number> | null {
     // Lines of "word count tag".
     const lines = new TextDecoder().decode(dict).split('\n');
     const entries: [string, number][] = [];
+    const pairs: string[] = [];
     let total = 0;
     for (const line of lines) {
       const a = line.indexOf(' ');
@@ -63,22 +80,28 @@ function loadCjk(): Map<string, number> | null {
       const count = Number(line.slice(a + 1, b < 0 ? undefined : b));
       if (!Number.isFinite(count) || count <= 0) continue;
       total += count;
-      entries.push([line.slice(0, a), count]);
+      const word = line.slice(0, a);
+      entries.push([word, count]);
+      if (word.length === 2 && Array.from(word).length === 2) pairs.push(word);
     }
+    cjkPairs = [...new Set(pairs)].sort().join('');
     return zipfValues(entries, total);
   } catch {
     return null;
   }
 }
 
+/** The share a two-character Chinese word the dictionary lacks keeps (see `specificity`). */
+export const CUT_SHARE = 0.5;
+
 const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * The share of its weight a query word that no memory has keeps: 1 for a word rarer than SPECIFIC_ZIPF (or
  * one the lists lack: names, identifiers, new terms), falling linearly to 0 at COMMON_ZIPF. `word` is the word
- * as written, case-folded (an English word before stemming).
+ * as written, case-folded (an English word before stemming); `segmented` is false for a guessed bigram.
  */
-export function specificity(word: string): number {
+export function specificity(word: string, segmented = true): number {
   let map: Map<string, number> | null;
   if (CJK.test(word)) {
     if (lists.cjk === undefined) lists.cjk = loadCjk();
@@ -88,6 +111,9 @@ export function specificity(word: string): number {
     map = lists.latin;
   }
   const z = map?.get(word);
-  if (z === undefined) return 1;
+  // A two-character word the segmenter found that the jieba dictionary lacks ("写在" in "密钥能不能写在 values.yaml
+  // 里") is as often a cut across two words as a word no list knows: it keeps half.
+  if (z === undefined)
+    return segmented && cjkPairs !== null && word.length === 2 && CJK.test(word) && !hasPair(cjkPairs, word) ? CUT_SHARE : 1;
   return Math.max(0, Math.min(1, (COMMON_ZIPF - z) / (COMMON_ZIPF - SPECIFIC_ZIPF)));
 }

@@ -11,7 +11,7 @@ import {
   stemWord,
   wordGroups,
 } from '../../src/shared/search-words.js';
-import { specificity } from '../../src/shared/word-frequency.js';
+import { CUT_SHARE, specificity } from '../../src/shared/word-frequency.js';
 import { seedItems } from '../helpers/seed-items.js';
 import { tempRepo } from '../helpers/temp-repo.js';
 
@@ -278,6 +278,11 @@ describe('ranked retrieval (M-7.7)', () => {
     expect(specificity('expiration')).toBe(1);
     // A name or a term no list has is fully specific.
     expect(specificity('flyway')).toBe(1);
+    // A two-character word of the segmenter that the dictionary lacks is as often a cut across two words
+    // ("密钥能不能写在 values.yaml 里": 写|在): it keeps half; a guessed bigram is judged as a guess, not as a cut.
+    expect(specificity('写在')).toBe(CUT_SHARE);
+    expect(specificity('写在', false)).toBe(1);
+    expect(specificity('限流')).toBe(1);
     // "agreed", "front", "讨论" are in no memory and common: they say little about the subject.
     expect(memory.search(handle, 'what was agreed about the backend').map((h) => h.title)).toEqual(['Maven for the backend']);
     expect(memory.search(handle, '大家讨论过分库分表吗').map((h) => h.title)).toEqual(['订单表分库分表']);

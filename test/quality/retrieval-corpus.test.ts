@@ -55,7 +55,8 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
     expect(all.answerable).toBeGreaterThan(150);
     // First contact: recall@5 0.719, precision 95.7 %, false hits 25.9 %, routing or search 96.7 %; after guesses,
     // function words, one-name identifiers and code-style words: 0.786, 94.2 %, 20.4 %, 97.2 %; after unknown words
-    // weighed by their frequency in the language and one-word hits needing more: 0.793, 90.8 %, 18.5 %, 97.2 %.
+    // weighed by their frequency in the language, one-word hits needing more and the glossary families: 0.798, 91.4 %,
+    // 16.7 %, 97.2 %.
     expect(all.recallAt5).toBeGreaterThanOrEqual(0.77);
     expect(all.precision).toBeGreaterThanOrEqual(0.88);
     expect(all.reach).toBeGreaterThanOrEqual(0.95);
@@ -67,8 +68,9 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
     const all = report.ours.all;
     expect(all.answerable).toBeGreaterThan(150);
     // First contact: recall@5 0.795, precision 88.0 %, false hits 20.4 %, routing or search 99.5 %; after unknown
-    // words weighed by their frequency in the language and one-word hits needing more: 0.822, 87.4 %, 14.8 %, 99.5 %.
-    expect(all.recallAt5).toBeGreaterThanOrEqual(0.8);
+    // words weighed by their frequency in the language, one-word hits needing more and the glossary families: 0.850,
+    // 88.7 %, 14.8 %, 99.5 %.
+    expect(all.recallAt5).toBeGreaterThanOrEqual(0.83);
     expect(all.precision).toBeGreaterThanOrEqual(0.85);
     expect(all.reach).toBeGreaterThanOrEqual(0.95);
     expect(all.falseHits).toBeLessThanOrEqual(0.17);

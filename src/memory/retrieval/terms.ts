@@ -97,8 +97,8 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
   groups.forEach((group, g) => {
     const unit = group.identifier === undefined ? g : unitOf.get(group.identifier)!;
     // A word no memory has weighs by how specific it is in the language (looked up only once it is needed).
-    const unknown =
-      group.unknownShare === 0 || group.surface === undefined ? group.unknownShare : group.unknownShare * specificity(group.surface);
+    const surface = group.unknownShare === 0 ? undefined : group.surface;
+    const unknown = surface === undefined ? group.unknownShare : group.unknownShare * specificity(surface, !group.guess);
     const guess = group.guess ? 1 : 0;
     const at = (term: string, kind: 0 | 1 | 2, factor: number): void => {
       forms.push([g, term, kind, factor, unit, partsOf.get(unit)!, group.weight, unknown, guess]);
