@@ -15,9 +15,10 @@ import { GLOSSARY } from './search-glossary.js';
  * characters is no bigram; 6: an identifier is one word of a phrase, localizers stand alone, 几 and a measure word
  * ask, a character beside only function characters is paired, determiners of quantity are stop words; 7: every
  * bigram of single characters is a guess, code-style words in the glossary; 8: runtime and SDK in the glossary,
- * degree and modal words are stop words.
+ * degree and modal words are stop words; 9: -ied stems like -ies, British -ise / -our spellings meet American ones;
+ * 10: glossary families of output and debugging, logging, databases, operations, identity and testing.
  */
-export const TERM_RULES_VERSION = 8;
+export const TERM_RULES_VERSION = 10;
 
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -174,6 +175,12 @@ export interface WordGroup {
   identifier?: string;
   /** The share of its IDF the word weighs in a query: GUESS_WEIGHT for a guess, GENERIC_WEIGHT for a general word, else 1. */
   weight: number;
+  /**
+   * The word as written, case-folded (an English word before stemming), whose frequency in the language says
+   * how much an unknown word weighs (shared/word-frequency); absent for the parts of an identifier (a name) and
+   * for glossary concepts.
+   */
+  surface?: string;
 }
 
 /**
@@ -186,13 +193,18 @@ export function stemWord(word: string): string {
   if (word.length === 3 && /^[a-z][b-df-hj-np-tv-z]s$/u.test(word)) return word.slice(0, 2);
   if (word.length < 4 || /\d/u.test(word)) return word;
   let w = word;
+  if (w.endsWith('isation') || w.endsWith('isations')) w = w.replace(/isations?$/u, 'ization');
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('ied') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (/(?:ss|sh|ch|x|z)es$/u.test(w)) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(?:ss|us|is|as|os)$/u.test(w)) w = w.slice(0, -1);
   if (w.endsWith('ing') && w.length >= 6) w = undouble(w.slice(0, -3));
   else if (w.endsWith('ed') && w.length >= 5 && !w.endsWith('eed')) w = undouble(w.slice(0, -2));
   if (w.endsWith('e') && w.length >= 4) w = w.slice(0, -1);
+  // British spellings meet American ones: "vectorising" / "vectorizing", "behaviour" / "behavior".
+  if (w.endsWith('is') && w.length >= 6) w = `${w.slice(0, -2)}iz`;
+  else if (w.endsWith('our') && w.length >= 6) w = `${w.slice(0, -3)}or`;
   return w;
 }
 
@@ -240,7 +252,7 @@ function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[])
       spellings,
       weight: joined === null && GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1,
       unknownShare: 1,
-      ...(joined ? { identifier: joined } : {}),
+      ...(joined ? { identifier: joined } : { surface: part.toLowerCase() }),
     });
   }
   // A glossary word written as one identifier: "E2E", "pub-sub", "e-mail".
@@ -397,6 +409,7 @@ export function wordGroups(text: string): WordGroup[] {
           ...(guess ? { guess } : {}),
           weight: guess ? GUESS_WEIGHT : GENERIC_WORDS.has(term) ? GENERIC_WEIGHT : 1,
           unknownShare: !guess ? 1 : paired || alone ? UNKNOWN_PAIR_SHARE : UNKNOWN_RUN_SHARE,
+          surface: term,
         });
       }
     } else {

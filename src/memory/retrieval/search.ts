@@ -18,6 +18,12 @@ const CANDIDATE_LIMIT = 32;
  * of a long query never carries a hit …
  */
 export const MIN_QUERY_SHARE = 0.5;
+/**
+ * An item that holds only one of the query's words (one unit: an identifier's parts count as one) needs this
+ * share: a near miss names a remembered subject and an aspect no memory has ("coupon expiration rules"), and
+ * one shared word is its whole match.
+ */
+export const MIN_SINGLE_SHARE = 0.6;
 /** … and this share of the best item's score: what ranks far below the best match is not returned. */
 export const MIN_TOP_SHARE = 0.75;
 
@@ -75,17 +81,18 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
  * postings of the rarest one: such a query says too little to rank a large Memory by.
  */
 const RANKED_CTE = `
-WITH q(g, term, kind, factor, u, n, m, unknown) AS (
+WITH q(g, term, kind, factor, u, n, m, unknown, guess) AS (
   SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
-         json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]')
+         json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'),
+         json_extract(value, '$[8]')
     FROM json_each(:forms)),
 n(total) AS (SELECT max(coalesce((SELECT max(rowid) FROM memory_items), 1), 1) * 1.0),
 words AS MATERIALIZED (
-  SELECT g, term, kind, factor, u, n, m, unknown,
+  SELECT g, term, kind, factor, u, n, m, unknown, guess,
          (SELECT count(*) FROM (SELECT 1 FROM memory_content_terms c WHERE c.term = q.term LIMIT ${POSTING_LIMIT})) AS df
     FROM q WHERE kind < 2),
 weights AS MATERIALIZED (
-  SELECT g, max(df) AS df, max(m) >= 1 AS subject,
+  SELECT g, max(df) AS df, max(m) >= 1 OR (max(guess) = 1 AND max(df) > 0) AS subject,
          max(m) * CASE WHEN max(df) = 0 THEN min(unknown) ELSE 1 END
            * ln(1 + (n.total - min(max(max(df), 1), n.total) + 0.5) / (min(max(max(df), 1), n.total) + 0.5)) AS w
     FROM words, n GROUP BY g),
@@ -119,14 +126,15 @@ matched AS (
   SELECT k.item_id, f.g, f.factor, f.u, f.n FROM candidates k JOIN forms f ON f.df >= ${POSTING_LIMIT}
    WHERE EXISTS (SELECT 1 FROM memory_content_terms c WHERE c.term = f.term AND c.item_id = k.item_id)),
 scored AS MATERIALIZED (
-  SELECT item_id, sum(score) AS score, max(subject) AS subject FROM (
+  SELECT item_id, sum(score) AS score, max(subject) AS subject, count(*) AS units FROM (
     SELECT m.item_id, sum(weights.w * m.factor) AS score, max(weights.subject) AS subject, count(*) AS parts, max(m.n) AS n
       FROM (SELECT item_id, g, max(factor) AS factor, max(u) AS u, max(n) AS n FROM matched GROUP BY item_id, g) m JOIN weights USING (g)
      GROUP BY m.item_id, m.u)
    WHERE parts >= n GROUP BY item_id),
 eligible AS MATERIALIZED (
   SELECT item_id, score FROM scored
-   WHERE (subject AND score >= :share * (SELECT sum(w) FROM weights)) OR item_id IN (SELECT item_id FROM phrases))
+   WHERE (subject AND score >= CASE WHEN units > 1 THEN :share ELSE :single END * (SELECT sum(w) FROM weights))
+      OR item_id IN (SELECT item_id FROM phrases))
 `;
 
 const CONTENT_SQL = `${RANKED_CTE}
@@ -164,7 +172,9 @@ const ROUTING_SHARE = 0.05;
 export function rankForRouting(conn: Connection, threadId: string, text: string): Omit<SearchHit, 'match'>[] {
   const forms = rankedForms(text, { maxWords: ROUTING_WORDS, typos: false });
   if (forms.length === 0) return [];
-  return conn.stmt<Omit<SearchHit, 'match'>>(ROUTING_SQL).all({ forms: JSON.stringify(forms), thread: threadId, share: ROUTING_SHARE });
+  return conn
+    .stmt<Omit<SearchHit, 'match'>>(ROUTING_SQL)
+    .all({ forms: JSON.stringify(forms), thread: threadId, share: ROUTING_SHARE, single: ROUTING_SHARE });
 }
 
 /** Ranked-stage thresholds; the defaults are the contract's, a caller may only make them stricter. */
@@ -214,6 +224,7 @@ export function searchMemory(conn: Connection, threadId: string, query: string, 
           thread: threadId,
           chosen: JSON.stringify(hits.map((h) => h.id)),
           share: MIN_QUERY_SHARE,
+          single: MIN_SINGLE_SHARE,
           topShare: MIN_TOP_SHARE,
         })
         .slice(0, MAX_SEARCH_HITS - hits.length),

@@ -1,6 +1,7 @@
 import { MAX_QUERY_LENGTH, SUFFIX_LENGTH, TYPO_MARK, TYPO_MIN_LENGTH } from '../store/item-terms.js';
 import { MAX_PHRASE_WORDS, canonicalText, deletions, phraseKey, phraseUnits, startsCjk, wordGroups } from '../../shared/search-words.js';
 import { normalizeText } from '../../shared/text.js';
+import { specificity } from '../../shared/word-frequency.js';
 
 /** A key range of a term index: every string that starts with `low`'s prefix sorts in [low, high). */
 export interface TermRange {
@@ -23,9 +24,10 @@ export interface PreparedQuery {
    * Ranked-stage forms: [group, indexed term, kind (0 word, 1 alternative form, 2 typo, 3 phrase), factor,
    * identifier (the group of its first part, or the word's own group), parts of that identifier, the share of
    * its IDF the group weighs (a general word or a guess weighs less), the share of that it keeps when no memory
-   * has the word].
+   * has the word (less for a guess, and for a word common in the language), 1 when the group is a guessed
+   * bigram (a subject only where a memory has it)].
    */
-  forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number, number][];
+  forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number, number, 0 | 1][];
 }
 
 /** Query words the ranked stage weighs, at most. */
@@ -83,7 +85,7 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
       keys.add(phraseKey(phrase));
     }
   }
-  for (const key of keys) forms.push([-1, key, 3, 1, -1, 1, 1, 1]);
+  for (const key of keys) forms.push([-1, key, 3, 1, -1, 1, 1, 1, 0]);
   // The parts of one identifier form one unit: it counts only for an item that has every part (or the whole).
   const unitOf = new Map<string, number>();
   const partsOf = new Map<number, number>();
@@ -94,8 +96,12 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
   });
   groups.forEach((group, g) => {
     const unit = group.identifier === undefined ? g : unitOf.get(group.identifier)!;
+    // A word no memory has weighs by how specific it is in the language (looked up only once it is needed).
+    const surface = group.unknownShare === 0 ? undefined : group.surface;
+    const unknown = surface === undefined ? group.unknownShare : group.unknownShare * specificity(surface, !group.guess);
+    const guess = group.guess ? 1 : 0;
     const at = (term: string, kind: 0 | 1 | 2, factor: number): void => {
-      forms.push([g, term, kind, factor, unit, partsOf.get(unit)!, group.weight, group.unknownShare]);
+      forms.push([g, term, kind, factor, unit, partsOf.get(unit)!, group.weight, unknown, guess]);
     };
     at(group.term, 0, 1);
     for (const alternative of group.alternatives) at(alternative, 1, 1);

