@@ -291,6 +291,21 @@ describe('ranked retrieval (M-7.7)', () => {
     await memory.close();
   });
 
+  it('the Chinese words of one glossary form count as one word of the query (生产|环境 is production)', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'project_decision', title: 'kubectl 在生产环境只读', content: '生产环境里 kubectl 只能只读。' },
+      { kind: 'project_decision', title: 'Dates', content: 'Timestamps are UTC.' },
+      { kind: 'project_decision', title: 'Money', content: 'Amounts are BigDecimal.' },
+    ]);
+    const { memory, handle } = open(repo);
+    // The memory shares only "production" with the query: one word, so it needs MIN_SINGLE_SHARE.
+    expect(memory.search(handle, '生产环境告警渠道')).toEqual([]);
+    // With a second word of the query it is an answer.
+    expect(memory.search(handle, '生产环境 kubectl 权限').map((h) => h.title)).toEqual(['kubectl 在生产环境只读']);
+    await memory.close();
+  });
+
   it('a guessed bigram a memory holds can be the subject of a query', async () => {
     const repo = tempRepo();
     seedItems(repo, [

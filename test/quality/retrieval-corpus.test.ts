@@ -45,7 +45,8 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
     expect(all.recallAt5!).toBeGreaterThan(report.bm25.all.recallAt5!);
     expect(all.precision).toBeGreaterThanOrEqual(0.8);
     expect(all.reach).toBeGreaterThanOrEqual(0.95);
-    // Measured 7.4 % (13.0 % on first contact, 11.1 % before general words weighed less, 9.3 % before v2 was read).
+    // Measured 5.6 % (13.0 % on first contact, 11.1 % before general words weighed less, 9.3 % before v2 was read,
+    // 7.4 % before v3 was read).
     expect(all.falseHits).toBeLessThanOrEqual(0.1);
   });
 
@@ -69,10 +70,10 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
     expect(all.answerable).toBeGreaterThan(150);
     // First contact: recall@5 0.795, precision 88.0 %, false hits 20.4 %, routing or search 99.5 %; after unknown
     // words weighed by their frequency in the language, one-word hits needing more and the glossary families: 0.850,
-    // 88.7 %, 14.8 %, 99.5 %.
+    // 88.7 %, 13.0 %, 99.5 %.
     expect(all.recallAt5).toBeGreaterThanOrEqual(0.83);
     expect(all.precision).toBeGreaterThanOrEqual(0.85);
     expect(all.reach).toBeGreaterThanOrEqual(0.95);
-    expect(all.falseHits).toBeLessThanOrEqual(0.17);
+    expect(all.falseHits).toBeLessThanOrEqual(0.15);
   });
 });

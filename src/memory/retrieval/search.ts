@@ -81,11 +81,12 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
  * postings of the rarest one: such a query says too little to rank a large Memory by.
  */
 const RANKED_CTE = `
-WITH q(g, term, kind, factor, u, n, m, unknown, guess) AS (
+WITH q(g, term, kind, factor, u, n, m, unknown, guess, wk) AS (
   SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
          json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'),
-         json_extract(value, '$[8]')
+         json_extract(value, '$[8]'), json_extract(value, '$[9]')
     FROM json_each(:forms)),
+wkeys AS MATERIALIZED (SELECT g, max(wk) AS wk FROM q WHERE kind < 3 GROUP BY g),
 n(total) AS (SELECT max(coalesce((SELECT max(rowid) FROM memory_items), 1), 1) * 1.0),
 words AS MATERIALIZED (
   SELECT g, term, kind, factor, u, n, m, unknown, guess,
@@ -126,9 +127,11 @@ matched AS (
   SELECT k.item_id, f.g, f.factor, f.u, f.n FROM candidates k JOIN forms f ON f.df >= ${POSTING_LIMIT}
    WHERE EXISTS (SELECT 1 FROM memory_content_terms c WHERE c.term = f.term AND c.item_id = k.item_id)),
 scored AS MATERIALIZED (
-  SELECT item_id, sum(score) AS score, max(subject) AS subject, count(*) AS units FROM (
-    SELECT m.item_id, sum(weights.w * m.factor) AS score, max(weights.subject) AS subject, count(*) AS parts, max(m.n) AS n
-      FROM (SELECT item_id, g, max(factor) AS factor, max(u) AS u, max(n) AS n FROM matched GROUP BY item_id, g) m JOIN weights USING (g)
+  SELECT item_id, sum(score) AS score, max(subject) AS subject, count(DISTINCT wk) AS units FROM (
+    SELECT m.item_id, sum(weights.w * m.factor) AS score, max(weights.subject) AS subject, count(*) AS parts, max(m.n) AS n,
+           max(k.wk) AS wk
+      FROM (SELECT item_id, g, max(factor) AS factor, max(u) AS u, max(n) AS n FROM matched GROUP BY item_id, g) m
+      JOIN weights USING (g) JOIN wkeys k USING (g)
      GROUP BY m.item_id, m.u)
    WHERE parts >= n GROUP BY item_id),
 eligible AS MATERIALIZED (
@@ -172,9 +175,12 @@ const ROUTING_SHARE = 0.05;
 export function rankForRouting(conn: Connection, threadId: string, text: string): Omit<SearchHit, 'match'>[] {
   const forms = rankedForms(text, { maxWords: ROUTING_WORDS, typos: false });
   if (forms.length === 0) return [];
-  return conn
-    .stmt<Omit<SearchHit, 'match'>>(ROUTING_SQL)
-    .all({ forms: JSON.stringify(forms), thread: threadId, share: ROUTING_SHARE, single: ROUTING_SHARE });
+  return conn.stmt<Omit<SearchHit, 'match'>>(ROUTING_SQL).all({
+    forms: JSON.stringify(forms),
+    thread: threadId,
+    share: ROUTING_SHARE,
+    single: ROUTING_SHARE,
+  });
 }
 
 /** Ranked-stage thresholds; the defaults are the contract's, a caller may only make them stricter. */
@@ -185,7 +191,12 @@ export interface SearchOptions {
 
 function rangeParams(q: PreparedQuery['prefix']): Record<string, string> {
   const [first, second] = [q[0]!, q[1] ?? q[0]!];
-  return { low1: first.low, high1: first.high, low2: second.low, high2: second.high };
+  return {
+    low1: first.low,
+    high1: first.high,
+    low2: second.low,
+    high2: second.high,
+  };
 }
 
 /**
@@ -197,9 +208,12 @@ function rangeParams(q: PreparedQuery['prefix']): Record<string, string> {
 export function searchMemory(conn: Connection, threadId: string, query: string, options: SearchOptions = {}): SearchHit[] {
   const q = prepareQuery(query);
   if (!q) return [];
-  const hits = conn
-    .stmt<SearchHit>(EXACT_PREFIX_SQL)
-    .all({ q: q.text, canonical: q.canonical, ...rangeParams(q.prefix), thread: threadId });
+  const hits = conn.stmt<SearchHit>(EXACT_PREFIX_SQL).all({
+    q: q.text,
+    canonical: q.canonical,
+    ...rangeParams(q.prefix),
+    thread: threadId,
+  });
   if (hits.length < MAX_SEARCH_HITS && q.substring.length > 0) {
     hits.push(
       ...conn

@@ -1,5 +1,14 @@
 import { MAX_QUERY_LENGTH, SUFFIX_LENGTH, TYPO_MARK, TYPO_MIN_LENGTH } from '../store/item-terms.js';
-import { MAX_PHRASE_WORDS, canonicalText, deletions, phraseKey, phraseUnits, startsCjk, wordGroups } from '../../shared/search-words.js';
+import {
+  CONCEPT_MARK,
+  MAX_PHRASE_WORDS,
+  canonicalText,
+  deletions,
+  phraseKey,
+  phraseUnits,
+  startsCjk,
+  wordGroups,
+} from '../../shared/search-words.js';
 import { normalizeText } from '../../shared/text.js';
 import { specificity } from '../../shared/word-frequency.js';
 
@@ -25,9 +34,10 @@ export interface PreparedQuery {
    * identifier (the group of its first part, or the word's own group), parts of that identifier, the share of
    * its IDF the group weighs (a general word or a guess weighs less), the share of that it keeps when no memory
    * has the word (less for a guess, and for a word common in the language), 1 when the group is a guessed
-   * bigram (a subject only where a memory has it)].
+   * bigram (a subject only where a memory has it), the word it is one of when counting an item's words (its
+   * identifier; the Chinese words of one glossary form, 生产|环境, are one word)].
    */
-  forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number, number, 0 | 1][];
+  forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number, number, 0 | 1, number][];
 }
 
 /** Query words the ranked stage weighs, at most. */
@@ -51,7 +61,10 @@ export function prepareQuery(query: string): PreparedQuery | null {
   const variants = canonical === text ? [text] : [text, canonical];
   // A short Latin query is a whole word: "go" may start "go modules" but not "google". A canonical form ends
   // on a stem, so it only starts a term as whole words: "trac" (traces) starts "trac id", not "track".
-  const wordPrefix = (v: string): TermRange => ({ low: `${v} `, high: `${v} ${MAX_CHAR}` });
+  const wordPrefix = (v: string): TermRange => ({
+    low: `${v} `,
+    high: `${v} ${MAX_CHAR}`,
+  });
   const prefix = [shortLatin ? wordPrefix(text) : range(text), ...(canonical === text ? [] : [wordPrefix(canonical)])];
   const substring = shortLatin ? [] : variants.map((v) => range(Array.from(v).slice(0, SUFFIX_LENGTH).join('')));
   const forms = rankedForms(query, { maxWords: MAX_QUERY_WORDS, typos: true });
@@ -85,7 +98,7 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
       keys.add(phraseKey(phrase));
     }
   }
-  for (const key of keys) forms.push([-1, key, 3, 1, -1, 1, 1, 1, 0]);
+  for (const key of keys) forms.push([-1, key, 3, 1, -1, 1, 1, 1, 0, -1]);
   // The parts of one identifier form one unit: it counts only for an item that has every part (or the whole).
   const unitOf = new Map<string, number>();
   const partsOf = new Map<number, number>();
@@ -94,14 +107,22 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
       group.identifier === undefined ? g : (unitOf.get(group.identifier) ?? unitOf.set(group.identifier, g).get(group.identifier)!);
     partsOf.set(unit, (partsOf.get(unit) ?? 0) + 1);
   });
+  // Chinese words inside one glossary form share its concept: the first of them names the word.
+  const wordOfConcept = new Map<string, number>();
+  groups.forEach((group, g) => {
+    const concept = startsCjk(group.term) ? group.alternatives.find((a) => a.startsWith(CONCEPT_MARK)) : undefined;
+    if (concept !== undefined && !wordOfConcept.has(concept)) wordOfConcept.set(concept, g);
+  });
   groups.forEach((group, g) => {
     const unit = group.identifier === undefined ? g : unitOf.get(group.identifier)!;
+    const concept = startsCjk(group.term) ? group.alternatives.find((a) => a.startsWith(CONCEPT_MARK)) : undefined;
+    const word = concept === undefined ? unit : wordOfConcept.get(concept)!;
     // A word no memory has weighs by how specific it is in the language (looked up only once it is needed).
     const surface = group.unknownShare === 0 ? undefined : group.surface;
     const unknown = surface === undefined ? group.unknownShare : group.unknownShare * specificity(surface, !group.guess);
     const guess = group.guess ? 1 : 0;
     const at = (term: string, kind: 0 | 1 | 2, factor: number): void => {
-      forms.push([g, term, kind, factor, unit, partsOf.get(unit)!, group.weight, unknown, guess]);
+      forms.push([g, term, kind, factor, unit, partsOf.get(unit)!, group.weight, unknown, guess, word]);
     };
     at(group.term, 0, 1);
     for (const alternative of group.alternatives) at(alternative, 1, 1);
