@@ -17,6 +17,8 @@ import {
   PROHIBITIVE,
   RULE_WORD,
   SARCASM_OPENER,
+  ANAPHORIC_OPENING,
+  HOLD_CLAUSE,
   REPEATED_ASSENT,
 } from './phrases.js';
 import { type Act, ofAct, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
@@ -233,6 +235,18 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     ) {
       return problem('undecided', 'the statement is put off');
     }
+  }
+  // "…，这个先不急，等下个版本再说": a later clause pointing back at the statement holds it or puts it off.
+  for (let i = act.clause + 1; i < s.clauses.length; i += 1) {
+    if (!ANAPHORIC_OPENING.test(s.clauseText(i))) continue;
+    const rest = Array.from({ length: s.clauses.length - i }, (_, k) =>
+      s
+        .clauseText(i + k)
+        .replace(/[\s\p{P}]+$/u, '')
+        .trim(),
+    );
+    if (rest.some((c) => HOLD_CLAUSE.test(c) || POSTPONE_END.test(c)))
+      return problem('undecided', 'a later clause puts the statement off', 'suggest');
   }
   // A hedge tagged on after the act (", I guess", "，估计吧") covers the whole sentence.
   for (const sp of s.hits(P.speculation, clause.end)) {

@@ -1671,6 +1671,9 @@ export const LATER_HOLDS = w(
  */
 export const HOLD_ADVERBS = ['先', '暂时', '暂且', '暂'];
 
+/** Words pointing back at what was just said, opening a later clause ("这个先不急"). */
+export const ZH_ANAPHORS = ['这个', '这事', '这件事', '这条', '这点', '这一条', '这块'];
+
 /** Verbs of choosing: "还是" and one of them opening a later turn's clause settles the other way ("还是用现有的"). */
 export const CHOICE_VERBS = ['用', '选', '走', '保持', '继续用', '沿用', '维持', '留着', '回到', '换回'];
 
@@ -3704,6 +3707,8 @@ export const SHAPE = {
   zhPredictive: ['会', '能', '可能', '可以', '能够', '总会'],
   /** Aspect and copula endings of a description: "…了", "跑过", "是 X". */
   zhPerfective: ['了', '过', '着'],
+  /** Resultatives of failure after a verb ("放错", "写漏", "搞反"): a mishap described. */
+  zhFailureResults: ['错', '漏', '反'],
   /** Words ending in 着 that are prepositions or adverbs, not a verb's durative aspect ("照着这个写"). */
   zhNotDurative: ['照着', '跟着', '接着', '随着', '按着', '顺着', '沿着', '朝着', '对着', '冲着', '就着', '挨着', '看着办', '急着', '忙着'],
   /** English verbs of being that make a clause a description when they are its main verb. */

@@ -109,6 +109,10 @@ export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
 export const REPEATED_ASSENT = new RegExp(`^[\\s\\p{P}]*(${L.ASSENT_WORDS.join('|')})[啊呀的]?[\\s，,]*\\1`, 'u');
 // "…，多有意思", "多方便呢": a last clause of 多 and one word (mood.ts reads whether it is an adjective).
 export const EXCLAMATIVE_END = /[，,]\s*多(\p{Script=Han}{1,3}?)(?:啊|呀|呢|了|哦)?[\s\p{P}\p{S}]*$/u;
+// "Loki 先不搞了", "暂时不加": a clause that holds a thing back for now, its verb ending the clause.
+export const HOLD_CLAUSE = new RegExp(`(?:${L.HOLD_ADVERBS.join('|')})(?:不|别)\\p{Script=Han}{1,2}了?$`, 'u');
+// "这个先不急", "这事以后再说": a clause opened by a word pointing back at what was just said.
+export const ANAPHORIC_OPENING = new RegExp(`^[\\s\\p{P}]*(?:但是?|不过|只是)?(?:${L.ZH_ANAPHORS.join('|')})`, 'u');
 export const SARCASM_OPENER = new RegExp(
   `^[\\s\\p{P}]*(?:${[...L.SARCASM_OPENERS.zh, ...L.SARCASM_OPENERS.en].join('|')})(?![\\p{L}])[\\s\\p{P}]`,
   'u',
