@@ -29,6 +29,7 @@ const FAILURE_RESULTS = SHAPE.zhFailureResults;
 
 /** A verb with a resultative of failure (jieba: "放错", or "写" + "漏"), no modal or prohibitive before it. */
 function zhMishap(text: string): boolean {
+  if (!FAILURE_RESULTS.some((r) => text.includes(r))) return false;
   const tags = tagged(text);
   if (!tags) return false;
   let at = 0;
