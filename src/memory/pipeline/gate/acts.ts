@@ -17,6 +17,11 @@ import {
   PROHIBITIVE,
   RULE_WORD,
   SARCASM_OPENER,
+  NOT_YET_AGREED,
+  EN_SELF_FUTURE,
+  EN_WHETHER,
+  ANAPHORIC_OPENING,
+  HOLD_CLAUSE,
   REPEATED_ASSENT,
 } from './phrases.js';
 import { type Act, ofAct, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
@@ -167,6 +172,15 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     return problem('third_party', speaker, relayed ? 'suggest' : 'refuse');
   }
 
+  // "…, though I disagree": the user states a rule to disagree with it.
+  if (s.hits(P.disagreement, act.hit.end).length > 0) return problem('negated', 'the user disagrees with the rule');
+  // "Let's use Postgres for this prototype": a choice for one thing in particular, not for the project.
+  if (act.type === 'decision' && forOneThing(text.slice(act.hit.end, clause.end)))
+    return problem('temporary', 'a choice for one thing in particular', 'suggest');
+  // "From now on I'll be working from the Berlin office": what the user will do, not a wish.
+  if (kind === 'user_preference' && act.type === 'standing' && EN_SELF_FUTURE.test(text.slice(act.hit.end, clause.end)))
+    return problem('description', 'the user says what they will do', 'suggest');
+
   // Time scope: a request for this answer only.
   const actHits = [act.hit];
   for (const t of s.hits(P.temporary)) {
@@ -208,6 +222,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     if (!CONSEQUENCE.test(text.slice(conditional.end, act.hit.index))) return problem('hypothetical', 'the act stands inside a condition');
   }
   if (question) return problem('question', question);
+  // "we'll discuss whether to adopt Nx": the act is the open question of a whether-complement.
+  if (!HAN.test(act.hit.text) && EN_WHETHER.test(text.slice(clause.start, act.hit.index)))
+    return problem('undecided', 'the act stands in an open question (whether …)');
   for (const ex of s.hits(P.example, 0, act.hit.index)) {
     if (opensClause(s, ex.index)) return problem('example', 'the statement is an example');
   }
@@ -234,6 +251,21 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
       return problem('undecided', 'the statement is put off');
     }
   }
+  // "…，这个先不急，等下个版本再说": a later clause pointing back at the statement holds it or puts it off.
+  for (let i = act.clause + 1; i < s.clauses.length; i += 1) {
+    if (!ANAPHORIC_OPENING.test(s.clauseText(i))) continue;
+    const rest = Array.from({ length: s.clauses.length - i }, (_, k) =>
+      s
+        .clauseText(i + k)
+        .replace(/[\s\p{P}]+$/u, '')
+        .trim(),
+    );
+    if (rest.some((c) => HOLD_CLAUSE.test(c) || POSTPONE_END.test(c)))
+      return problem('undecided', 'a later clause puts the statement off', 'suggest');
+  }
+  // "…，但团队还没讨论", "…, but the team hasn't discussed it yet": not agreed on yet — held for the user.
+  for (let i = act.clause + 1; i < s.clauses.length; i += 1)
+    if (NOT_YET_AGREED.test(s.clauseText(i))) return problem('undecided', 'a later clause says it is not agreed yet', 'suggest');
   // A hedge tagged on after the act (", I guess", "，估计吧") covers the whole sentence.
   for (const sp of s.hits(P.speculation, clause.end)) {
     const c = s.clauses[s.clauseOf(sp.index)]!;
@@ -315,6 +347,13 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     Number(exclamativeEnd(s.span.text));
   if (s.hits(P.sarcasm).length > 0 || cues >= 2) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;
+}
+
+const EN_PROJECT_NOUNS = new Set(SHAPE.enProjectNouns);
+/** "for this prototype", "for that script": a scope of one thing that is not the project ("for this repo"). */
+function forOneThing(text: string): boolean {
+  const noun = /\bfor\s+(?:this|that)\s+([a-z][\w-]*)\b/u.exec(text);
+  return noun !== null && !EN_PROJECT_NOUNS.has(noun[1]!);
 }
 
 /** True when a verb of telling or checking stands before the word in its clause: the word is in what it embeds. */

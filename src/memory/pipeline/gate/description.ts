@@ -22,8 +22,26 @@ import {
 } from './phrases.js';
 import { type Act, Sentence, wordsOf } from './sentence.js';
 import { SHAPE } from './lexicon.js';
+import { tagged } from './pos.js';
 
 const ZH_DURATIVE = /\p{Script=Han}{1,2}着(?![了想])/u;
+const FAILURE_RESULTS = SHAPE.zhFailureResults;
+
+/** A verb with a resultative of failure (jieba: "放错", or "写" + "漏"), no modal or prohibitive before it. */
+function zhMishap(text: string): boolean {
+  if (!FAILURE_RESULTS.some((r) => text.includes(r))) return false;
+  const tags = tagged(text);
+  if (!tags) return false;
+  let at = 0;
+  for (const [k, t] of tags.entries()) {
+    const here = text.indexOf(t.word, at);
+    at = here + t.word.length;
+    const glued = t.word.length >= 2 && t.tag.startsWith('v') && FAILURE_RESULTS.some((r) => t.word.endsWith(r));
+    const alone = FAILURE_RESULTS.includes(t.word) && k > 0 && /^[vn]/u.test(tags[k - 1]!.tag);
+    if ((glued || alone) && !MODAL_BEFORE.test(text.slice(0, here))) return true;
+  }
+  return false;
+}
 const ZH_NOT_DURATIVE = SHAPE.zhNotDurative;
 const MODAL_BEFORE = new RegExp(`${[...SHAPE.deontic.zh, ...SHAPE.prohibitive.zh, '要', '请', '就'].join('|')}`, 'u');
 
@@ -40,6 +58,9 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   // "咱们的 CI" is a thing of ours, not a person wishing.
   const ownBefore = s.hits(P.own, clause.start, act.hit.index).some((h) => h.end <= act.hit.index && !/^\s*的/u.test(text.slice(h.end)));
   if (HAN.test(act.hit.text)) {
+    // "你每次都把 import 放错位置": a verb with a resultative of failure (放错, 写漏, 搞反) and no modal before it is
+    // a mishap described, whoever the subject ("别写错" asks not to).
+    if (zhMishap(after)) return true;
     if (ownBefore) return false;
     if (ZH_FAILURE.test(after)) return true;
     // "每次调用都会新建连接", "每次 npm install 都会报警告": what happens, not what should.
@@ -107,6 +128,15 @@ export function durativeState(s: Sentence, act: Act): boolean {
   return !ZH_NOT_DURATIVE.some((w) => durative[0].endsWith(w));
 }
 
+/** "把 docker-compose.yml 里的…", "帮我把 OrderService 的…": a 把 task that names one file or thing of the code. */
+function namedTask(s: Sentence): boolean {
+  return (
+    /^[\s\p{P}]*(?:先|帮我|给我|麻烦|请)?把/u.test(s.span.text) &&
+    (CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)) || FILE_NAME.test(s.span.text))
+  );
+}
+const UNIVERSAL_OPENING = new RegExp(`^(?:${SHAPE.universal.zh.filter((u) => u.length > 1 && !u.startsWith('新')).join('|')})`, 'u');
+
 const FILE_NAME = /[\w.-]+\.(?:ya?ml|json|jsx?|tsx?|py|java|kt|go|rs|md|toml|xml|properties|sql|sh|env|lock|gradle|conf)\b/u;
 const MAKE_ONE = /(?:写|加|建|做|搞|配|弄)(?:一个|个)|\b(?:write|create|add|set up|make|build) (?:me )?an? /u;
 
@@ -121,6 +151,10 @@ const CODE_NAME =
 export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 'suggest' | 'refuse' } | null {
   // "帮我写一个 GitHub Action，每次 push 都跑 lint": the rule describes a thing the user asks to have made.
   if (s.hits(P.requestFrames).length > 0 && MAKE_ONE.test(s.span.text)) return { detail: 'a request to make one thing', verdict: 'refuse' };
+  // "帮我把 utils.ts 里的所有 var 都改成 let": a quantifier over the parts of one named thing is one task.
+  if (act.type === 'standing' && UNIVERSAL_OPENING.test(act.hit.text) && namedTask(s)) {
+    return { detail: 'a change to every part of one named thing', verdict: 'refuse' };
+  }
   if (act.type === 'standing') return null;
   if (s.hits(P.explicitDecision).length > 0) return null;
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
@@ -128,11 +162,7 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
   const local = s.hits(P.localObjects).filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end));
   if (local.length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
   // "把 docker-compose.yml 里的端口改成 3307": a task on one named file or thing of the code.
-  if (
-    /^[\s\p{P}]*(?:先|帮我|给我|麻烦)?把/u.test(s.span.text) &&
-    (CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)) || FILE_NAME.test(s.span.text))
-  )
-    return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
+  if (namedTask(s)) return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
   // "帮我把 Dockerfile 改成多阶段构建": 把 a thing named in Latin letters, then a verb of changing it.
   if (/^[\s\p{P}]*(?:先|帮我|给我|麻烦|请)?把\s*[a-z][\w.-]*\s*(?:里的?[^，,。]{0,10})?(?:改成|换成|改为|删|去掉|拆成)/u.test(s.span.text))
     return { detail: 'a task on one named thing of the code', verdict: 'refuse' };

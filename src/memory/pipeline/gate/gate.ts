@@ -5,6 +5,7 @@ import { isTagQuestion } from './mood.js';
 import {
   anyOf,
   BARE_CONFIRMATION,
+  HOLD_CLAUSE,
   EN_FACT,
   FACT_CLAUSES,
   IMPERSONAL_FACT_CLAUSES,
@@ -203,7 +204,6 @@ export function retractsLater(text: string): boolean {
   });
 }
 
-const HOLD_CLAUSE = new RegExp(`(?:${L.HOLD_ADVERBS.join('|')})(?:不|别)\\p{Script=Han}{1,2}了?$`, 'u');
 const SETTLE_OTHER = new RegExp(`^(?:那|那就|我们|咱们|就)?还是(?:先)?(?:${L.CHOICE_VERBS.join('|')})`, 'u');
 // "…, so keep bash", "Keep npm.": the next turn tells to keep what there was, an imperative opening its clause.
 const KEEP_OTHER = /(?:^|[,.;:!—–-]\s*|\bso\s+)keep\s+(?:using\s+|the\s+)?[a-z][\w.-]*(?:\s*[.!]|\s*$)/u;

@@ -888,6 +888,8 @@ export const REPORTING = w(
     '文档里说',
     '文档上说',
     '文档写着',
+    '写着',
+    '写的是',
     '告诉我',
     '跟我说',
     '通知说',
@@ -1670,6 +1672,22 @@ export const LATER_HOLDS = w(
  * ends the clause ("Loki 先不搞了", "暂时不加").
  */
 export const HOLD_ADVERBS = ['先', '暂时', '暂且', '暂'];
+
+/** The user disagreeing with the rule just stated ("…, though I disagree"): it is not the user's own. */
+export const DISAGREEMENT = w(
+  ['我不同意', '我不太同意', '我不认同', '我反对', '我不赞成'],
+  ['i disagree', "i don't agree", 'i do not agree', "i'm against it", 'i am against it'],
+);
+
+/** "…，但团队还没讨论", "…, but the team hasn't discussed it": not yet, and a verb of agreeing on something. */
+export const NOT_YET = w(['还没有', '还没', '尚未', '还未'], ["hasn't", "haven't", 'has not', 'have not', 'not yet']);
+export const AGREEING_VERBS = w(
+  ['讨论', '商量', '决定', '确认', '同意', '对齐', '拍板', '评审', '通过'],
+  ['discussed', 'decided', 'agreed', 'approved', 'confirmed', 'signed off', 'aligned', 'reviewed'],
+);
+
+/** Words pointing back at what was just said, opening a later clause ("这个先不急"). */
+export const ZH_ANAPHORS = ['这个', '这事', '这件事', '这条', '这点', '这一条', '这块'];
 
 /** Verbs of choosing: "还是" and one of them opening a later turn's clause settles the other way ("还是用现有的"). */
 export const CHOICE_VERBS = ['用', '选', '走', '保持', '继续用', '沿用', '维持', '留着', '回到', '换回'];
@@ -3704,6 +3722,8 @@ export const SHAPE = {
   zhPredictive: ['会', '能', '可能', '可以', '能够', '总会'],
   /** Aspect and copula endings of a description: "…了", "跑过", "是 X". */
   zhPerfective: ['了', '过', '着'],
+  /** Resultatives of failure after a verb ("放错", "写漏", "搞反"): a mishap described. */
+  zhFailureResults: ['错', '漏', '反'],
   /** Words ending in 着 that are prepositions or adverbs, not a verb's durative aspect ("照着这个写"). */
   zhNotDurative: ['照着', '跟着', '接着', '随着', '按着', '顺着', '沿着', '朝着', '对着', '冲着', '就着', '挨着', '看着办', '急着', '忙着'],
   /** English verbs of being that make a clause a description when they are its main verb. */

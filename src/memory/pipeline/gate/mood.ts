@@ -42,7 +42,21 @@ export function isBareClause(s: Sentence, i: number): boolean {
 
 /** "可能出错的地方", "anything that might break": a modal inside a noun phrase, not speculation. */
 export function isAttributive(text: string, hit: Hit): boolean {
-  if (HAN.test(hit.text)) return /^[^，,。；;\s]{0,6}的/u.test(text.slice(hit.end));
+  if (HAN.test(hit.text)) {
+    const m = /^[^，,。；;\s]{0,6}?的/u.exec(text.slice(hit.end));
+    if (!m) return false;
+    // The 的 must be the particle of the modifier, not inside a word ("会被别的模块调用": 别的 is "other").
+    const tags = tagged(text.slice(hit.index, hit.end + m[0].length + 2));
+    if (!tags) return true;
+    let at = 0;
+    for (const t of tags) {
+      const here = text.indexOf(t.word, hit.index + at) - hit.index;
+      at = here + t.word.length;
+      if (t.word === '的' && t.tag === 'uj') return true;
+      if (at > hit.text.length + m[0].length) break;
+    }
+    return false;
+  }
   return EN_RELATIVE_BEFORE.test(text.slice(Math.max(0, hit.index - 16), hit.index));
 }
 

@@ -102,6 +102,7 @@ export const P = {
   offers: new Phrases(L.OFFERS),
   // Deontic modals ("必须", "得", "should"): whole words — "得" is no modal inside "觉得" or "记得".
   deontic: new Phrases(L.SHAPE.deontic),
+  disagreement: new Phrases(L.DISAGREEMENT, 'either'),
 };
 
 export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
@@ -109,6 +110,25 @@ export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
 export const REPEATED_ASSENT = new RegExp(`^[\\s\\p{P}]*(${L.ASSENT_WORDS.join('|')})[啊呀的]?[\\s，,]*\\1`, 'u');
 // "…，多有意思", "多方便呢": a last clause of 多 and one word (mood.ts reads whether it is an adjective).
 export const EXCLAMATIVE_END = /[，,]\s*多(\p{Script=Han}{1,3}?)(?:啊|呀|呢|了|哦)?[\s\p{P}\p{S}]*$/u;
+// "Loki 先不搞了", "暂时不加": a clause that holds a thing back for now, its verb ending the clause.
+export const HOLD_CLAUSE = new RegExp(`(?:${L.HOLD_ADVERBS.join('|')})(?:不|别)\\p{Script=Han}{1,2}了?$`, 'u');
+// "这个先不急", "这事以后再说": a clause opened by a word pointing back at what was just said.
+export const ANAPHORIC_OPENING = new RegExp(`^[\\s\\p{P}]*(?:但是?|不过|只是)?(?:${L.ZH_ANAPHORS.join('|')})`, 'u');
+// "…, as the architects decided", "that's what the style guide says": a party named after the act as its source.
+export const EN_ATTRIBUTION = new RegExp(
+  "\\b(?:as|that's what|that is what|according to)\\s+(?!i\\b|we\\b|you\\b)(?:the\\s+|our\\s+|my\\s+)?[a-z][\\w\\s-]{0,30}?\\s" +
+    '(?:decided|said|says|wants?|wanted|requires?|required|recommends?|recommended|mandates?|mandated|suggested|agreed|wrote|asked)\\b',
+  'u',
+);
+// "we'll discuss whether to adopt …": an act inside a whether-complement is an open question.
+export const EN_WHETHER = /\bwhether\b/u;
+// "From now on I'll be working from Berlin": after the marker, what the user will do, not a wish.
+export const EN_SELF_FUTURE = /^[\s,]*(?:i'll|i will|i'm going to|i am going to)\b/u;
+export const NOT_YET_AGREED = new RegExp(
+  `(?:${L.NOT_YET.zh.join('|')})[^，,。]{0,6}?(?:${L.AGREEING_VERBS.zh.join('|')})` +
+    `|\\b(?:${L.NOT_YET.en.join('|')})\\b[^,.;]{0,24}?\\b(?:${L.AGREEING_VERBS.en.join('|')})\\b`,
+  'u',
+);
 export const SARCASM_OPENER = new RegExp(
   `^[\\s\\p{P}]*(?:${[...L.SARCASM_OPENERS.zh, ...L.SARCASM_OPENERS.en].join('|')})(?![\\p{L}])[\\s\\p{P}]`,
   'u',

@@ -216,8 +216,13 @@ export function shapeEvidence(
     const rawClause = raw.slice(Math.min(c.start, raw.length), Math.min(c.end, raw.length));
     // "if a function is too long, split it": after a condition, a pronoun points back at what the condition names.
     const anaphoric = Array.from({ length: i }, (_, j) => s.isCondition(j)).some(Boolean);
-    if (particularClause(s, rawClause, c.start, c.end, anaphoric) && !s.hits(C.universal).some((h) => h.index >= c.start && h.end <= c.end))
-      continue;
+    // A universal noun phrase makes a rule of it ("every new table …") — but not over the parts of one named
+    // file or thing ("rename every variable in parser.ts"), unless a time scope stands beside it.
+    const within = (h: Hit): boolean => h.index >= c.start && h.end <= c.end;
+    const universal = s.hits(C.universal).some(within);
+    const named = CODE_THING.test(text);
+    const timed = s.hits(C.time).some(within) || s.hits(P.standing).some(within);
+    if (particularClause(s, rawClause, c.start, c.end, anaphoric) && (!universal || (named && !timed))) continue;
     const span = new Span(text.slice(main));
     let found: { mood: Mood; word: string; offset: number } | null = null;
     // A prohibitive opens its clause: after a short subject in Chinese ("前端不要…", not a pronoun), after

@@ -1,5 +1,6 @@
 import type { Piece } from './clauses.js';
 import {
+  EN_ATTRIBUTION,
   EN_DECIDING,
   EN_LONE_ADVERB,
   EN_OPENERS,
@@ -101,6 +102,7 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   }
   // "…, says my manager", "…，这是老板定的": a party after the act is its speaker only beside a verb of saying or
   // deciding ("says my manager", "老板定的"); "附上官方文档链接" names a kind of document, not a speaker.
+  if (EN_ATTRIBUTION.test(text.slice(act.hit.end))) return 'attributed to someone else';
   for (const h of s.hits(P.thirdParties, act.hit.end)) {
     if (s.clauseOf(h.index) === act.clause && h.index <= act.hit.end) continue;
     const before = text.slice(Math.max(act.hit.end, h.index - 12), h.index);
