@@ -36,6 +36,8 @@ describe('M-5.6 discussion context needs positive evidence of discussing', () =>
 
   it('a fact shape beside a word of discussion and no person at work is held, not accepted', () => {
     expect(judged('这个报错的问题是连接池没配最大空闲数')).toEqual(['weak_evidence', 'suggest']);
+    // A progressive of discussing with its first person left out is someone at work.
+    expect(judged('现在在排查导出接口偶发超时的问题，只有 iOS 上出现')).toBeNull();
     expect(judged('这个报错的问题是连接池没配，我们在看怎么改')).toBeNull();
   });
 

@@ -263,6 +263,8 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     if (rest.some((c) => HOLD_CLAUSE.test(c) || POSTPONE_END.test(c)))
       return problem('undecided', 'a later clause puts the statement off', 'suggest');
   }
+  // "…，先试一周看看": what is tried for a while is provisional — held for the user.
+  if (s.hits(P.trial).some((h) => s.clauseOf(h.index) >= act.clause)) return problem('temporary', 'a trial for a while', 'suggest');
   // "…，但团队还没讨论", "…, but the team hasn't discussed it yet": not agreed on yet — held for the user.
   for (let i = act.clause + 1; i < s.clauses.length; i += 1)
     if (NOT_YET_AGREED.test(s.clauseText(i))) return problem('undecided', 'a later clause says it is not agreed yet', 'suggest');

@@ -372,7 +372,8 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
       if (!fact || s.hits(P.undecided).length > 0 || QUESTION_MARK.test(s.span.text)) return false;
       if (s.clauses.some((_, i) => atWork(s.clauseText(i))) || GOAL_SUBJECT.test(s.span.text)) return false;
       if (s.hits(P.discussion).length === 0) return true;
-      if (FIRST_PERSON.test(s.span.text)) return false;
+      // "现在在排查…的问题": a progressive of discussing, its first person left out, is someone at work.
+      if (FIRST_PERSON.test(s.span.text) || s.hits(P.discussion).some((h) => /^(?:正?在)|ing$/u.test(h.text))) return false;
       worded = true;
       return true;
     });

@@ -1686,6 +1686,12 @@ export const AGREEING_VERBS = w(
   ['discussed', 'decided', 'agreed', 'approved', 'confirmed', 'signed off', 'aligned', 'reviewed'],
 );
 
+/** Pronouns of other people as a subject ("大家都觉得…"): someone besides the user speaks. */
+export const ZH_OTHER_PRONOUNS = ['大家', '别人', '人家', '各位', '他们', '她们'];
+
+/** A trial: what is tried for a while is provisional ("先试一周看看", "let's try it for a week"). */
+export const TRIAL = w(['先试', '试行', '试用', '试运行'], ['try it for', 'for a trial', 'trial run', 'try this for']);
+
 /** Words pointing back at what was just said, opening a later clause ("这个先不急"). */
 export const ZH_ANAPHORS = ['这个', '这事', '这件事', '这条', '这点', '这一条', '这块'];
 
@@ -1721,6 +1727,7 @@ export const RETRACTIONS = w(
     '别记下来',
     '先不记',
     '开玩笑的',
+    '开玩笑',
     '开个玩笑',
     '我再想想',
     '说了不算',

@@ -65,6 +65,10 @@ export function questionSignal(s: Sentence, act: Act): string | null {
   const text = s.span.text;
   for (const m of text.matchAll(/[?？]/gu)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
   if (ZH_FINAL.test(text) && !ZH_WH_END.test(text.slice(-4))) return 'the statement is a question';
+  // "以后回复的时候能带上表情吗，我觉得挺可爱的": the act's own clause may end on the question particle.
+  const own = s.clauseText(act.clause);
+  if (own !== text && HAN.test(own) && ZH_FINAL.test(own.replace(/[，,；;]\s*$/u, '')) && !ZH_WH_END.test(own.slice(-4)))
+    return 'the statement is a question';
   for (const h of s.hits(P.aNotA)) {
     if (ofAct(h, act)) continue;
     const before = text.slice(Math.max(s.clauses[s.clauseOf(h.index)]!.start, h.index - 4), h.index);

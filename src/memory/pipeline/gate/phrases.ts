@@ -103,6 +103,7 @@ export const P = {
   // Deontic modals ("必须", "得", "should"): whole words — "得" is no modal inside "觉得" or "记得".
   deontic: new Phrases(L.SHAPE.deontic),
   disagreement: new Phrases(L.DISAGREEMENT, 'either'),
+  trial: new Phrases(L.TRIAL),
 };
 
 export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
@@ -124,8 +125,9 @@ export const EN_ATTRIBUTION = new RegExp(
 export const EN_WHETHER = /\bwhether\b/u;
 // "From now on I'll be working from Berlin": after the marker, what the user will do, not a wish.
 export const EN_SELF_FUTURE = /^[\s,]*(?:i'll|i will|i'm going to|i am going to)\b/u;
+// … or it is to be confirmed again later ("下周开会再确认一下").
 export const NOT_YET_AGREED = new RegExp(
-  `(?:${L.NOT_YET.zh.join('|')})[^，,。]{0,6}?(?:${L.AGREEING_VERBS.zh.join('|')})` +
+  `(?:${L.NOT_YET.zh.join('|')})[^，,。]{0,6}?(?:${L.AGREEING_VERBS.zh.join('|')})|再(?:${L.AGREEING_VERBS.zh.join('|')})` +
     `|\\b(?:${L.NOT_YET.en.join('|')})\\b[^,.;]{0,24}?\\b(?:${L.AGREEING_VERBS.en.join('|')})\\b`,
   'u',
 );

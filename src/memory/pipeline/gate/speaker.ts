@@ -16,6 +16,7 @@ import {
   ATTRIBUTION_AFTER,
   SPEAKER_FILLERS,
 } from './phrases.js';
+import * as L from './lexicon.js';
 import { tagged } from './pos.js';
 import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
 import { fold, Span } from './words.js';
@@ -65,6 +66,8 @@ export function thirdParty(s: Sentence, act: Act): string | null {
     if (subject.length === 0) continue;
     // "any endpoint that writes data": a verb in a relative clause describes its noun, it reports nothing.
     if (!HAN.test(rep.text) && /\b(?:that|which)\s*$/u.test(subject)) continue;
+    // "大家都觉得…": other people as the subject of a verb of saying or thinking, whatever else "大家" may be.
+    if (HAN.test(rep.text) && OTHER_PRONOUNS.some((o) => subject.includes(o))) return 'reported speech';
     // "我觉得", "我一直说" are mine; "我舍友说", "我们组长说" name someone else behind the pronoun.
     const owned = s.hits(P.own, c.start, rep.index).filter((h) => h.end <= rep.index);
     // "our investors want us to …": a possessive names someone else; only I, we and you speak for themselves.
@@ -129,11 +132,14 @@ const OWN_OPENING = /^[\s\p{P}]*(?:那|那么|所以|那就|好|so|then|ok)?[\s,
  */
 function namesSomeone(subject: string): boolean {
   if (P.thirdParties.has(new Span(subject)) || /[他她]/u.test(subject) || GROUP.test(subject)) return true;
+  if (OTHER_PRONOUNS.some((o) => subject.includes(o))) return true;
   // "Android 的 minSdk 提到 24": a subject whose head is a name in Latin letters after 的 is a thing's attribute.
   if (/的\s*[a-z][\w.-]*\s*$/u.test(subject)) return false;
   if (/[a-z]{2,}/u.test(subject)) return true;
   return (tagged(subject) ?? []).some((t) => t.tag.startsWith('n'));
 }
+
+const OTHER_PRONOUNS = L.ZH_OTHER_PRONOUNS;
 
 /** Where the user's own words start before the act: after the last clause that opens with I, we or you. */
 function ownStart(s: Sentence, act: Act): number {
