@@ -20,7 +20,14 @@ import { GLOSSARY } from './search-glossary.js';
  */
 export const TERM_RULES_VERSION = 10;
 
-const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
+let segmenter: Intl.Segmenter | undefined;
+/**
+ * The word segmenter, made on first use: ICU loads its word dictionary when one is constructed (about 14 ms),
+ * a cost the commands that never segment text (`memory list`, `status`, `show`) do not pay at start.
+ */
+function wordSegmenter(): Intl.Segmenter {
+  return (segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' }));
+}
 
 const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
 // A CJK run, or an identifier: letters and digits joined by - _ . / (no space between).
@@ -104,7 +111,6 @@ export const GUESS_WEIGHT = 0.5;
  */
 export const UNKNOWN_PAIR_SHARE = 0.5;
 export const UNKNOWN_RUN_SHARE = 0;
-const GENERIC_WORDS: ReadonlySet<string> = new Set([...GENERIC_EN_SOURCE.split(' ').map(stemWord), ...GENERIC_ZH_SOURCE.split(' ')]);
 
 /** Marks a concept row of the glossary (normalized text never holds '='). */
 export const CONCEPT_MARK = '=';
@@ -115,28 +121,45 @@ interface LatinGlossaryEntry {
   concept: string;
 }
 
-/** English glossary forms by their first word, longest first; Chinese forms by their first character, longest first. */
-const LATIN_GLOSSARY = new Map<string, LatinGlossaryEntry[]>();
-const CJK_GLOSSARY = new Map<string, { form: string; concept: string }[]>();
-for (const forms of GLOSSARY) {
-  const concept = CONCEPT_MARK + forms[0]!.toLowerCase().replace(/[\s-]+/gu, '_');
-  for (const raw of forms) {
-    const form = raw.normalize('NFKC');
-    if (CJK_START.test(form)) {
-      const list = CJK_GLOSSARY.get(form[0]!) ?? CJK_GLOSSARY.set(form[0]!, []).get(form[0]!)!;
-      list.push({ form, concept });
-      list.sort((a, b) => b.form.length - a.form.length);
-      continue;
+/** The glossary indexes and the general words, built on first use (a start that never segments skips them). */
+interface WordIndexes {
+  /** English glossary forms by their first word, longest first. */
+  latin: Map<string, LatinGlossaryEntry[]>;
+  /** Chinese glossary forms by their first character, longest first. */
+  cjk: Map<string, { form: string; concept: string }[]>;
+  generic: ReadonlySet<string>;
+}
+
+let indexes: WordIndexes | undefined;
+
+function wordIndexes(): WordIndexes {
+  if (indexes) return indexes;
+  const latin = new Map<string, LatinGlossaryEntry[]>();
+  const cjk = new Map<string, { form: string; concept: string }[]>();
+  for (const forms of GLOSSARY) {
+    const concept = CONCEPT_MARK + forms[0]!.toLowerCase().replace(/[\s-]+/gu, '_');
+    for (const raw of forms) {
+      const form = raw.normalize('NFKC');
+      if (CJK_START.test(form)) {
+        const list = cjk.get(form[0]!) ?? cjk.set(form[0]!, []).get(form[0]!)!;
+        list.push({ form, concept });
+        continue;
+      }
+      const caps = /^\p{Lu}{2,}$/u.test(form) ? form : null;
+      const tokens = form
+        .split(/[\s\-_./]+/u)
+        .filter((w) => w.length > 0)
+        .map((w) => ({ stem: stemWord(w.toLowerCase()), caps }));
+      const list = latin.get(tokens[0]!.stem) ?? latin.set(tokens[0]!.stem, []).get(tokens[0]!.stem)!;
+      list.push({ tokens, concept });
     }
-    const caps = /^\p{Lu}{2,}$/u.test(form) ? form : null;
-    const tokens = form
-      .split(/[\s\-_./]+/u)
-      .filter((w) => w.length > 0)
-      .map((w) => ({ stem: stemWord(w.toLowerCase()), caps }));
-    const list = LATIN_GLOSSARY.get(tokens[0]!.stem) ?? LATIN_GLOSSARY.set(tokens[0]!.stem, []).get(tokens[0]!.stem)!;
-    list.push({ tokens, concept });
-    list.sort((a, b) => b.tokens.length - a.tokens.length);
   }
+  // Longest first; a stable sort keeps the glossary's order among forms of one length.
+  for (const list of cjk.values()) list.sort((a, b) => b.form.length - a.form.length);
+  for (const list of latin.values()) list.sort((a, b) => b.tokens.length - a.tokens.length);
+  const generic = new Set([...GENERIC_EN_SOURCE.split(' ').map(stemWord), ...GENERIC_ZH_SOURCE.split(' ')]);
+  indexes = { latin, cjk, generic };
+  return indexes;
 }
 
 // Single Chinese characters that are function words: never joined into a bigram.
@@ -250,14 +273,18 @@ function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[])
       term: word,
       alternatives: joined && joined !== word ? [joined] : [],
       spellings,
-      weight: joined === null && GENERIC_WORDS.has(word) ? GENERIC_WEIGHT : 1,
+      weight: joined === null && wordIndexes().generic.has(word) ? GENERIC_WEIGHT : 1,
       unknownShare: 1,
       ...(joined ? { identifier: joined } : { surface: part.toLowerCase() }),
     });
   }
   // A glossary word written as one identifier: "E2E", "pub-sub", "e-mail".
   const concept =
-    parts.length > 1 ? LATIN_GLOSSARY.get(stemWord(parts.join('').toLowerCase()))?.find((e) => e.tokens.length === 1) : undefined;
+    parts.length > 1
+      ? wordIndexes()
+          .latin.get(stemWord(parts.join('').toLowerCase()))
+          ?.find((e) => e.tokens.length === 1)
+      : undefined;
   if (concept && (concept.tokens[0]!.caps === null || concept.tokens[0]!.caps === parts.join(''))) {
     for (let g = first; g < out.length; g += 1) addAlternative(out[g]!, concept.concept);
   }
@@ -297,7 +324,7 @@ interface CjkTerm {
  * every term inside one stands also for its concept.
  */
 function cjkTerms(run: string): CjkTerm[] {
-  const parts = Array.from(SEGMENTER.segment(run), (s) => ({ segment: s.segment, start: s.index, end: s.index + s.segment.length }));
+  const parts = Array.from(wordSegmenter().segment(run), (s) => ({ segment: s.segment, start: s.index, end: s.index + s.segment.length }));
   const segments = parts.map((p) => p.segment);
   const single = (i: number): boolean =>
     i >= 0 &&
@@ -361,7 +388,9 @@ function cjkTerms(run: string): CjkTerm[] {
   const boundaries = new Set(parts.map((p) => p.end));
   for (const { start } of parts) {
     // The longest form that starts here and ends on a boundary ("生产者" is not "生产").
-    const entry = CJK_GLOSSARY.get(run[start]!)?.find((e) => run.startsWith(e.form, start) && boundaries.has(start + e.form.length));
+    const entry = wordIndexes()
+      .cjk.get(run[start]!)
+      ?.find((e) => run.startsWith(e.form, start) && boundaries.has(start + e.form.length));
     if (!entry) continue;
     const end = start + entry.form.length;
     const inside = out.filter((t) => t.start >= start && t.end <= end);
@@ -376,7 +405,7 @@ function cjkTerms(run: string): CjkTerm[] {
 /** The glossary's English forms found in a text's Latin words: each word inside one stands also for its concept. */
 function latinConcepts(tokens: (LatinToken | null)[], out: WordGroup[]): void {
   for (let i = 0; i < tokens.length; i += 1) {
-    const entries = tokens[i] ? LATIN_GLOSSARY.get(tokens[i]!.stem) : undefined;
+    const entries = tokens[i] ? wordIndexes().latin.get(tokens[i]!.stem) : undefined;
     if (!entries) continue;
     const entry = entries.find((e) =>
       e.tokens.every((t, j) => {
@@ -407,7 +436,7 @@ export function wordGroups(text: string): WordGroup[] {
           spellings: [],
           paired,
           ...(guess ? { guess } : {}),
-          weight: guess ? GUESS_WEIGHT : GENERIC_WORDS.has(term) ? GENERIC_WEIGHT : 1,
+          weight: guess ? GUESS_WEIGHT : wordIndexes().generic.has(term) ? GENERIC_WEIGHT : 1,
           unknownShare: !guess ? 1 : paired || alone ? UNKNOWN_PAIR_SHARE : UNKNOWN_RUN_SHARE,
           surface: term,
         });

@@ -7,7 +7,7 @@ import { ZH_PARTICLES, ZH_PRONOUNS, type Words } from './lexicon.js';
  * compounds in the lexicon instead.
  */
 
-const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
+let segmenter: Intl.Segmenter | undefined;
 /** The named gap tokens of lexicon entries. */
 export const GAP = '{gap}';
 export const SPAN = '{span}';
@@ -36,7 +36,7 @@ class Bounds {
   private readonly known = new Map<number, boolean>();
 
   constructor(private readonly text: string) {
-    this.segments = SEGMENTER.segment(text);
+    this.segments = (segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' })).segment(text);
   }
 
   has(offset: number): boolean {
