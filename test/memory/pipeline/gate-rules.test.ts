@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeStatement } from '../../../src/memory/pipeline/gate/gate.js';
+import { judgeDiscussion, judgeStatement } from '../../../src/memory/pipeline/gate/gate.js';
 import { GATE_RULES } from '../../../src/memory/pipeline/gate/rules.js';
 import { REASON_VERDICT } from '../../../src/memory/pipeline/gate/verdict.js';
 
@@ -10,13 +10,14 @@ import { REASON_VERDICT } from '../../../src/memory/pipeline/gate/verdict.js';
  */
 function verdictOf(
   text: string,
-  kind: 'user_preference' | 'project_decision',
+  kind: 'user_preference' | 'project_decision' | 'discussion_context',
   quote: string | undefined,
   next: string | null,
 ): { reason: string; verdict: string } {
   const begin = quote === undefined ? 0 : text.indexOf(quote);
   if (begin < 0) throw new Error(`quote not in ${text}`);
-  const found = judgeStatement(text, begin, quote === undefined ? text.length : begin + quote.length, kind, next);
+  const end = quote === undefined ? text.length : begin + quote.length;
+  const found = kind === 'discussion_context' ? judgeDiscussion([{ text, begin, end }]) : judgeStatement(text, begin, end, kind, next);
   return found === null ? { reason: 'accept', verdict: 'accept' } : { reason: found.reason, verdict: found.verdict };
 }
 

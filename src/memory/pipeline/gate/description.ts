@@ -113,7 +113,34 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   // Fronted ("By default, …"): a subject that is not a person, followed by a verb of behaviour.
   const first = wordsAfter[0];
   if (first === undefined || EN_WISH_STARTS.has(first)) return false;
-  return wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w));
+  if (wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w))) return true;
+  return after !== text.slice(act.hit.end, clause.end) && namedSubject(s, act) && indicativeOfThing(wordsAfter);
+}
+
+// Words before a noun: a plural after one of them is a noun ("all endpoints require …"), not a verb.
+const EN_NOUN_LEADS = new Set([...EN_DETERMINERS, 'all', 'every', 'each', 'new', 'most', 'some', 'any', 'both', 'many', 'no', 'other']);
+// A subject of ours ("our builds", "this repo", "we") makes a fronted default our convention, not software's.
+const EN_OWN_SUBJECT = new Set([...EN_PERSONS, 'our', 'my', 'us', 'this', 'here']);
+
+/** The clause after a fronted marker opens with a name in the RAW text ("By default, Spring Boot …"), not a verb. */
+function namedSubject(s: Sentence, act: Act): boolean {
+  const raw = s.text.slice(s.piece.start, s.piece.end);
+  const at = raw.toLowerCase().indexOf(act.hit.text);
+  return at >= 0 && /^\s*[,，]\s*[A-Z]/u.test(raw.slice(at + act.hit.text.length));
+}
+
+/**
+ * "By default, Spring Boot exposes only …": after a fronted default, a present verb in the third person (-s)
+ * after a subject of no person and none of ours, and no modal before it: how a product behaves (M-5.6).
+ */
+function indicativeOfThing(words: readonly string[]): boolean {
+  for (let i = 1; i < Math.min(words.length, 5); i += 1) {
+    const w = words[i]!;
+    const subject = words.slice(0, i);
+    if (subject.some((x) => EN_OWN_SUBJECT.has(x) || EN_WANTING.has(x))) return false;
+    if (/[^s]s$/u.test(w) && w.length > 3 && !EN_NOUN_LEADS.has(words[i - 1]!) && !EN_WANTING.has(w)) return true;
+  }
+  return false;
 }
 
 /**

@@ -94,6 +94,10 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     // of their own is a wish in question form: held for the user (a wh-question asks for information).
     if (best?.reason === 'question' && !best.detail.includes('wh-') && leansAfter(text, covering[covering.length - 1]!.end))
       return problem('question', 'a question the user answers with a leaning', 'suggest');
+    // "Cursor keeps telling me to always …. Is that right?": another party's request the user asks about is theirs
+    // (a question asking the assistant to do the same — "你也这样？" — is a wish: held).
+    if (best?.reason === 'third_party' && best.verdict === 'suggest' && asksAbout(text.slice(begin)))
+      return problem('third_party', 'the user asks about what someone else says', 'refuse');
     return best ?? problem('code_or_tool_output', 'the quote sits in pasted material');
   }
   // A statement right beside pasted material may be part of it (M-5.7): held for the user.
@@ -116,6 +120,14 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
   }
   return null;
+}
+
+// A question asking the assistant to do likewise ("你也这样？", "can you do that too?").
+const LIKEWISE = /也|一样|同样|照做|\b(?:too|as well|the same|likewise)\b/u;
+function asksAbout(rest: string): boolean {
+  const folded = fold(rest);
+  const clauses = folded.split(/(?<=[?？])/u).filter((c) => QUESTION_MARK.test(c));
+  return clauses.length > 0 && !clauses.some((c) => LIKEWISE.test(c.split(/[，,。.!！;；—–]/u).at(-1)!));
 }
 
 // The user's own leaning: a first person and a verb of opinion ("我感觉应该要", "I'd lean towards yes").
@@ -320,6 +332,11 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
   let held: GateProblem | null = null;
   for (const q of spoken) {
     const sentences = sentencesCovering(sentencesOf(q.text), q.begin, q.end);
+    // "我们在排查…，算了，先不看这个了": a later clause of the same turn drops what the quote says.
+    if (dropsLater(q.text.slice(q.end))) {
+      why = problem('retracted', 'a later clause of the turn drops the statement');
+      continue;
+    }
     // Words the user quotes ("有人说 “always wrap …”，真的假的？") are someone else's, not the discussion.
     if (quotedRanges(q.text).some(([a, b]) => a < q.begin + 1 && q.end <= b && b - a > q.end - q.begin)) {
       why = problem('quoted_speech', 'the quoted words stand inside quotation marks');
@@ -399,6 +416,26 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
     }
   }
   return held ?? why ?? problem('code_fact', 'a statement of a code fact is not discussion context');
+}
+
+// "先不看这个了", "不聊这个了", "let's talk about something else": a clause that drops the topic itself.
+const DROP_TOPIC = new RegExp(
+  `^(?:那|那就|我们|咱们)?(?:${L.HOLD_ADVERBS.join('|')})?(?:不|别)\\p{Script=Han}{1,2}(?:这个|这事|这块|这些|它|那个)了?$` +
+    "|^(?:let's|let us|we'll|i'll)\\s+(?:look at|talk about|move on to|switch to|do)\\s+something else$|^(?:let's\\s+)?move on$",
+  'u',
+);
+
+/** True when a clause of the text drops what was said before it: a bare retraction, or a drop of the topic. */
+function dropsLater(rest: string): boolean {
+  if (rest.trim().length === 0) return false;
+  return fold(rest)
+    .split(/[，,。.!！;；?？\n—–]|\s-\s/u)
+    .map((c) => c.trim())
+    .some((c) => {
+      if (c.length === 0) return false;
+      const span = new Span(c);
+      return DROP_TOPIC.test(c) || P.retractions.find(span).some((h) => bareRetraction(span, h));
+    });
 }
 
 const ACKNOWLEDGEMENT = new RegExp(`^[\\s\\p{P}]*(?:${anyOf([...L.ACKNOWLEDGEMENTS.zh, ...L.ACKNOWLEDGEMENTS.en])}[\\s\\p{P}]*)+$`, 'u');

@@ -11,7 +11,8 @@ export interface GateRule {
   reads: string;
   reason: GateReason | 'accept';
   verdict: Verdict | 'accept';
-  kind: StatementKind;
+  /** The kind judged; a `discussion_context` rule is read by the discussion check (judgeDiscussion). */
+  kind: StatementKind | 'discussion_context';
   /** Sentences the rule decides with its reason and verdict. */
   fires: readonly string[];
   /** Near sentences it must leave standing (accepted). */
@@ -24,6 +25,7 @@ export interface GateRule {
 
 const p = 'user_preference' as const;
 const d = 'project_decision' as const;
+const c = 'discussion_context' as const;
 
 export const GATE_RULES: readonly GateRule[] = [
   // What stands: acts by marker, pattern, label, structure.
@@ -518,6 +520,25 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['组长说以后提交信息都写英文。'],
   },
   {
+    name: 'reported-request',
+    reads: 'the complement of a verb of telling, asking or urging (tell me to, 叫我) whose subject is another party',
+    reason: 'third_party',
+    verdict: 'suggest',
+    kind: p,
+    fires: ['Copilot keeps telling me to always add JSDoc to every function.', '导师一直叫我以后都用 Kotlin 写脚本。'],
+  },
+  {
+    name: 'reported-request-asked-about',
+    reads: 'another party’s request the user then asks a question about',
+    reason: 'third_party',
+    verdict: 'refuse',
+    kind: p,
+    fires: [
+      'Cursor keeps asking me to always run prettier on save — is that a good idea?',
+      '领导一直催我们以后每个 PR 都写测试，有必要吗？',
+    ],
+  },
+  {
     name: 'adopted-rule',
     reads: 'a party’s rule this project takes on (我们也得跟)',
     reason: 'accept',
@@ -541,6 +562,37 @@ export const GATE_RULES: readonly GateRule[] = [
     kind: p,
     fires: ['群聊记录：\n张三：以后都用 tabs\n李四：收到'],
     quote: '以后都用 tabs',
+  },
+  {
+    name: 'lead-in-material',
+    reads: 'a first line asking to review or edit a text (naming its type, or ending with : or ?), then the text',
+    reason: 'code_or_tool_output',
+    verdict: 'refuse',
+    kind: d,
+    quote: 'From now on, every module ships with its own tests.',
+    fires: [
+      '帮我检查一下这段 README 的英文：\n\nFrom now on, every module ships with its own tests.',
+      'Can you proofread this section?\nFrom now on, every module ships with its own tests.',
+    ],
+  },
+  {
+    name: 'same-turn-drop',
+    reads: 'a later clause of the same turn that drops the topic (算了, 先不聊这个了, never mind)',
+    reason: 'retracted',
+    verdict: 'refuse',
+    kind: c,
+    quote: '我们在排查登录偶发 401 的问题',
+    fires: ['我们在排查登录偶发 401 的问题，算了，先不聊这个了。', "我们在排查登录偶发 401 的问题——never mind, let's move on."],
+    stands: ['我们在排查登录偶发 401 的问题，先从网关日志看起。'],
+  },
+  {
+    name: 'software-default',
+    reads: 'a fronted default, then a named product and a present verb of the third person, no modal',
+    reason: 'description',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['By default, Gradle caches task outputs in the build directory.', 'By default, Redis keeps every key in memory.'],
+    stands: ['By default, we tag releases from main.'],
   },
   {
     name: 'quoted-speech',

@@ -140,6 +140,7 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   const before = text.slice(0, offset);
   const fences = before.match(/^[^\S\n]*(?:```|~~~)/gmu)?.length ?? 0;
   if (fences % 2 === 1) return true;
+  if (afterLeadIn(text, offset) === 'pasted') return true;
   const lineStart = before.lastIndexOf('\n') + 1;
   const lineEnd = text.indexOf('\n', offset);
   const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
@@ -179,6 +180,46 @@ export function inCodeOrOutput(text: string, offset: number): boolean {
   return false;
 }
 
+// A lead-in asking to review or edit a text ("帮我润色一下这段 PR 描述：", "can you review this commit message?").
+const REVIEW_VERB = new RegExp(
+  '润色|看看|看一下|看下|检查|改改|改一下|改下|审一下|审查|校对|优化一下|翻译|挑挑|' +
+    '\\b(?:review|check|proofread|polish|look over|look at|go over|improve|rewrite|reword|translate|edit|fix)\\b',
+  'iu',
+);
+// The text type it names: what follows is that text.
+const TEXT_NOUN = new RegExp(
+  '描述|段落|段话|文案|文档|说明|提交信息|邮件|公告|通知|注释|草稿|' +
+    '\\b(?:readme|changelog|commit message|description|paragraph|text|message|entry|docs?|documentation|comment|' +
+    'email|wording|copy|announcement|release notes|section|draft|summary)\\b',
+  'iu',
+);
+
+/**
+ * M-5.6: the offset lies in the material a lead-in gives to be reviewed — its first line asks to review or edit a
+ * text and names its type, or ends with a colon or question mark; the material is the block after its line break
+ * (a line of speech there is the user's own when the lead-in names no text type). `pasted` when the block is set
+ * off by a blank line or the offset is on its first line; `near` on a later line of a block right under the lead-in
+ * (the user may have added a line of their own).
+ */
+function afterLeadIn(text: string, offset: number): 'pasted' | 'near' | null {
+  const start = text.search(/\S/u);
+  const breakAt = start < 0 ? -1 : text.indexOf('\n', start);
+  if (breakAt < 0 || offset <= breakAt) return null;
+  const lead = text.slice(start, breakAt);
+  if (!REVIEW_VERB.test(lead)) return null;
+  const named = TEXT_NOUN.test(lead);
+  if (!named && !/[:：?？]\s*$/u.test(lead)) return null;
+  // The material: one block after the lead-in (blank lines right after it skipped), to the next blank line.
+  const from = text.slice(breakAt).search(/\S/u) + breakAt;
+  const blank = text.slice(from).search(/\n[^\S\n]*\n/u);
+  if (offset < from || (blank >= 0 && offset > from + blank)) return null;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  if (!named && SPEECH_LINE.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd))) return null;
+  const setOff = /\n[^\S\n]*\n/u.test(text.slice(breakAt, from + 1));
+  return setOff || lineStart <= from ? 'pasted' : 'near';
+}
+
 /**
  * True when the line of the offset touches someone else's pasted words (M-5.7): the line right before or after
  * it, with no blank line between, is a quoted line, an introduction of a paste or an author's header. (A log
@@ -190,6 +231,7 @@ export function nearPaste(text: string, offset: number): boolean {
   const before = lineStart > 0 ? text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1) : null;
   const after =
     lineEnd >= 0 ? text.slice(lineEnd + 1, text.indexOf('\n', lineEnd + 1) < 0 ? text.length : text.indexOf('\n', lineEnd + 1)) : null;
+  if (afterLeadIn(text, offset) !== null) return true;
   // The user's own line of speech answers what was pasted ("我觉得可以，以后…").
   if (SPEECH_LINE.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd))) return false;
   const pasted = (line: string | null, at: number): boolean =>
