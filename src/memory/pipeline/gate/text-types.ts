@@ -202,22 +202,45 @@ const TEXT_NOUN = new RegExp(
  * (the user may have added a line of their own).
  */
 function afterLeadIn(text: string, offset: number): 'pasted' | 'near' | null {
+  const lead = leadInOf(text);
+  if (lead === null || offset < lead.from || offset > lead.to) return null;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  if (!lead.named && SPEECH_LINE.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd))) return null;
+  return lead.setOff || lineStart <= lead.from ? 'pasted' : 'near';
+}
+
+interface LeadIn {
+  /** Where the material starts and ends (the block after the lead-in, to the next blank line). */
+  from: number;
+  to: number;
+  named: boolean;
+  setOff: boolean;
+}
+
+// The lead-in of the last text read: each quote of a candidate asks about the same turn several times.
+let leadText: string | null = null;
+let leadFound: LeadIn | null = null;
+
+function leadInOf(text: string): LeadIn | null {
+  if (text === leadText) return leadFound;
+  leadText = text;
+  leadFound = null;
   const start = text.search(/\S/u);
   const breakAt = start < 0 ? -1 : text.indexOf('\n', start);
-  if (breakAt < 0 || offset <= breakAt) return null;
+  if (breakAt < 0) return null;
   const lead = text.slice(start, breakAt);
   if (!REVIEW_VERB.test(lead)) return null;
   const named = TEXT_NOUN.test(lead);
   if (!named && !/[:：?？]\s*$/u.test(lead)) return null;
-  // The material: one block after the lead-in (blank lines right after it skipped), to the next blank line.
-  const from = text.slice(breakAt).search(/\S/u) + breakAt;
-  const blank = text.slice(from).search(/\n[^\S\n]*\n/u);
-  if (offset < from || (blank >= 0 && offset > from + blank)) return null;
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const lineEnd = text.indexOf('\n', offset);
-  if (!named && SPEECH_LINE.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd))) return null;
-  const setOff = /\n[^\S\n]*\n/u.test(text.slice(breakAt, from + 1));
-  return setOff || lineStart <= from ? 'pasted' : 'near';
+  const skip = /\S/gu;
+  skip.lastIndex = breakAt;
+  const from = skip.exec(text)?.index ?? text.length;
+  const blank = /\n[^\S\n]*\n/gu;
+  blank.lastIndex = from;
+  const to = blank.exec(text)?.index ?? text.length;
+  leadFound = { from, to, named, setOff: /\n[^\S\n]*\n/u.test(text.slice(breakAt, from + 1)) };
+  return leadFound;
 }
 
 /**
