@@ -37,6 +37,7 @@ for (const [file, label] of [
   ['retrieval.heldback2.v1.json', 'Held-back queries v2 (read)'],
   ['retrieval.heldback3.v1.json', 'Held-back queries v3 (read)'],
   ['retrieval.heldback4.v1.json', 'Held-back queries v4 (read)'],
+  ['retrieval.heldback5.v1.json', 'Held-back queries v5 (read)'],
 ]) {
   if (!existsSync(here(file))) continue;
   const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev, details: failures });
