@@ -16,9 +16,11 @@ import { GLOSSARY } from './search-glossary.js';
  * ask, a character beside only function characters is paired, determiners of quantity are stop words; 7: every
  * bigram of single characters is a guess, code-style words in the glossary; 8: runtime and SDK in the glossary,
  * degree and modal words are stop words; 9: -ied stems like -ies, British -ise / -our spellings meet American ones;
- * 10: glossary families of output and debugging, logging, databases, operations, identity and testing.
+ * 10: glossary families of output and debugging, logging, databases, operations, identity and testing; 11: a version
+ * number is one word, an acronym's plural is one word, glossary families of caching, data modelling, scheduling,
+ * time periods and the style of answers.
  */
-export const TERM_RULES_VERSION = 10;
+export const TERM_RULES_VERSION = 11;
 
 let segmenter: Intl.Segmenter | undefined;
 /**
@@ -37,6 +39,7 @@ const CHUNK = new RegExp(
 );
 const CJK_START = new RegExp(`^[${CJK_CLASS}]`, 'u');
 const SEPARATORS = /[-_./]/u;
+const VERSION_NUMBER = /^\d+(?:\.\d+)+$/u;
 
 /**
  * English words that say nothing about what a memory is about: function words, and the words people use
@@ -235,11 +238,14 @@ function undouble(w: string): string {
   return /([b-df-hj-km-np-rtv-z])\1$/u.test(w) && !/(?:ll|ss|zz)$/u.test(w) ? w.slice(0, -1) : w;
 }
 
-/** Splits an identifier segment at case changes: "rateLimiter" → rate, Limiter; "HTTPServer" → HTTP, Server. */
+/**
+ * Splits an identifier segment at case changes: "rateLimiter" → rate, Limiter; "HTTPServer" → HTTP, Server. The
+ * plural of an acronym is one word: "DAGs", "APIs", "IDs" (not DA + Gs).
+ */
 function camelParts(segment: string): string[] {
   return segment
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}(?!s$)\p{Ll})/gu, '$1 $2')
     .split(' ')
     .filter((p) => p.length > 0);
 }
@@ -260,6 +266,12 @@ interface LatinToken {
 
 /** The words of one identifier chunk: its parts, each standing also for the joined form. */
 function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[]): void {
+  // A version number is one word: "5.7" and "8.0" are not the digits 5, 7, 8 and 0 (each dropped as too short).
+  if (VERSION_NUMBER.test(chunk)) {
+    tokens.push({ raw: chunk, stem: chunk, group: out.length });
+    out.push({ term: chunk, alternatives: [], spellings: [], weight: 1, unknownShare: 1 });
+    return;
+  }
   const parts = chunk.split(SEPARATORS).flatMap(camelParts);
   const whole = parts.length > 1 && parts.every((p) => /\p{L}/u.test(p)) ? parts.join('').toLowerCase() : null;
   const joined = whole === null ? null : stemWord(whole);

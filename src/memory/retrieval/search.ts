@@ -24,6 +24,12 @@ export const MIN_QUERY_SHARE = 0.5;
  * one shared word is its whole match.
  */
 export const MIN_SINGLE_SHARE = 0.6;
+/**
+ * An item that holds a short metadata term whose words are all in the query (a phrase row) needs this share of
+ * the query's weight: "commit message" in "how should I write commit messages here" is most of the question, a
+ * keyword met in a question whose other words no memory has names only its subject, not what is asked about it.
+ */
+export const MIN_PHRASE_SHARE = 0.3;
 /** … and this share of the best item's score: what ranks far below the best match is not returned. */
 export const MIN_TOP_SHARE = 0.75;
 
@@ -75,7 +81,8 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
  * counts TYPO_FACTOR of it, and typo forms are only looked at for words no item has; the parts of an
  * identifier count only together, "react-native-svg" is one name) and needs MIN_QUERY_SHARE of the query's
  * weight and a word of full weight (a subject, not only general words), or a short metadata term whose words
- * are all among the query's words (a phrase row), and MIN_TOP_SHARE of the best such score. An unknown word
+ * are all among the query's words (a phrase row) and MIN_PHRASE_SHARE of the weight, and MIN_TOP_SHARE of the
+ * best such score. An unknown word
  * weighing like the rarest is deliberate: it is most often the subject no memory is about, and the words an
  * item holds carry a hit only when they weigh as much. When every word is common the candidates are the first
  * postings of the rarest one: such a query says too little to rank a large Memory by.
@@ -137,7 +144,7 @@ scored AS MATERIALIZED (
 eligible AS MATERIALIZED (
   SELECT item_id, score FROM scored
    WHERE (subject AND score >= CASE WHEN units > 1 THEN :share ELSE :single END * (SELECT sum(w) FROM weights))
-      OR item_id IN (SELECT item_id FROM phrases))
+      OR (item_id IN (SELECT item_id FROM phrases) AND score >= :phraseShare * (SELECT sum(w) FROM weights)))
 `;
 
 const CONTENT_SQL = `${RANKED_CTE}
@@ -180,6 +187,7 @@ export function rankForRouting(conn: Connection, threadId: string, text: string)
     thread: threadId,
     share: ROUTING_SHARE,
     single: ROUTING_SHARE,
+    phraseShare: 0,
   });
 }
 
@@ -240,6 +248,7 @@ export function searchMemory(conn: Connection, threadId: string, query: string, 
           share: MIN_QUERY_SHARE,
           single: MIN_SINGLE_SHARE,
           topShare: MIN_TOP_SHARE,
+          phraseShare: MIN_PHRASE_SHARE,
         })
         .slice(0, MAX_SEARCH_HITS - hits.length),
     );
