@@ -18,9 +18,10 @@ import { GLOSSARY } from './search-glossary.js';
  * degree and modal words are stop words; 9: -ied stems like -ies, British -ise / -our spellings meet American ones;
  * 10: glossary families of output and debugging, logging, databases, operations, identity and testing; 11: a version
  * number is one word, an acronym's plural is one word, glossary families of caching, data modelling, scheduling,
- * time periods and the style of answers.
+ * time periods and the style of answers; 12: the last word of a compound that says how (-style, -based) is a word
+ * of its own.
  */
-export const TERM_RULES_VERSION = 11;
+export const TERM_RULES_VERSION = 12;
 
 let segmenter: Intl.Segmenter | undefined;
 /**
@@ -250,6 +251,11 @@ function camelParts(segment: string): string[] {
     .filter((p) => p.length > 0);
 }
 
+// The plural of an acronym ("APIs", "DAGs", "PRs") is the acronym: the stemmer keeps "apis" as it keeps "basis".
+function singularAcronym(raw: string): string {
+  return /^\p{Lu}{2,}s$/u.test(raw) ? raw.slice(0, -1) : raw;
+}
+
 function latinWord(raw: string): string | null {
   const word = raw.toLowerCase();
   // An acronym written in capitals is a name, not a function word: "IT" (integration tests), "US", "OR".
@@ -272,7 +278,14 @@ function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[])
     out.push({ term: chunk, alternatives: [], spellings: [], weight: 1, unknownShare: 1 });
     return;
   }
-  const parts = chunk.split(SEPARATORS).flatMap(camelParts);
+  // A compound's last word that says how (TaskFlow-style, trunk-based, type-safe) is a word of its own, not a part of the name.
+  const affix = /^(.+)-(style|based|like|driven|related|specific|aware|friendly|safe|only|first|free|wide)$/iu.exec(chunk);
+  if (affix) {
+    identifierGroups(affix[1]!, out, tokens);
+    identifierGroups(affix[2]!, out, tokens);
+    return;
+  }
+  const parts = chunk.split(SEPARATORS).flatMap(camelParts).map(singularAcronym);
   const whole = parts.length > 1 && parts.every((p) => /\p{L}/u.test(p)) ? parts.join('').toLowerCase() : null;
   const joined = whole === null ? null : stemWord(whole);
   const first = out.length;

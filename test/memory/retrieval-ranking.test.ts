@@ -97,6 +97,17 @@ describe('search words (M-7.7)', () => {
     expect(phraseWords('rate-limiter config')).toEqual(['ratelimiter', 'config']);
   });
 
+  it('a version number, an acronym plural and a compound ending in how it is done keep their words', () => {
+    const terms = (text: string): string[] => wordGroups(text).map((g) => g.term);
+    expect(terms('MySQL 5.7 or 8.0')).toEqual(['sql', '5.7', '8.0']);
+    expect(terms('DAGs and APIs')).toEqual(['dag', 'api']);
+    expect(wordGroups('TaskFlow-style').map((g) => [g.term, g.identifier])).toEqual([
+      ['task', 'taskflow'],
+      ['flow', 'taskflow'],
+      ['styl', undefined],
+    ]);
+  });
+
   it('light English stemming: plurals, -ing, -ed; digits and short words untouched', () => {
     expect(['tests', 'testing', 'tested', 'test'].map(stemWord)).toEqual(['test', 'test', 'test', 'test']);
     expect(['caches', 'caching', 'cached', 'cache'].map(stemWord)).toEqual(['cach', 'cach', 'cach', 'cach']);
