@@ -29,6 +29,7 @@ import { shapeEvidence } from './shape.js';
 import { thirdParty } from './speaker.js';
 import { insideRanges } from './text-types.js';
 import { type GateProblem, problem, type StatementKind } from './verdict.js';
+import * as L from './lexicon.js';
 import { SHAPE } from './lexicon.js';
 import { type Hit, Span } from './words.js';
 
@@ -376,6 +377,23 @@ function hedgedVerdict(s: Sentence, act: Act): 'suggest' | 'refuse' {
 }
 const ZH_PREDICTION_AFTER = new RegExp(`^\\s*(?:${[...SHAPE.zhPredictive, '不一样', '一样', '不同', '很', '挺'].join('|')})`, 'u');
 
+/**
+ * "…统一用 pnpm，yarn 彻底不用了", "Lerna 不用了，改为 Turborepo": a retraction with a topic of its own before it in its
+ * clause — a name no other clause of the sentence has, not a word pointing back — drops that other thing; it is
+ * part of the decision, not a retraction of it ("限流这个算了" after a rule about 限流 still takes it back).
+ */
+function dropsAnother(s: Sentence, r: Hit): boolean {
+  const i = s.clauseOf(r.index);
+  const c = s.clauses[i]!;
+  const topic = s.span.text.slice(c.start, r.index).replace(TOPIC_FILLERS, ' ');
+  const names = [...(topic.match(/[a-z][\w.+#-]*|\p{Script=Han}{2,}/gu) ?? [])];
+  if (names.length === 0) return false;
+  const others = s.clauses.map((_, k) => (k === i ? '' : s.clauseText(k))).join(' ');
+  // A Chinese name is read by its first two characters ("限流的事" points back at "限流").
+  return names.every((n) => !others.includes(/^\p{Script=Han}/u.test(n) ? n.slice(0, 2) : n));
+}
+const TOPIC_FILLERS = new RegExp(`[\\s\\p{P}]|${[...L.ZH_ANAPHORS, ...SHAPE.anaphoric, ...L.TOPIC_ADVERBS].join('|')}`, 'gu');
+
 /** The acts of one sentence judged; null when one of them stands. */
 export function judgeSentence(
   s: Sentence,
@@ -417,7 +435,11 @@ export function judgeSentence(
     if (p === null) {
       // ("对不对" holds "不对": inside an A-not-A form it takes nothing back.)
       const aNotA = s.hits(P.aNotA);
-      if (s.hits(P.retractions, act.hit.end).some((r) => !overlaps(r, act.hit) && !aNotA.some((q) => overlaps(q, r))))
+      if (
+        s
+          .hits(P.retractions, act.hit.end)
+          .some((r) => !overlaps(r, act.hit) && !aNotA.some((q) => overlaps(q, r)) && !dropsAnother(s, r))
+      )
         return problem('retracted', 'the statement is taken back');
       if (act.weak)
         return problem('weak_evidence', `a ${act.hit.text ? `rule ("${act.hit.text}")` : 'rule'} with no scope: held for the user`);

@@ -1734,6 +1734,9 @@ export const TRIAL = w(['先试', '试行', '试用', '试运行'], ['try it for
 /** Words pointing back at what was just said, opening a later clause ("这个先不急"). */
 export const ZH_ANAPHORS = ['这个', '这事', '这件事', '这条', '这点', '这一条', '这块'];
 
+/** Adverbs and subjects around a retraction that name nothing of its topic ("yarn 彻底不用了": the topic is yarn). */
+export const TOPIC_ADVERBS = ['彻底', '完全', '全部', '就', '都', '也', '先', '还是', '那', '我们', '咱们', '暂时', '直接', '以后', '再'];
+
 /** Verbs of choosing: "还是" and one of them opening a later turn's clause settles the other way ("还是用现有的"). */
 export const CHOICE_VERBS = ['用', '选', '走', '保持', '继续用', '沿用', '维持', '留着', '回到', '换回'];
 
