@@ -184,6 +184,11 @@ export const CONDITION_END = new RegExp(`${anyOf(G.conditionEndings)}\\s*$`, 'u'
 export const ACT_CONDITION_END = new RegExp(`${anyOf(G.actConditionEndings)}\\s*$`, 'u');
 export const ACT_CONDITION_FOLLOWER = new RegExp(`^\\s*${anyOf(G.actConditionFollowers)}`, 'u');
 export const PROHIBITIVE = new RegExp(`^${anyOf(G.prohibitiveStarts)}(?![a-z])`, 'u');
+// "别再…", "不要…": a clause opened by a prohibitive is a directive, whatever wh-word its object holds.
+export const DIRECTIVE_OPENING = new RegExp(
+  `^[\\s\\p{P}]*(?:${anyOf([...G.clauseLeads, ...L.SHAPE.time.zh])}\\s*)*${anyOf(G.prohibitives.filter((w) => HAN_ENTRY.test(w)))}`,
+  'u',
+);
 export const FUTURE_ADVERB = setOf(G.futureAdverbs);
 export const RULE_WORD = new RegExp(anyOf(G.ruleWords), 'u');
 export const EN_RULING_LEAD = new RegExp(`^[\\s\\p{P}]*(?:${anyOf(G.enRulingLeads)}\\s*)*$`, 'u');

@@ -167,6 +167,14 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['以后一律开 lint，谁关谁负责修。'],
   },
   {
+    name: 'wh-in-directive',
+    reads: 'a wh-word in a clause a prohibitive opens, with no question mark: the object of the directive, not a question',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    fires: ['以后别问我要用什么版本了，直接用最新的 LTS。', '别再解释 Promise 是什么了，直接给代码。'],
+  },
+  {
     name: 'said-again',
     reads: 'the user says it again (说了多少次, as I said): a rule with no other scope still stands',
     reason: 'accept',
