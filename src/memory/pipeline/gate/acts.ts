@@ -115,6 +115,8 @@ export function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
   for (const neg of [...s.hits(P.negations, from, hit.index), ...s.hits(P.longNegations, from, hit.index)]) {
     if (neg.end > hit.index) continue;
     if (NOT_NEGATION.has(s.span.text.slice(neg.index, neg.index + 2))) continue;
+    // "要不以后都用 ruff": the 不 of a suggestion's opener negates nothing.
+    if (s.hits(P.suggestions).some((o) => overlaps(o, neg) && s.span.text[o.end] !== '要')) continue;
     // "最终不上 Kubernetes 了", "以后都不用 X 了": 不…了 says "no longer" — the negation is the decision itself.
     const rest = s.span.text.slice(hit.end, s.clauses[clause]!.end).replace(/[\s\p{P}]+$/u, '');
     if (neg.text === '不' && rest.endsWith('了')) continue;
@@ -203,6 +205,8 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
         return problem('hypothetical', 'the decision waits on a condition');
     }
   }
+  // "要不以后都交给 ruff 吧？", "how about we tag every release by default?": a standing act proposed for agreement.
+  if (suggestionMood(s, act)) return problem('polite_request', 'a standing act proposed in the mood of a suggestion');
   const asked = questionSignal(s, act);
   // "以后能不能都用中文回答？", "Could you always answer in English?": a standing wish asked politely is held for the user.
   const polite = asked !== null && !asked.includes('wh-') && s.hits(P.politeRequests).length > 0;
@@ -351,6 +355,23 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   if (s.hits(P.sarcasm).length > 0 || cues >= 2) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;
 }
+
+/**
+ * The act's sentence opens with a suggestion ("要不…", "how about we …", "mind adding …?"), after at most a
+ * subject of ours or a lead word: a proposal of the user's waiting for agreement.
+ */
+function suggestionMood(s: Sentence, act: Act): boolean {
+  return s.hits(P.suggestions, 0, Math.max(act.hit.index, s.clauses[act.clause]!.end)).some((o) => {
+    // ("要不要…" is an A-not-A question.)
+    if (s.span.text[o.end] === '要') return false;
+    const before = s.span.text.slice(s.clauses[s.clauseOf(o.index)]!.start, o.index);
+    return SUGGESTION_LEAD.test(before);
+  });
+}
+const SUGGESTION_LEAD = new RegExp(
+  `^[\\s\\p{P}]*(?:(?:${[...L.GRAMMAR.ownConventionSubjects, ...L.GRAMMAR.enClauseOpeners, '这个项目', '那'].join('|')})\\s*)*$`,
+  'u',
+);
 
 const EN_PROJECT_NOUNS = new Set(SHAPE.enProjectNouns);
 /** "for this prototype", "for that script": a scope of one thing that is not the project ("for this repo"). */

@@ -1378,6 +1378,15 @@ export const POLITE_REQUESTS = w(
   ],
 );
 
+/**
+ * Openers of the mood of a suggestion ("要不以后…", "how about we …", "mind adding …?"): the user proposes a
+ * standing act and waits for agreement — held for the user, question mark or not (M-5.7).
+ */
+export const SUGGESTION_OPENERS = w(
+  ['要不', '要不然', '不如'],
+  ['how about', 'what about', "why don't we", 'why not', 'mind'],
+);
+
 /** Words that weaken a wish: it holds "if possible", not always (M-5.7 suggests instead of accepting). */
 export const WEAKENERS = w(
   [

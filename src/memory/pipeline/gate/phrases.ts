@@ -65,6 +65,7 @@ export const P = {
   laterHolds: new Phrases(L.LATER_HOLDS, 'either'),
   laterPartial: new Phrases(L.LATER_PARTIAL, 'either'),
   politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
+  suggestions: new Phrases(L.SUGGESTION_OPENERS),
   weakeners: new Phrases(L.WEAKENERS, 'either'),
   sarcasm: new Phrases(L.SARCASM, 'either'),
   sarcasmCues: new Phrases(L.SARCASM_CUES, 'either'),

@@ -677,6 +677,18 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['以后能不能都先给结论？', 'Could you always include the file path from now on?'],
   },
   {
+    name: 'suggestion-mood',
+    reads: 'a sentence opened by a suggestion (要不, 不如, how about, why not, mind + -ing): proposed, waiting for agreement',
+    reason: 'polite_request',
+    verdict: 'suggest',
+    kind: d,
+    fires: [
+      '要不以后前端的状态管理都用 Zustand？',
+      'How about we pin every base image by digest from now on?',
+      'mind adding type hints to every new function from now on?',
+    ],
+  },
+  {
     name: 'weakened',
     reads: 'a weakener (尽量, if possible) on a wish',
     reason: 'weakened',
