@@ -100,12 +100,30 @@ export function rulingLabel(s: Sentence): Hit | null {
   for (const c of s.clauses) {
     const text = s.span.text.slice(c.start);
     const lead = c.start + LABEL_LEAD.exec(text)![0].length;
+    // "结论是…": the segmenter glues the copula to the label ("结论是|这个"), so the pair is read as one.
+    const glued = ZH_LABEL_COPULA.exec(s.span.text.slice(lead, c.end));
+    if (glued && contentLength(s.span.text.slice(lead + glued[0].length, c.end)) >= 6)
+      return { index: lead, end: lead + glued[1]!.length, text: glued[1]! };
     const hit = P.labels.at(s.span, lead);
     if (!hit || hit.end > lead + 24) continue;
     // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
     if (/^[^:：。.!?！？\n]{0,32}?[*_]*(?:[:：]|\s[—–-]{1,2}\s)/u.test(s.span.text.slice(hit.end))) return hit;
+    // "结论是这个项目的宽表都按 dt 分区", "the decision is that …": the label as the subject of a copula whose
+    // complement is a clause of its own (not "结论是对的").
+    const copula = LABEL_COPULA.exec(s.span.text.slice(hit.end, c.end));
+    if (copula && contentLength(s.span.text.slice(hit.end + copula[0].length, c.end)) >= 6) return hit;
   }
   return null;
+}
+
+const ZH_LABEL_COPULA = new RegExp(
+  `^(${L.RULING_LABELS.zh.join('|')})(?:${SHAPE.labelCopulas.filter((x) => HAN.test(x)).join('|')})(?!否|不是)`,
+  'u',
+);
+const LABEL_COPULA = new RegExp(`^[*_]*\\s*(?:${SHAPE.labelCopulas.join('|')})(?![\\p{L}])\\s*`, 'u');
+/** Letters and digits of a text, a Latin word counting as two. */
+function contentLength(text: string): number {
+  return Array.from(text.replace(/[a-z0-9][\w.-]*/gu, 'xx').replace(/[\s\p{P}\p{S}]/gu, '')).length;
 }
 
 /** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */

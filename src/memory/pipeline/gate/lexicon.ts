@@ -3770,6 +3770,8 @@ export const SHAPE = {
   ),
   /** Pronouns that, after a condition clause, point back at what the condition names ("split it"). */
   anaphoric: ['it', 'them', 'that', 'those', 'these', 'this', '它', '它们'],
+  /** Copulas after a ruling label whose complement is the ruling itself ("结论是…", "decision is that …"). */
+  labelCopulas: ['就是', '是', 'is that', 'is to'],
   /** Adverbs that open the main clause of a Chinese rule after its condition ("…的命令先停下来问我"). */
   consequenceAdverbs: ['先', '就', '都要', '一律', '直接', '务必', '请', '必须'],
   /** What "this" may point at and still name the whole project ("this repo"). */

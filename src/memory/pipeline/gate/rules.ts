@@ -54,6 +54,14 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['结论：缓存统一放在 Redis。', 'Final call — the API stays versioned by path.'],
   },
   {
+    name: 'label-copula',
+    reads: 'a ruling label as the subject of a copula (结论是, decision is that) whose complement is a clause of its own',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['规则是统一用 UTC 存时间。', 'Decision is that every service exposes /metrics.'],
+  },
+  {
     name: 'general-prohibition',
     reads: 'a prohibitive opening its clause, about no one thing in particular',
     reason: 'accept',
@@ -416,7 +424,14 @@ export const GATE_RULES: readonly GateRule[] = [
     stands: ['以后大家都用 Biome 格式化'],
   },
   // What the words are, rather than an act.
-  { name: 'no-act', reads: 'no act at all', reason: 'no_speech_act', verdict: 'refuse', kind: p, fires: ['这个接口挺慢的。'] },
+  {
+    name: 'no-act',
+    reads: 'no act at all (a label whose copula has no clause after it is none)',
+    reason: 'no_speech_act',
+    verdict: 'refuse',
+    kind: p,
+    fires: ['这个接口挺慢的。', '结论是对的。'],
+  },
   {
     name: 'marker-as-noun',
     reads: 'a marker word inside a noun (以后端, default branch)',
