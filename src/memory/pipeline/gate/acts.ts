@@ -104,6 +104,9 @@ export function rulingLabel(s: Sentence): Hit | null {
     const glued = ZH_LABEL_COPULA.exec(s.span.text.slice(lead, c.end));
     if (glued && contentLength(s.span.text.slice(lead + glued[0].length, c.end)) >= 6)
       return { index: lead, end: lead + glued[1]!.length, text: glued[1]! };
+    // "Reversing what we picked last week: …", "推翻上次定的：…": a lead revising an earlier choice labels the new one.
+    const revision = revisionLead(s, c, lead);
+    if (revision) return revision;
     const hit = P.labels.at(s.span, lead);
     if (!hit || hit.end > lead + 24) continue;
     // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
@@ -114,6 +117,15 @@ export function rulingLabel(s: Sentence): Hit | null {
     if (copula && contentLength(s.span.text.slice(hit.end + copula[0].length, c.end)) >= 6) return hit;
   }
   return null;
+}
+
+/** A clause that ends on a colon, opened by a verb of revising, naming the choice it revises: the verb, or null. */
+function revisionLead(s: Sentence, c: { start: number; end: number }, lead: number): Hit | null {
+  const colon = s.span.text.slice(lead, c.end).search(/[:：]\s*$/u);
+  if (colon < 0 || colon > 48) return null;
+  const verb = P.revisionVerbs.at(s.span, lead);
+  if (!verb || !P.revisedChoices.has(s.span, verb.end, lead + colon)) return null;
+  return verb;
 }
 
 const ZH_LABEL_COPULA = new RegExp(

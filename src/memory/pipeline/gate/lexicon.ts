@@ -465,6 +465,21 @@ export const RULING_LABELS = w(
   ],
 );
 
+/**
+ * A lead before a colon that revises an earlier choice ("Reversing what we picked last week:", "推翻上次定的："):
+ * a verb of revising and a word naming the choice. What follows the colon is the new ruling.
+ */
+export const REVISION_LEADS = {
+  verbs: w(
+    ['推翻', '改一下', '修改', '调整', '变更', '撤销', '改掉', '更改', '纠正'],
+    ['reversing', 'reverse', 'revising', 'revise', 'changing', 'change', 'overturning', 'overturn', 'undoing', 'undo', 'amending', 'amend'],
+  ),
+  choices: w(
+    ['定的', '选的', '决定', '方案', '约定', '结论', '选型'],
+    ['picked', 'decided', 'chose', 'chosen', 'agreed', 'settled', 'decision', 'plan', 'choice', 'pick'],
+  ),
+};
+
 /** An imperative ruling about this project: "不用留了，直接删", "drop support for {gap}". Decisions only. */
 export const RULING_VERBS = w(
   [

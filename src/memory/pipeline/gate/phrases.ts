@@ -66,6 +66,8 @@ export const P = {
   laterPartial: new Phrases(L.LATER_PARTIAL, 'either'),
   politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
   suggestions: new Phrases(L.SUGGESTION_OPENERS),
+  revisionVerbs: new Phrases(L.REVISION_LEADS.verbs, 'either'),
+  revisedChoices: new Phrases(L.REVISION_LEADS.choices, 'either'),
   weakeners: new Phrases(L.WEAKENERS, 'either'),
   sarcasm: new Phrases(L.SARCASM, 'either'),
   sarcasmCues: new Phrases(L.SARCASM_CUES, 'either'),

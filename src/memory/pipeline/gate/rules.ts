@@ -62,6 +62,14 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['规则是统一用 UTC 存时间。', 'Decision is that every service exposes /metrics.'],
   },
   {
+    name: 'revision-lead',
+    reads: 'a lead before a colon with a verb of revising and a word naming the earlier choice: what follows is the ruling',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['推翻上次定的：日志统一走 Loki，不再用 ELK。', 'Change of plan: we host the docs on Cloudflare Pages.'],
+  },
+  {
     name: 'general-prohibition',
     reads: 'a prohibitive opening its clause, about no one thing in particular',
     reason: 'accept',
@@ -430,7 +438,7 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'no_speech_act',
     verdict: 'refuse',
     kind: p,
-    fires: ['这个接口挺慢的。', '结论是对的。'],
+    fires: ['这个接口挺慢的。', '结论是对的。', 'Changing the test: it was flaky.'],
   },
   {
     name: 'marker-as-noun',
