@@ -18,6 +18,7 @@ import {
   RULE_WORD,
   SARCASM_OPENER,
   NOT_YET_AGREED,
+  OTHER_PROJECT_NP,
   EN_SELF_FUTURE,
   EN_WHETHER,
   ANAPHORIC_OPENING,
@@ -196,6 +197,11 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     if (P.comparisons.find(new Span(lead)).some((c) => c.end >= lead.trimEnd().length - 1)) continue;
     return problem('other_project', 'the statement is about another or an earlier project');
   }
+  // "For a hobby project of mine I always …": a project its determiner says is not this one, before the act or
+  // in its clause — unless a condition makes it any project of a kind ("when I start a new project, …").
+  const named = OTHER_PROJECT_NP.exec(text.slice(0, clause.end));
+  if (named && !s.isCondition(s.clauseOf(named.index)) && (named.index < act.hit.index || s.clauseOf(named.index) === act.clause))
+    return problem('other_project', 'the statement is about another project of the user');
   const speaker = thirdParty(s, act);
   // "架构组定了，以后…统一走 gRPC，我们这个项目也得跟": a party's rule this project takes on is ours. A rule reported
   // from someone else ("他说以后所有接口都要…") may be one the user relays: held for the user. A decision of theirs

@@ -1657,6 +1657,18 @@ export const DEICTICS = w(
 );
 
 /** The scope of this project ("这个仓库里", "in this repo", "here"). */
+/**
+ * A project named by its determiner as not this one: an indefinite or possessive one with a word of its own
+ * ("for a hobby project of mine", "in my personal dotfiles repo", "我自己的一个 demo 仓库"); "this repo" is ours.
+ */
+export const OTHER_PROJECT_NP = {
+  enDeterminers: ['a', 'an', 'one of my', 'my own', 'my', 'some'],
+  enPrepositions: ['for', 'in', 'on', 'at', 'with'],
+  zhOwners: ['我自己的', '我的', '我自己', '我'],
+  zhIndefinites: ['一个', '某个', '另一个'],
+  nouns: w(['项目', '仓库', 'repo', '代码库'], ['project', 'projects', 'repo', 'repos', 'repository', 'codebase', 'app']),
+};
+
 export const PROJECT_SCOPES = w(
   ['我们这里', '咱们这里', '我们这边', '这个仓库', '本仓库', '这个项目', '本项目', '我们项目', '项目里', '仓库里', '这个 repo', '这个repo'],
   [

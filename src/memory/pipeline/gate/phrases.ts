@@ -192,6 +192,15 @@ export const DIRECTIVE_OPENING = new RegExp(
   `^[\\s\\p{P}]*(?:${anyOf([...G.clauseLeads, ...L.SHAPE.time.zh])}\\s*)*${anyOf(G.prohibitives.filter((w) => HAN_ENTRY.test(w)))}`,
   'u',
 );
+// "for a hobby project of mine", "in my personal dotfiles repo": another project named by its determiner, with at
+// least one word of its own between the determiner and the noun.
+const OP = L.OTHER_PROJECT_NP;
+export const OTHER_PROJECT_NP = new RegExp(
+  `(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+${anyOf(OP.enDeterminers)}\\s+(?:(?!this\\b|the\\b)[\\w.-]+\\s+){1,3}` +
+    `${anyOf(OP.nouns.en)}(?![\\p{L}])|(?<![\\p{L}])${anyOf(OP.nouns.en)}\\s+of\\s+mine\\b` +
+    `|${anyOf(OP.zhOwners)}${anyOf(OP.zhIndefinites)}[^，,。\\s]{0,2}\\s*[\\w.-]*\\s*${anyOf(OP.nouns.zh)}`,
+  'u',
+);
 export const FUTURE_ADVERB = setOf(G.futureAdverbs);
 export const RULE_WORD = new RegExp(anyOf(G.ruleWords), 'u');
 export const EN_RULING_LEAD = new RegExp(`^[\\s\\p{P}]*(?:${anyOf(G.enRulingLeads)}\\s*)*$`, 'u');

@@ -610,6 +610,15 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['在我之前那家公司，我们默认所有服务都上 Consul。'],
   },
   {
+    name: 'other-project-determiner',
+    reads: 'a project its indefinite or possessive determiner names as not this one ("a … project of mine", "my personal … repo")',
+    reason: 'other_project',
+    verdict: 'refuse',
+    kind: p,
+    fires: ['For an old Rails app of mine I always skip the tests.', 'in my personal blog repo I always write commit messages in Chinese'],
+    stands: ['When I start a new project, always add a README.'],
+  },
+  {
     name: 'pasted-material',
     reads: 'a quote in pasted code, logs, chat transcripts, documents or comments',
     reason: 'code_or_tool_output',
