@@ -480,6 +480,15 @@ export const REVISION_LEADS = {
   ),
 };
 
+/**
+ * Work asked for right after a ruling, in the same sentence ("… and fix whatever imports break", "…，然后把报错修好"):
+ * the ruling is a step of a task to do now. A joint and a verb of repair or follow-up work.
+ */
+export const FOLLOW_UP_WORK = {
+  joints: w(['然后', '再', '并且', '顺便'], ['and then', 'and', 'then']),
+  verbs: w(['修', '修好', '修一下', '修复', '修掉', '跑一下', '重跑', '提交'], ['fix', 'repair', 'patch', 'clean up', 'rerun', 'commit']),
+};
+
 /** An imperative ruling about this project: "不用留了，直接删", "drop support for {gap}". Decisions only. */
 export const RULING_VERBS = w(
   [

@@ -201,6 +201,11 @@ export const OTHER_PROJECT_NP = new RegExp(
     `|${anyOf(OP.zhOwners)}${anyOf(OP.zhIndefinites)}[^，,。\\s]{0,2}\\s*[\\w.-]*\\s*${anyOf(OP.nouns.zh)}`,
   'u',
 );
+const FW = L.FOLLOW_UP_WORK;
+export const FOLLOW_UP = new RegExp(
+  `(?:(?<![\\p{L}])${anyOf(FW.joints.en)}\\s+${anyOf(FW.verbs.en)}(?![\\p{L}])|${anyOf(FW.joints.zh)}\\s*(?:把[^，,。]{1,12}?)?${anyOf(FW.verbs.zh)})`,
+  'u',
+);
 export const FUTURE_ADVERB = setOf(G.futureAdverbs);
 export const RULE_WORD = new RegExp(anyOf(G.ruleWords), 'u');
 export const EN_RULING_LEAD = new RegExp(`^[\\s\\p{P}]*(?:${anyOf(G.enRulingLeads)}\\s*)*$`, 'u');

@@ -692,6 +692,15 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['像“以后都用 tabs”这种话别当真。'],
   },
   {
+    name: 'ruling-with-follow-up-work',
+    reads: 'a ruling joined to work asked for now (… and fix what breaks, 然后把报错修一下): a step of a task, held',
+    reason: 'one_off_request',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['Remove the v1 client and fix the tests that break.', '旧的兼容层直接删掉，然后把报错修一下。'],
+    stands: ['Drop support for IE11.'],
+  },
+  {
     name: 'one-off-named-thing',
     reads: '把 a thing named in Latin letters, then a verb of changing it, with no scope',
     reason: 'one_off_request',
