@@ -216,6 +216,10 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   // "Let's use Postgres for this prototype": a choice for one thing in particular, not for the project.
   if (act.type === 'decision' && forOneThing(text.slice(act.hit.end, clause.end)))
     return problem('temporary', 'a choice for one thing in particular', 'suggest');
+  // "always double check the columns in this particular query": a standing marker scoped to one thing.
+  // (A marker after a subject describes it: "Jest always hangs on this test".)
+  if (act.type === 'standing' && opensClause(s, act.hit.index) && !HAN.test(act.hit.text) && inOneThing(text.slice(act.hit.end, clause.end)))
+    return problem('temporary', 'a standing act scoped to one thing in particular', 'suggest');
   // "From now on I'll be working from the Berlin office": what the user will do, not a wish.
   if (kind === 'user_preference' && act.type === 'standing' && EN_SELF_FUTURE.test(text.slice(act.hit.end, clause.end)))
     return problem('description', 'the user says what they will do', 'suggest');
@@ -411,6 +415,11 @@ const SUGGESTION_LEAD = new RegExp(
 
 const EN_PROJECT_NOUNS = new Set(SHAPE.enProjectNouns);
 /** "for this prototype", "for that script": a scope of one thing that is not the project ("for this repo"). */
+/** "in this particular query", "for that file": a scope of one thing that is not the project ("in this repo"). */
+function inOneThing(text: string): boolean {
+  const noun = /\b(?:in|for|on)\s+(?:this|that)\s+(?:(?:particular|specific|one|single)\s+)?([a-z][\w-]*)\b/u.exec(text);
+  return noun !== null && !EN_PROJECT_NOUNS.has(noun[1]!);
+}
 function forOneThing(text: string): boolean {
   const noun = /\bfor\s+(?:this|that)\s+([a-z][\w-]*)\b/u.exec(text);
   return noun !== null && !EN_PROJECT_NOUNS.has(noun[1]!);

@@ -356,6 +356,15 @@ export const GATE_RULES: readonly GateRule[] = [
     stands: ["Let's use SQLite for this repo."],
   },
   {
+    name: 'standing-for-one-thing',
+    reads: 'a marker opening its clause, scoped "in/on/for this (particular) <noun>" that is not the project: one thing',
+    reason: 'temporary',
+    verdict: 'suggest',
+    kind: p,
+    fires: ['Always run the linter on this file before you show it to me.', 'Always quote the paths in that script, they have spaces.'],
+    stands: ['From now on, use tabs in this repo.'],
+  },
+  {
     name: 'attribution-after',
     reads: '"as <someone> decided", "that\'s what <something> says" after the act: someone else\'s rule',
     reason: 'third_party',
