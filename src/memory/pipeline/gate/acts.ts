@@ -216,10 +216,6 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   // "Let's use Postgres for this prototype": a choice for one thing in particular, not for the project.
   if (act.type === 'decision' && forOneThing(text.slice(act.hit.end, clause.end)))
     return problem('temporary', 'a choice for one thing in particular', 'suggest');
-  // "always double check the columns in this particular query": a standing marker scoped to one thing.
-  // (A marker after a subject describes it: "Jest always hangs on this test".)
-  if (act.type === 'standing' && opensClause(s, act.hit.index) && !HAN.test(act.hit.text) && inOneThing(text.slice(act.hit.end, clause.end)))
-    return problem('temporary', 'a standing act scoped to one thing in particular', 'suggest');
   // "From now on I'll be working from the Berlin office": what the user will do, not a wish.
   if (kind === 'user_preference' && act.type === 'standing' && EN_SELF_FUTURE.test(text.slice(act.hit.end, clause.end)))
     return problem('description', 'the user says what they will do', 'suggest');
@@ -235,6 +231,15 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     if (tc < act.clause && isBareClause(s, tc)) return problem('temporary', 'the sentence is scoped to this answer only');
   }
 
+  // "always double check the columns in this particular query": a standing marker scoped to one thing.
+  // (A marker after a subject describes it: "Jest always hangs on this test".)
+  if (
+    act.type === 'standing' &&
+    opensClause(s, act.hit.index) &&
+    !HAN.test(act.hit.text) &&
+    inOneThing(text.slice(act.hit.end, clause.end))
+  )
+    return problem('temporary', 'a standing act scoped to one thing in particular', 'suggest');
   // Mood: hypothetical, question, example, undecided, speculation.
   // "If the benchmark looks good, we'll adopt it": a decision under a condition is not made yet (a rule under one is).
   if (act.type === 'decision') {
@@ -502,9 +507,7 @@ export function judgeSentence(
       // ("对不对" holds "不对": inside an A-not-A form it takes nothing back.)
       const aNotA = s.hits(P.aNotA);
       if (
-        s
-          .hits(P.retractions, act.hit.end)
-          .some((r) => !overlaps(r, act.hit) && !aNotA.some((q) => overlaps(q, r)) && !dropsAnother(s, r))
+        s.hits(P.retractions, act.hit.end).some((r) => !overlaps(r, act.hit) && !aNotA.some((q) => overlaps(q, r)) && !dropsAnother(s, r))
       )
         return problem('retracted', 'the statement is taken back');
       if (act.weak)

@@ -1406,10 +1406,7 @@ export const POLITE_REQUESTS = w(
  * Openers of the mood of a suggestion ("要不以后…", "how about we …", "mind adding …?"): the user proposes a
  * standing act and waits for agreement — held for the user, question mark or not (M-5.7).
  */
-export const SUGGESTION_OPENERS = w(
-  ['要不', '要不然', '不如'],
-  ['how about', 'what about', "why don't we", 'why not', 'mind'],
-);
+export const SUGGESTION_OPENERS = w(['要不', '要不然', '不如'], ['how about', 'what about', "why don't we", 'why not', 'mind']);
 
 /** Words that weaken a wish: it holds "if possible", not always (M-5.7 suggests instead of accepting). */
 export const WEAKENERS = w(
@@ -1605,6 +1602,12 @@ export const TYPO_SOURCES = w(
     'going fwd',
     'from now',
   ],
+);
+
+/** Words that may lead an item a confirmation names ("yep, let's do B", "行，就选方案二", "go with option 2"). */
+export const ITEM_CHOICE_LEADS = w(
+  ['就选', '选', '就用', '用', '就', '好', '行', '可以'],
+  ["let's do", "let's go with", "let's take", 'go with', 'pick'],
 );
 
 /** Names of a proposal, judged by a confirmation ("这个思路好", "that approach works"). */

@@ -203,7 +203,8 @@ export const OTHER_PROJECT_NP = new RegExp(
 );
 const FW = L.FOLLOW_UP_WORK;
 export const FOLLOW_UP = new RegExp(
-  `(?:(?<![\\p{L}])${anyOf(FW.joints.en)}\\s+${anyOf(FW.verbs.en)}(?![\\p{L}])|${anyOf(FW.joints.zh)}\\s*(?:把[^，,。]{1,12}?)?${anyOf(FW.verbs.zh)})`,
+  `(?:(?<![\\p{L}])${anyOf(FW.joints.en)}\\s+${anyOf(FW.verbs.en)}(?![\\p{L}])` +
+    `|${anyOf(FW.joints.zh)}\\s*(?:把[^，,。]{1,12}?)?${anyOf(FW.verbs.zh)})`,
   'u',
 );
 export const FUTURE_ADVERB = setOf(G.futureAdverbs);
