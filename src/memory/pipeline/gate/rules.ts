@@ -127,6 +127,14 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['新写的模块都加类型注解。', 'Every new table needs a created_at column.'],
   },
   {
+    name: 'project-scope-shape',
+    reads: 'a decision whose sentence names this project as its scope (这个仓库, in this repo; not "here" alone): a convention',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['Node 20 in this repo, so no APIs that need Node 22 please.'],
+  },
+  {
     name: 'clause-shape-unscoped',
     reads: 'no marker: an imperative with no scope at all — weak evidence',
     reason: 'weak_evidence',
