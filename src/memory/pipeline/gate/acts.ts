@@ -349,7 +349,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
   // "每次 range 出来的顺序都可能不一样": a "每次…都" pattern followed by a modal of prediction or a state (会, 可能,
   // 不一样) says what happens, not what should.
-  if (act.type === 'standing' && act.hit.gap && ZH_PREDICTION_AFTER.test(text.slice(act.hit.end, clause.end))) {
+  // ("最好每个例子都能在 CPU 上跑通": a weakener or modal before the pattern makes the 能 what is wished for.)
+  const wished = [...s.hits(P.weakeners), ...s.hits(P.deontic)].some((h) => h.index >= clause.start && h.end <= act.hit.index);
+  if (act.type === 'standing' && act.hit.gap && !wished && ZH_PREDICTION_AFTER.test(text.slice(act.hit.end, clause.end))) {
     return problem('description', 'what happens each time, not a wish');
   }
   // "每次部署都要手动改配置，太麻烦了": a habit followed by a complaint is the pain described, not a rule.

@@ -689,7 +689,7 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'description',
     verdict: 'refuse',
     kind: p,
-    fires: ['这个测试在 CI 上总是超时。'],
+    fires: ['这个测试在 CI 上总是超时。', '每次部署都能自动回滚。'],
   },
   {
     name: 'one-off-task',
@@ -753,6 +753,14 @@ export const GATE_RULES: readonly GateRule[] = [
     verdict: 'suggest',
     kind: p,
     fires: ['以后尽量少用缩写。', 'From now on, keep replies short where possible.'],
+  },
+  {
+    name: 'weakened-ability-pattern',
+    reads: 'a weakener or modal before a 每…都能 pattern: the ability is what is wished, weakly (not what happens)',
+    reason: 'weakened',
+    verdict: 'suggest',
+    kind: p,
+    fires: ['最好每个接口都能在一秒内返回。'],
   },
   {
     name: 'sarcasm',
