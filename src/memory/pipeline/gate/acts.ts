@@ -2,6 +2,7 @@ import { describesBehaviour, durativeState, oneOffTask } from './description.js'
 import { grammarActs } from './grammar.js';
 import { exclamativeEnd, findActsOverlap, isAttributive, isBareClause, isBareOf, masked, questionSignal } from './mood.js';
 import {
+  anyOf,
   HEDGE_NEGATION,
   LABEL_LEAD,
   POSTPONE_END,
@@ -122,13 +123,15 @@ export function rulingLabel(s: Sentence): Hit | null {
 
 /** A clause that ends on a colon, opened by a verb of revising, naming the choice it revises: the verb, or null. */
 function revisionLead(s: Sentence, c: { start: number; end: number }, lead: number): Hit | null {
-  const colon = s.span.text.slice(lead, c.end).search(/[:：]\s*$/u);
-  if (colon < 0 || colon > 48) return null;
+  const clause = s.span.text.slice(lead, c.end).trimEnd();
+  const colon = clause.length - 1;
+  if (colon < 0 || colon > 48 || (clause[colon] !== ':' && clause[colon] !== '：')) return null;
   const verb = P.revisionVerbs.at(s.span, lead);
   if (!verb || !P.revisedChoices.has(s.span, verb.end, lead + colon)) return null;
   return verb;
 }
 
+const PROJECT_NOUN = new RegExp(anyOf([...L.OTHER_PROJECT_NP.nouns.zh, ...L.OTHER_PROJECT_NP.nouns.en]), 'u');
 const ZH_LABEL_COPULA = new RegExp(
   `^(${L.RULING_LABELS.zh.join('|')})(?:${SHAPE.labelCopulas.filter((x) => HAN.test(x)).join('|')})(?!否|不是)`,
   'u',
@@ -199,7 +202,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
   // "For a hobby project of mine I always …": a project its determiner says is not this one, before the act or
   // in its clause — unless a condition makes it any project of a kind ("when I start a new project, …").
-  const named = OTHER_PROJECT_NP.exec(text.slice(0, clause.end));
+  const named = PROJECT_NOUN.test(text) ? OTHER_PROJECT_NP.exec(text.slice(0, clause.end)) : null;
   if (named && !s.isCondition(s.clauseOf(named.index)) && (named.index < act.hit.index || s.clauseOf(named.index) === act.clause))
     return problem('other_project', 'the statement is about another project of the user');
   const speaker = thirdParty(s, act);
@@ -350,8 +353,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   // "每次 range 出来的顺序都可能不一样": a "每次…都" pattern followed by a modal of prediction or a state (会, 可能,
   // 不一样) says what happens, not what should.
   // ("最好每个例子都能在 CPU 上跑通": a weakener or modal before the pattern makes the 能 what is wished for.)
-  const wished = [...s.hits(P.weakeners), ...s.hits(P.deontic)].some((h) => h.index >= clause.start && h.end <= act.hit.index);
-  if (act.type === 'standing' && act.hit.gap && !wished && ZH_PREDICTION_AFTER.test(text.slice(act.hit.end, clause.end))) {
+  const wished = (): boolean =>
+    [...s.hits(P.weakeners), ...s.hits(P.deontic)].some((h) => h.index >= clause.start && h.end <= act.hit.index);
+  if (act.type === 'standing' && act.hit.gap && ZH_PREDICTION_AFTER.test(text.slice(act.hit.end, clause.end)) && !wished()) {
     return problem('description', 'what happens each time, not a wish');
   }
   // "每次部署都要手动改配置，太麻烦了": a habit followed by a complaint is the pain described, not a rule.
