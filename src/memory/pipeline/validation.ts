@@ -253,6 +253,9 @@ function judgeConfirmed(
     }
     // "好，就用 Redisson": the user states the decision itself, adopting the proposal.
     const own = assessStatement(source, kind, anchorTerms, context);
+    // "不要，我们不搞仓库拆分": a statement that opens by turning the proposal down adopts none of it (M-5.7).
+    if (own && own.verdict === 'suggest' && turnsDown(source.text))
+      return { reason: 'retracted', detail: 'the user turned the proposal down', verdict: 'refuse' };
     if (own) return own;
     statement ??= source;
   }

@@ -16,6 +16,14 @@ describe('M-5.3 a confirmation bound to the listed item it names', () => {
     expect(bound('option B please', 'B) move the listing endpoints to GraphQL')).toBe(true);
   });
 
+  it('the label may follow a confirmation word and a verb of choosing ("yep, let\'s do B", "行，就选 2")', () => {
+    const whole = (user: string, proposalQuote: string): boolean => boundConfirmation(user, 0, user.length, proposalQuote) >= 0;
+    expect(whole("yep, let's go with C.", '(C) keep one lockfile per app')).toBe(true);
+    expect(whole("yep, let's go with C.", '(A) one lockfile at the root')).toBe(false);
+    expect(whole('行，就选 2', '2）日志统一走 Loki')).toBe(true);
+    expect(whole('可以，第二条先别动', '2）日志统一走 Loki')).toBe(false);
+  });
+
   it('a hedge or a question in the confirming clause, or no label in the proposal, binds nothing', () => {
     expect(bound('第一条可以吗？', '1）把超时调到 30 秒')).toBe(false);
     expect(bound('第一条再想想', '1）把超时调到 30 秒')).toBe(false);
@@ -26,6 +34,9 @@ describe('M-5.3 a confirmation bound to the listed item it names', () => {
     const answer = '两个建议：1. 把 open-in-view 关掉；2. 所有查询接口加分页，默认每页 20 条。';
     const begin = answer.indexOf('2.');
     expect(isProposal(answer, begin, answer.length, false)).toBe(true);
+    // A label in brackets, named by a later sentence that proposes it.
+    const options = 'Two ways: (A) copy the schema into each app, or (B) publish one shared package. I would go with B.';
+    expect(isProposal(options, options.indexOf('(B)'), options.indexOf('. I'), false)).toBe(true);
     const plain = '目前有两处：1. open-in-view 开着；2. 查询接口没有分页。';
     expect(isProposal(plain, plain.indexOf('2.'), plain.length, false)).toBe(false);
   });

@@ -190,6 +190,16 @@ describe('M-5.3 short confirmations', () => {
     expect(validateCandidate(asPreference, context([proposal, confirm])).ok).toBe(false);
   });
 
+  it('M-5.7: a turn that opens by turning the proposal down adopts none of it, whatever it states after', () => {
+    const a = turn('d1', 6, '怎么拆？', '建议把报表服务拆到单独的仓库。');
+    const b = turn('d2', 7, '不行，我们不搞报表拆分。');
+    const c = candidate('project_decision', '报表服务拆到单独的仓库', '报表服务拆到单独的仓库', [
+      { turn_id: 'd2', role: 'user', quote: '不行，我们不搞报表拆分。' },
+      { turn_id: 'd1', role: 'assistant', quote: '建议把报表服务拆到单独的仓库。' },
+    ]);
+    expect(validateCandidate(c, context([a, b]))).toMatchObject({ ok: false, verdict: 'refuse', reason: 'retracted' });
+  });
+
   it('English: "sounds good, go with that" confirms the adjacent proposal', () => {
     const a = turn('a1', 4, 'Which formatter?', 'I recommend we adopt Biome for formatting.');
     const b = turn('a2', 5, 'Sounds good, go with that.');

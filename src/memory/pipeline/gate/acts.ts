@@ -2,6 +2,7 @@ import { describesBehaviour, durativeState, oneOffTask } from './description.js'
 import { grammarActs } from './grammar.js';
 import { exclamativeEnd, findActsOverlap, isAttributive, isBareClause, isBareOf, masked, questionSignal } from './mood.js';
 import {
+  anyOf,
   HEDGE_NEGATION,
   LABEL_LEAD,
   POSTPONE_END,
@@ -18,6 +19,7 @@ import {
   RULE_WORD,
   SARCASM_OPENER,
   NOT_YET_AGREED,
+  OTHER_PROJECT_NP,
   EN_SELF_FUTURE,
   EN_WHETHER,
   ANAPHORIC_OPENING,
@@ -29,6 +31,7 @@ import { shapeEvidence } from './shape.js';
 import { thirdParty } from './speaker.js';
 import { insideRanges } from './text-types.js';
 import { type GateProblem, problem, type StatementKind } from './verdict.js';
+import * as L from './lexicon.js';
 import { SHAPE } from './lexicon.js';
 import { type Hit, Span } from './words.js';
 
@@ -99,12 +102,44 @@ export function rulingLabel(s: Sentence): Hit | null {
   for (const c of s.clauses) {
     const text = s.span.text.slice(c.start);
     const lead = c.start + LABEL_LEAD.exec(text)![0].length;
+    // "结论是…": the segmenter glues the copula to the label ("结论是|这个"), so the pair is read as one.
+    const glued = ZH_LABEL_COPULA.exec(s.span.text.slice(lead, c.end));
+    if (glued && contentLength(s.span.text.slice(lead + glued[0].length, c.end)) >= 6)
+      return { index: lead, end: lead + glued[1]!.length, text: glued[1]! };
+    // "Reversing what we picked last week: …", "推翻上次定的：…": a lead revising an earlier choice labels the new one.
+    const revision = revisionLead(s, c, lead);
+    if (revision) return revision;
     const hit = P.labels.at(s.span, lead);
     if (!hit || hit.end > lead + 24) continue;
     // "Decision:", "**结论**：", "Rule of thumb for this repo:": a few words may qualify the label before its colon.
     if (/^[^:：。.!?！？\n]{0,32}?[*_]*(?:[:：]|\s[—–-]{1,2}\s)/u.test(s.span.text.slice(hit.end))) return hit;
+    // "结论是这个项目的宽表都按 dt 分区", "the decision is that …": the label as the subject of a copula whose
+    // complement is a clause of its own (not "结论是对的").
+    const copula = LABEL_COPULA.exec(s.span.text.slice(hit.end, c.end));
+    if (copula && contentLength(s.span.text.slice(hit.end + copula[0].length, c.end)) >= 6) return hit;
   }
   return null;
+}
+
+/** A clause that ends on a colon, opened by a verb of revising, naming the choice it revises: the verb, or null. */
+function revisionLead(s: Sentence, c: { start: number; end: number }, lead: number): Hit | null {
+  const clause = s.span.text.slice(lead, c.end).trimEnd();
+  const colon = clause.length - 1;
+  if (colon < 0 || colon > 48 || (clause[colon] !== ':' && clause[colon] !== '：')) return null;
+  const verb = P.revisionVerbs.at(s.span, lead);
+  if (!verb || !P.revisedChoices.has(s.span, verb.end, lead + colon)) return null;
+  return verb;
+}
+
+const PROJECT_NOUN = new RegExp(anyOf([...L.OTHER_PROJECT_NP.nouns.zh, ...L.OTHER_PROJECT_NP.nouns.en]), 'u');
+const ZH_LABEL_COPULA = new RegExp(
+  `^(${L.RULING_LABELS.zh.join('|')})(?:${SHAPE.labelCopulas.filter((x) => HAN.test(x)).join('|')})(?!否|不是)`,
+  'u',
+);
+const LABEL_COPULA = new RegExp(`^[*_]*\\s*(?:${SHAPE.labelCopulas.join('|')})(?![\\p{L}])\\s*`, 'u');
+/** Letters and digits of a text, a Latin word counting as two. */
+function contentLength(text: string): number {
+  return Array.from(text.replace(/[a-z0-9][\w.-]*/gu, 'xx').replace(/[\s\p{P}\p{S}]/gu, '')).length;
 }
 
 /** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */
@@ -114,6 +149,8 @@ export function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
   for (const neg of [...s.hits(P.negations, from, hit.index), ...s.hits(P.longNegations, from, hit.index)]) {
     if (neg.end > hit.index) continue;
     if (NOT_NEGATION.has(s.span.text.slice(neg.index, neg.index + 2))) continue;
+    // "要不以后都用 ruff": the 不 of a suggestion's opener negates nothing.
+    if (s.hits(P.suggestions).some((o) => overlaps(o, neg) && s.span.text[o.end] !== '要')) continue;
     // "最终不上 Kubernetes 了", "以后都不用 X 了": 不…了 says "no longer" — the negation is the decision itself.
     const rest = s.span.text.slice(hit.end, s.clauses[clause]!.end).replace(/[\s\p{P}]+$/u, '');
     if (neg.text === '不' && rest.endsWith('了')) continue;
@@ -163,6 +200,11 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     if (P.comparisons.find(new Span(lead)).some((c) => c.end >= lead.trimEnd().length - 1)) continue;
     return problem('other_project', 'the statement is about another or an earlier project');
   }
+  // "For a hobby project of mine I always …": a project its determiner says is not this one, before the act or
+  // in its clause — unless a condition makes it any project of a kind ("when I start a new project, …").
+  const named = PROJECT_NOUN.test(text) ? OTHER_PROJECT_NP.exec(text.slice(0, clause.end)) : null;
+  if (named && !s.isCondition(s.clauseOf(named.index)) && (named.index < act.hit.index || s.clauseOf(named.index) === act.clause))
+    return problem('other_project', 'the statement is about another project of the user');
   const speaker = thirdParty(s, act);
   // "架构组定了，以后…统一走 gRPC，我们这个项目也得跟": a party's rule this project takes on is ours. A rule reported
   // from someone else ("他说以后所有接口都要…") may be one the user relays: held for the user. A decision of theirs
@@ -192,6 +234,15 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     if (tc < act.clause && isBareClause(s, tc)) return problem('temporary', 'the sentence is scoped to this answer only');
   }
 
+  // "always double check the columns in this particular query": a standing marker scoped to one thing.
+  // (A marker after a subject describes it: "Jest always hangs on this test".)
+  if (
+    act.type === 'standing' &&
+    opensClause(s, act.hit.index) &&
+    !HAN.test(act.hit.text) &&
+    inOneThing(text.slice(act.hit.end, clause.end))
+  )
+    return problem('temporary', 'a standing act scoped to one thing in particular', 'suggest');
   // Mood: hypothetical, question, example, undecided, speculation.
   // "If the benchmark looks good, we'll adopt it": a decision under a condition is not made yet (a rule under one is).
   if (act.type === 'decision') {
@@ -202,6 +253,8 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
         return problem('hypothetical', 'the decision waits on a condition');
     }
   }
+  // "要不以后都交给 ruff 吧？", "how about we tag every release by default?": a standing act proposed for agreement.
+  if (suggestionMood(s, act)) return problem('polite_request', 'a standing act proposed in the mood of a suggestion');
   const asked = questionSignal(s, act);
   // "以后能不能都用中文回答？", "Could you always answer in English?": a standing wish asked politely is held for the user.
   const polite = asked !== null && !asked.includes('wh-') && s.hits(P.politeRequests).length > 0;
@@ -299,7 +352,10 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   }
   // "每次 range 出来的顺序都可能不一样": a "每次…都" pattern followed by a modal of prediction or a state (会, 可能,
   // 不一样) says what happens, not what should.
-  if (act.type === 'standing' && act.hit.gap && ZH_PREDICTION_AFTER.test(text.slice(act.hit.end, clause.end))) {
+  // ("最好每个例子都能在 CPU 上跑通": a weakener or modal before the pattern makes the 能 what is wished for.)
+  const wished = (): boolean =>
+    [...s.hits(P.weakeners), ...s.hits(P.deontic)].some((h) => h.index >= clause.start && h.end <= act.hit.index);
+  if (act.type === 'standing' && act.hit.gap && ZH_PREDICTION_AFTER.test(text.slice(act.hit.end, clause.end)) && !wished()) {
     return problem('description', 'what happens each time, not a wish');
   }
   // "每次部署都要手动改配置，太麻烦了": a habit followed by a complaint is the pain described, not a rule.
@@ -351,8 +407,30 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   return null;
 }
 
+/**
+ * The act's sentence opens with a suggestion ("要不…", "how about we …", "mind adding …?"), after at most a
+ * subject of ours or a lead word: a proposal of the user's waiting for agreement.
+ */
+function suggestionMood(s: Sentence, act: Act): boolean {
+  return s.hits(P.suggestions, 0, Math.max(act.hit.index, s.clauses[act.clause]!.end)).some((o) => {
+    // ("要不要…" is an A-not-A question.)
+    if (s.span.text[o.end] === '要') return false;
+    const before = s.span.text.slice(s.clauses[s.clauseOf(o.index)]!.start, o.index);
+    return SUGGESTION_LEAD.test(before);
+  });
+}
+const SUGGESTION_LEAD = new RegExp(
+  `^[\\s\\p{P}]*(?:(?:${[...L.GRAMMAR.ownConventionSubjects, ...L.GRAMMAR.enClauseOpeners, '这个项目', '那'].join('|')})\\s*)*$`,
+  'u',
+);
+
 const EN_PROJECT_NOUNS = new Set(SHAPE.enProjectNouns);
 /** "for this prototype", "for that script": a scope of one thing that is not the project ("for this repo"). */
+/** "in this particular query", "for that file": a scope of one thing that is not the project ("in this repo"). */
+function inOneThing(text: string): boolean {
+  const noun = /\b(?:in|for|on)\s+(?:this|that)\s+(?:(?:particular|specific|one|single)\s+)?([a-z][\w-]*)\b/u.exec(text);
+  return noun !== null && !EN_PROJECT_NOUNS.has(noun[1]!);
+}
 function forOneThing(text: string): boolean {
   const noun = /\bfor\s+(?:this|that)\s+([a-z][\w-]*)\b/u.exec(text);
   return noun !== null && !EN_PROJECT_NOUNS.has(noun[1]!);
@@ -375,6 +453,23 @@ function hedgedVerdict(s: Sentence, act: Act): 'suggest' | 'refuse' {
   return rule && act.type !== 'decision' ? 'suggest' : 'refuse';
 }
 const ZH_PREDICTION_AFTER = new RegExp(`^\\s*(?:${[...SHAPE.zhPredictive, '不一样', '一样', '不同', '很', '挺'].join('|')})`, 'u');
+
+/**
+ * "…统一用 pnpm，yarn 彻底不用了", "Lerna 不用了，改为 Turborepo": a retraction with a topic of its own before it in its
+ * clause — a name no other clause of the sentence has, not a word pointing back — drops that other thing; it is
+ * part of the decision, not a retraction of it ("限流这个算了" after a rule about 限流 still takes it back).
+ */
+function dropsAnother(s: Sentence, r: Hit): boolean {
+  const i = s.clauseOf(r.index);
+  const c = s.clauses[i]!;
+  const topic = s.span.text.slice(c.start, r.index).replace(TOPIC_FILLERS, ' ');
+  const names = [...(topic.match(/[a-z][\w.+#-]*|\p{Script=Han}{2,}/gu) ?? [])];
+  if (names.length === 0) return false;
+  const others = s.clauses.map((_, k) => (k === i ? '' : s.clauseText(k))).join(' ');
+  // A Chinese name is read by its first two characters ("限流的事" points back at "限流").
+  return names.every((n) => !others.includes(/^\p{Script=Han}/u.test(n) ? n.slice(0, 2) : n));
+}
+const TOPIC_FILLERS = new RegExp(`[\\s\\p{P}]|${[...L.ZH_ANAPHORS, ...SHAPE.anaphoric, ...L.TOPIC_ADVERBS].join('|')}`, 'gu');
 
 /** The acts of one sentence judged; null when one of them stands. */
 export function judgeSentence(
@@ -417,7 +512,9 @@ export function judgeSentence(
     if (p === null) {
       // ("对不对" holds "不对": inside an A-not-A form it takes nothing back.)
       const aNotA = s.hits(P.aNotA);
-      if (s.hits(P.retractions, act.hit.end).some((r) => !overlaps(r, act.hit) && !aNotA.some((q) => overlaps(q, r))))
+      if (
+        s.hits(P.retractions, act.hit.end).some((r) => !overlaps(r, act.hit) && !aNotA.some((q) => overlaps(q, r)) && !dropsAnother(s, r))
+      )
         return problem('retracted', 'the statement is taken back');
       if (act.weak)
         return problem('weak_evidence', `a ${act.hit.text ? `rule ("${act.hit.text}")` : 'rule'} with no scope: held for the user`);

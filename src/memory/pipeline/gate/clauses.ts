@@ -36,8 +36,21 @@ function pushTrimmed(text: string, start: number, end: number, base: number, out
   if (e > s) out.push({ start: base + s, end: base + e });
 }
 
-/** The sentences of a text, each including its closing mark. */
+// The gate reads the sentences of one text several times (the statement, its correction lead, its neighbours).
+const RECENT = new Map<string, Piece[]>();
+const MAX_RECENT = 16;
+
+/** The sentences of a text, each including its closing mark (the same array for the same text: read-only). */
 export function sentencesOf(text: string): Piece[] {
+  let found = RECENT.get(text);
+  if (found) return found;
+  found = readSentences(text);
+  if (RECENT.size >= MAX_RECENT) RECENT.delete(RECENT.keys().next().value!);
+  RECENT.set(text, found);
+  return found;
+}
+
+function readSentences(text: string): Piece[] {
   const pieces = split(text, 0, text.length, SENTENCE_END);
   // A sentence does not end inside quotation marks: "README 里写着：“默认…覆盖。” 我本地起不来" is one sentence.
   const out: Piece[] = [];

@@ -11,6 +11,7 @@ import {
   EN_RESULT_SUBJECTS,
   EN_WANTING,
   EN_WISH_STARTS,
+  FOLLOW_UP,
   HAN,
   P,
   ZH_BEHAVIOUR,
@@ -184,6 +185,9 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
   }
   if (act.type === 'standing') return null;
   if (s.hits(P.explicitDecision).length > 0) return null;
+  // "Delete the old package and fix whatever imports break": the ruling is a step of work asked for now.
+  if (act.type !== 'decision' && FOLLOW_UP.test(s.span.text.slice(act.hit.end)))
+    return { detail: 'a ruling with the work to do now after it', verdict: 'suggest' };
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
   const scopes = s.hits(P.projectScopes);
   const local = s.hits(P.localObjects).filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end));

@@ -313,7 +313,7 @@ export function isOffer(text: string, begin: number, end: number): boolean {
 }
 
 /** The label of a listed option at the start of a quote: "A.", "方案二：", "1)", "Option B:". */
-const OPTION_LABEL = /^\s*(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一二三四五])\s*[.、:：)]/iu;
+const OPTION_LABEL = /^\s*[(（]?(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一二三四五])\s*[.、:：)）]/iu;
 
 /**
  * M-5.6: discussion context rests on what the user said, and a statement of a code fact is not discussion.
@@ -510,7 +510,9 @@ const indexOf = (label: string): number => {
 };
 // "第一条可以", "前两条 OK", "A 吧", "方案二", "option B": the items a confirmation names, in its first clause.
 const NAMED_ITEMS = new RegExp(
-  '^[\\s\\p{P}]*(?:第\\s*([一二三四五1-9])\\s*[条个点项种部分]|前\\s*([两二三四五2-5])\\s*[条个点项]' +
+  `^[\\s\\p{P}]*(?:(?:${anyOf([...L.GRAMMAR.bareConfirmations, ...L.ITEM_CHOICE_LEADS.zh])})[\\s\\p{P}]+)?` +
+    `(?:${anyOf(L.ITEM_CHOICE_LEADS.en)}\\s+|${anyOf(L.ITEM_CHOICE_LEADS.zh)}\\s*)?` +
+    '(?:第\\s*([一二三四五1-9])\\s*[条个点项种部分]|前\\s*([两二三四五2-5])\\s*[条个点项]' +
     '|(?:方案|选项|option)\\s*([a-e一二三四五1-5])|([a-e1-5])(?=\\s*(?:[\\p{P}]|吧|就|可以|ok|行|$)))',
   'iu',
 );
@@ -532,7 +534,9 @@ export function boundConfirmation(userText: string, begin: number, end: number, 
   const items = first ? Array.from({ length: indexOf(first) }, (_, i) => i + 1) : [indexOf(nth ?? option ?? bare ?? '')];
   if (item === 0 || !items.includes(item)) return -1;
   // The rest of the confirming clause may only confirm ("可以", "OK", "照做", "就这个") — not hedge or ask.
-  const clauseEnd = quote.search(/[，,。.;；!！?？\n]/u);
+  // (The clause is the one the label stands in: "yep, let's do B." names B after its lead.)
+  const after = quote.slice(named[0].length).search(/[，,。.;；!！?？\n]/u);
+  const clauseEnd = after < 0 ? -1 : named[0].length + after;
   const clause = clauseEnd < 0 ? quote : quote.slice(0, clauseEnd);
   const rest = clause.slice(named[0].length);
   if (QUESTION_MARK.test(quote.slice(0, clauseEnd < 0 ? quote.length : clauseEnd + 1))) return -1;

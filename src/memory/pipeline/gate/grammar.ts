@@ -22,7 +22,7 @@ const PROHIBITIVE_OPENING = new RegExp(
 );
 const IMPERATIVE_OPENING = new RegExp(`^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*(${word(G.imperatives)})(?=[\\s\\p{L}\\p{N}])`, 'u');
 const CONTRAST = new RegExp(`(?:${word(G.contrasts)})(?![a-z])`, 'u');
-const CHOICE = new RegExp(`(?<![a-z])(${word(G.choiceVerbs)})(?![a-z])`, 'u');
+const CHOICE_ALL = new RegExp(`(?<![a-z])(${word(G.choiceVerbs)})(?![a-z])`, 'gu');
 const STOP_GERUND = /(?:^|[^\p{L}])(stop\s+[a-z]+ing)\b/u;
 const WEAK_RULE = new RegExp(`^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*[^，,。]{0,10}?(${word(G.weakRuleVerbs)})`, 'u');
 const CONVENTION = new RegExp(
@@ -42,6 +42,22 @@ const hitAt = (s: Sentence, clause: number, offset: number, text: string): Hit =
 function particular(s: Sentence, i: number): boolean {
   const c = s.clauses[i]!;
   return s.hits(P.localObjects, c.start, c.end).length > 0 || s.hits(P.deictics, c.start, c.end).length > 0;
+}
+
+/**
+ * The first verb of choosing in a clause that ends a word ("上个月" holds no 上, "线上用" holds 用) and
+ * no modifier ("上个月选的 Lerna": a verb before 的 is a relative clause of its noun).
+ */
+function choiceIn(s: Sentence, i: number): Hit | null {
+  const c = s.clauses[i]!;
+  for (const m of s.clauseText(i).matchAll(CHOICE_ALL)) {
+    const index = c.start + m.index + m[0].length - m[1]!.length;
+    const end = index + m[1]!.length;
+    if (!/\p{Script=Han}/u.test(m[1]!)) return { index, end, text: m[1]! };
+    // Its end is a word boundary ("不上|kubernetes" glues the negation before it; "上个|月" is another word).
+    if (s.span.aligned(end, end) && s.span.text[end] !== '的') return { index, end, text: m[1]! };
+  }
+  return null;
 }
 
 export function grammarActs(s: Sentence): Hit[] {
@@ -116,9 +132,9 @@ export function grammarActs(s: Sentence): Hit[] {
   // A choice against its alternative, in the same sentence.
   if (CONTRAST.test(s.span.text) && s.hits(P.codeFacts).every((f) => !/的是|现在|目前|当前|currently/u.test(f.text))) {
     for (let i = 0; i < s.clauses.length; i += 1) {
-      const choice = CHOICE.exec(s.clauseText(i));
+      const choice = choiceIn(s, i);
       if (choice && !particular(s, i)) {
-        out.push(hitAt(s, i, choice.index + choice[0].length - choice[1]!.length, choice[1]!));
+        out.push(choice);
         break;
       }
     }

@@ -465,6 +465,30 @@ export const RULING_LABELS = w(
   ],
 );
 
+/**
+ * A lead before a colon that revises an earlier choice ("Reversing what we picked last week:", "推翻上次定的："):
+ * a verb of revising and a word naming the choice. What follows the colon is the new ruling.
+ */
+export const REVISION_LEADS = {
+  verbs: w(
+    ['推翻', '改一下', '修改', '调整', '变更', '撤销', '改掉', '更改', '纠正'],
+    ['reversing', 'reverse', 'revising', 'revise', 'changing', 'change', 'overturning', 'overturn', 'undoing', 'undo', 'amending', 'amend'],
+  ),
+  choices: w(
+    ['定的', '选的', '决定', '方案', '约定', '结论', '选型'],
+    ['picked', 'decided', 'chose', 'chosen', 'agreed', 'settled', 'decision', 'plan', 'choice', 'pick'],
+  ),
+};
+
+/**
+ * Work asked for right after a ruling, in the same sentence ("… and fix whatever imports break", "…，然后把报错修好"):
+ * the ruling is a step of a task to do now. A joint and a verb of repair or follow-up work.
+ */
+export const FOLLOW_UP_WORK = {
+  joints: w(['然后', '再', '并且', '顺便'], ['and then', 'and', 'then']),
+  verbs: w(['修', '修好', '修一下', '修复', '修掉', '跑一下', '重跑', '提交'], ['fix', 'repair', 'patch', 'clean up', 'rerun', 'commit']),
+};
+
 /** An imperative ruling about this project: "不用留了，直接删", "drop support for {gap}". Decisions only. */
 export const RULING_VERBS = w(
   [
@@ -1378,6 +1402,12 @@ export const POLITE_REQUESTS = w(
   ],
 );
 
+/**
+ * Openers of the mood of a suggestion ("要不以后…", "how about we …", "mind adding …?"): the user proposes a
+ * standing act and waits for agreement — held for the user, question mark or not (M-5.7).
+ */
+export const SUGGESTION_OPENERS = w(['要不', '要不然', '不如'], ['how about', 'what about', "why don't we", 'why not', 'mind']);
+
 /** Words that weaken a wish: it holds "if possible", not always (M-5.7 suggests instead of accepting). */
 export const WEAKENERS = w(
   [
@@ -1574,6 +1604,12 @@ export const TYPO_SOURCES = w(
   ],
 );
 
+/** Words that may lead an item a confirmation names ("yep, let's do B", "行，就选方案二", "go with option 2"). */
+export const ITEM_CHOICE_LEADS = w(
+  ['就选', '选', '就用', '用', '就', '好', '行', '可以'],
+  ["let's do", "let's go with", "let's take", 'go with', 'pick'],
+);
+
 /** Names of a proposal, judged by a confirmation ("这个思路好", "that approach works"). */
 export const PROPOSAL_NOUNS = w(
   ['思路', '方案', '办法', '做法', '想法', '建议', '主意', '这样', '设计'],
@@ -1633,6 +1669,18 @@ export const DEICTICS = w(
 );
 
 /** The scope of this project ("这个仓库里", "in this repo", "here"). */
+/**
+ * A project named by its determiner as not this one: an indefinite or possessive one with a word of its own
+ * ("for a hobby project of mine", "in my personal dotfiles repo", "我自己的一个 demo 仓库"); "this repo" is ours.
+ */
+export const OTHER_PROJECT_NP = {
+  enDeterminers: ['a', 'an', 'one of my', 'my own', 'my', 'some'],
+  enPrepositions: ['for', 'in', 'on', 'at', 'with'],
+  zhOwners: ['我自己的', '我的', '我自己', '我'],
+  zhIndefinites: ['一个', '某个', '另一个'],
+  nouns: w(['项目', '仓库', 'repo', '代码库'], ['project', 'projects', 'repo', 'repos', 'repository', 'codebase', 'app']),
+};
+
 export const PROJECT_SCOPES = w(
   ['我们这里', '咱们这里', '我们这边', '这个仓库', '本仓库', '这个项目', '本项目', '我们项目', '项目里', '仓库里', '这个 repo', '这个repo'],
   [
@@ -1733,6 +1781,9 @@ export const TRIAL = w(['先试', '试行', '试用', '试运行'], ['try it for
 
 /** Words pointing back at what was just said, opening a later clause ("这个先不急"). */
 export const ZH_ANAPHORS = ['这个', '这事', '这件事', '这条', '这点', '这一条', '这块'];
+
+/** Adverbs and subjects around a retraction that name nothing of its topic ("yarn 彻底不用了": the topic is yarn). */
+export const TOPIC_ADVERBS = ['彻底', '完全', '全部', '就', '都', '也', '先', '还是', '那', '我们', '咱们', '暂时', '直接', '以后', '再'];
 
 /** Verbs of choosing: "还是" and one of them opening a later turn's clause settles the other way ("还是用现有的"). */
 export const CHOICE_VERBS = ['用', '选', '走', '保持', '继续用', '沿用', '维持', '留着', '回到', '换回'];
@@ -3758,6 +3809,8 @@ export const SHAPE = {
   ),
   /** Pronouns that, after a condition clause, point back at what the condition names ("split it"). */
   anaphoric: ['it', 'them', 'that', 'those', 'these', 'this', '它', '它们'],
+  /** Copulas after a ruling label whose complement is the ruling itself ("结论是…", "decision is that …"). */
+  labelCopulas: ['就是', '是', 'is that', 'is to'],
   /** Adverbs that open the main clause of a Chinese rule after its condition ("…的命令先停下来问我"). */
   consequenceAdverbs: ['先', '就', '都要', '一律', '直接', '务必', '请', '必须'],
   /** What "this" may point at and still name the whole project ("this repo"). */

@@ -1,4 +1,5 @@
 import {
+  DIRECTIVE_OPENING,
   EN_AUX,
   EN_CLAUSE_OPENER,
   EN_CONDITIONAL_WH,
@@ -89,6 +90,8 @@ export function questionSignal(s: Sentence, act: Act): string | null {
     if (!why && (P.universals.has(new Span(before)) || ZH_UNIVERSAL_AFTER.test(after) || ZH_NOT_WH_BEFORE.test(before))) continue;
     if (s.hits(P.embedding, c.start, h.index).length > 0) continue;
     if (!QUESTION_MARK.test(text) && s.hits(P.embedding, 0, h.index).length > 0) continue;
+    // "别再给我科普 X 是什么了": in a directive, the wh-word belongs to what is (not) to be done.
+    if (!QUESTION_MARK.test(text) && DIRECTIVE_OPENING.test(text.slice(c.start, h.index))) continue;
     // "你想怎么格式化就怎么格式化": a wh-word taken up again after 就 is free choice, not a question.
     if (text.slice(h.end).includes(`就${h.text}`)) continue;
     // "谁关谁请喝奶茶", "用什么写什么": the same wh-word again later is free choice too.

@@ -65,6 +65,9 @@ export const P = {
   laterHolds: new Phrases(L.LATER_HOLDS, 'either'),
   laterPartial: new Phrases(L.LATER_PARTIAL, 'either'),
   politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
+  suggestions: new Phrases(L.SUGGESTION_OPENERS),
+  revisionVerbs: new Phrases(L.REVISION_LEADS.verbs, 'either'),
+  revisedChoices: new Phrases(L.REVISION_LEADS.choices, 'either'),
   weakeners: new Phrases(L.WEAKENERS, 'either'),
   sarcasm: new Phrases(L.SARCASM, 'either'),
   sarcasmCues: new Phrases(L.SARCASM_CUES, 'either'),
@@ -184,6 +187,26 @@ export const CONDITION_END = new RegExp(`${anyOf(G.conditionEndings)}\\s*$`, 'u'
 export const ACT_CONDITION_END = new RegExp(`${anyOf(G.actConditionEndings)}\\s*$`, 'u');
 export const ACT_CONDITION_FOLLOWER = new RegExp(`^\\s*${anyOf(G.actConditionFollowers)}`, 'u');
 export const PROHIBITIVE = new RegExp(`^${anyOf(G.prohibitiveStarts)}(?![a-z])`, 'u');
+// "别再…", "不要…": a clause opened by a prohibitive is a directive, whatever wh-word its object holds.
+export const DIRECTIVE_OPENING = new RegExp(
+  `^[\\s\\p{P}]*(?:${anyOf([...G.clauseLeads, ...L.SHAPE.time.zh])}\\s*)*${anyOf(G.prohibitives.filter((w) => HAN_ENTRY.test(w)))}`,
+  'u',
+);
+// "for a hobby project of mine", "in my personal dotfiles repo": another project named by its determiner, with at
+// least one word of its own between the determiner and the noun.
+const OP = L.OTHER_PROJECT_NP;
+export const OTHER_PROJECT_NP = new RegExp(
+  `(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+${anyOf(OP.enDeterminers)}\\s+(?:(?!this\\b|the\\b)[\\w.-]+\\s+){1,3}` +
+    `${anyOf(OP.nouns.en)}(?![\\p{L}])|(?<![\\p{L}])${anyOf(OP.nouns.en)}\\s+of\\s+mine\\b` +
+    `|${anyOf(OP.zhOwners)}${anyOf(OP.zhIndefinites)}[^，,。\\s]{0,2}\\s*[\\w.-]*\\s*${anyOf(OP.nouns.zh)}`,
+  'u',
+);
+const FW = L.FOLLOW_UP_WORK;
+export const FOLLOW_UP = new RegExp(
+  `(?:(?<![\\p{L}])${anyOf(FW.joints.en)}\\s+${anyOf(FW.verbs.en)}(?![\\p{L}])` +
+    `|${anyOf(FW.joints.zh)}\\s*(?:把[^，,。]{1,12}?)?${anyOf(FW.verbs.zh)})`,
+  'u',
+);
 export const FUTURE_ADVERB = setOf(G.futureAdverbs);
 export const RULE_WORD = new RegExp(anyOf(G.ruleWords), 'u');
 export const EN_RULING_LEAD = new RegExp(`^[\\s\\p{P}]*(?:${anyOf(G.enRulingLeads)}\\s*)*$`, 'u');

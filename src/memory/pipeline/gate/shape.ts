@@ -254,7 +254,10 @@ export function shapeEvidence(
     // A marker word inside a noun ("以后端返回的…") is no scope, and the rest of that noun no verb.
     const hit = at(s, i, main + Math.max(0, found.offset), found.word);
     if (s.hits(P.compounds).some((h) => h.index < hit.end && hit.index < h.end)) continue;
-    const strong = found.mood === 'commitment' || main > 0 || scoped(s, i);
+    // "我们这个 repo 的 Python 是 3.11，so no 3.12-only syntax please": a decision's rule in a sentence that names this
+    // project as its scope is a convention of the project ("here" alone may be one place of the code).
+    const project = kind === 'project_decision' && s.hits(P.projectScopes).some((h) => h.text !== 'here');
+    const strong = found.mood === 'commitment' || main > 0 || project || scoped(s, i);
     if (!best || (strong && !best.strong)) best = { mood: found.mood, strong, hit, clause: i };
     if (best.strong) break;
   }
