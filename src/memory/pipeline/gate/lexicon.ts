@@ -1495,6 +1495,9 @@ export const SARCASM = w(
     '又来了',
     '反正也没人',
     '反正没人',
+    // "反正到时候背锅的是我": the cost named as the speaker's own, the proposal meant the other way.
+    '反正{gap}的是我',
+    '反正{gap}的还是我',
     '反正也没',
     '反正用户会',
     '对对对',
