@@ -177,6 +177,7 @@ const CODE_NAME =
  * A ruling verb in a one-off task: about one place ("把这个变量名改成 camelCase") it is refused; in the frame of a
  * request ("帮忙…", "can you …") it may still be a ruling, and is held for the user (M-5.7).
  */
+const QUANTIFIED_BEFORE = /(?:\b(?:each|every|all|any)\s+(?:[\w-]+\s+){0,2}|(?:所有|每一?|任何)[个行段处]?的?\s*)$/iu;
 const INSTANCE_PART_TASK =
   /^[\s\p{P}]*(?:先|帮我|给我|麻烦|请)?把\s*[a-z][a-z0-9]*[-_.][\w.-]*\s*的[^，,。所有每都各]{1,24}?(?:改成|换成|改为|删|去掉|拆成)/u;
 
@@ -194,7 +195,11 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
     return { detail: 'a ruling with the work to do now after it', verdict: 'suggest' };
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
   const scopes = s.hits(P.projectScopes);
-  const local = s.hits(P.localObjects).filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end));
+  // "each log line you write": a thing of one place under a quantifier ranges over every such place.
+  const local = s
+    .hits(P.localObjects)
+    .filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end))
+    .filter((h) => !QUANTIFIED_BEFORE.test(s.span.text.slice(Math.max(0, h.index - 24), h.index)));
   if (local.length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
   // "把 docker-compose.yml 里的端口改成 3307": a task on one named file or thing of the code.
   if (namedTask(s)) return { detail: 'a task on one named thing of the code', verdict: 'refuse' };

@@ -3463,6 +3463,8 @@ export const GRAMMAR = {
   /** Imperative verbs that open an instruction ("先问我", "附上{gap}", "ask me first", "include {gap}"). */
   imperatives: [
     '直接',
+    '顺便',
+    '顺手',
     '按',
     '照',
     '给',
@@ -3508,6 +3510,12 @@ export const GRAMMAR = {
     'start with',
     'lead with',
     'end with',
+    'link',
+    'link to',
+    'cite',
+    'point me to',
+    'explain',
+    'estimate',
     'use',
     'run',
     'mark',

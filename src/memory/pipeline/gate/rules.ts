@@ -83,7 +83,11 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'accept',
     verdict: 'accept',
     kind: p,
-    fires: ['碰到要改数据库结构的情况，先问我。'],
+    fires: [
+      '碰到要改数据库结构的情况，先问我。',
+      '如果你改了表结构，就顺便写一下回滚的 SQL。',
+      'When a Kafka setting comes up, cite the page of the broker docs it is on.',
+    ],
   },
   {
     name: 'convention',
@@ -711,6 +715,7 @@ export const GATE_RULES: readonly GateRule[] = [
     verdict: 'refuse',
     kind: d,
     fires: ['把 settings.yaml 里的超时改成 30 秒。', '把 billing-worker 的 Dockerfile 里的基础镜像换成 alpine。'],
+    stands: ['Every log line our services write should carry the request id.'],
   },
   {
     name: 'quoted-words',
