@@ -1377,6 +1377,9 @@ export const POLITE_REQUESTS = w(
     '好不好',
     '可以吗',
     '是不是可以',
+    // "以后 X 是不是都设成 Y 比较好？": a choice weighed as a question, put for agreement.
+    '是不是{gap}比较好',
+    '是不是{gap}更好',
     '行吗',
     '可以吧',
     '你要不要',

@@ -750,7 +750,7 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'polite_request',
     verdict: 'suggest',
     kind: p,
-    fires: ['以后能不能都先给结论？', 'Could you always include the file path from now on?'],
+    fires: ['以后能不能都先给结论？', 'Could you always include the file path from now on?', '以后回答是不是都先列出改动的文件比较好？'],
   },
   {
     name: 'suggestion-mood',
