@@ -78,7 +78,8 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
     if (before.trim().length === 0 && /^\s*[a-z][\w.-]*\s*(?:都|也|就|总|一般|只)?(?:不会|会|不|只|是|有|没有|支持|返回|用)/u.test(after))
       return true;
     // "Go 的 map 默认是无序遍历的": a thing's noun phrase ("X 的 Y") as the subject, a copula or a prediction after.
-    if (/的/u.test(before) && /^\s*(?:都|也|就|总)?\s*(?:是|会|为|不会)/u.test(after)) return true;
+    // ("Rust 的 HTTP 库默认不开压缩": a plain negation, not one of asking — 不要, 不许, 不用 — says what it does.)
+    if (/的/u.test(before) && /^\s*(?:都|也|就|总)?\s*(?:是|会|为|不会|不(?![要许准用能得必]))/u.test(after)) return true;
     // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
     if (ZH_DEMONSTRATIVE.test(before)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.
@@ -176,6 +177,10 @@ const CODE_NAME =
  * A ruling verb in a one-off task: about one place ("把这个变量名改成 camelCase") it is refused; in the frame of a
  * request ("帮忙…", "can you …") it may still be a ruling, and is held for the user (M-5.7).
  */
+const QUANTIFIED_BEFORE = /(?:\b(?:each|every|all|any)\s+(?:[\w-]+\s+){0,2}|(?:所有|每一?|任何)[个行段处]?的?\s*)$/iu;
+const INSTANCE_PART_TASK =
+  /^[\s\p{P}]*(?:先|帮我|给我|麻烦|请)?把\s*[a-z][a-z0-9]*[-_.][\w.-]*\s*的[^，,。所有每都各]{1,24}?(?:改成|换成|改为|删|去掉|拆成)/u;
+
 export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 'suggest' | 'refuse' } | null {
   // "帮我写一个 GitHub Action，每次 push 都跑 lint": the rule describes a thing the user asks to have made.
   if (s.hits(P.requestFrames).length > 0 && MAKE_ONE.test(s.span.text)) return { detail: 'a request to make one thing', verdict: 'refuse' };
@@ -190,13 +195,20 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
     return { detail: 'a ruling with the work to do now after it', verdict: 'suggest' };
   if (act.type === 'decision' && !CHANGE_VERB.test(act.hit.text)) return null;
   const scopes = s.hits(P.projectScopes);
-  const local = s.hits(P.localObjects).filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end));
+  // "each log line you write": a thing of one place under a quantifier ranges over every such place.
+  const local = s
+    .hits(P.localObjects)
+    .filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end))
+    .filter((h) => !QUANTIFIED_BEFORE.test(s.span.text.slice(Math.max(0, h.index - 24), h.index)));
   if (local.length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
   // "把 docker-compose.yml 里的端口改成 3307": a task on one named file or thing of the code.
   if (namedTask(s)) return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
   // "帮我把 Dockerfile 改成多阶段构建": 把 a thing named in Latin letters, then a verb of changing it.
   if (/^[\s\p{P}]*(?:先|帮我|给我|麻烦|请)?把\s*[a-z][\w.-]*\s*(?:里的?[^，,。]{0,10})?(?:改成|换成|改为|删|去掉|拆成)/u.test(s.span.text))
     return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
+  // "把 billing-worker 的 Dockerfile 里的基础镜像换成 alpine": an instance's name (a hyphen, dot or digit in it), then
+  // its parts by 的, then a verb of changing them, with no quantifier over them.
+  if (INSTANCE_PART_TASK.test(s.span.text)) return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
   // "帮我把 OrderService 里那个废弃的 calcDiscount 方法删了": a request naming one thing of the code.
   if (s.hits(P.requestFrames).length > 0 && CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)))
     return { detail: 'a request about one named thing of the code', verdict: 'refuse' };

@@ -369,6 +369,16 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
       why = problem('no_speech_act', 'an acknowledgement says nothing of its own to discuss');
       continue;
     }
+    // "以后给我用表格对比方案": a standing marker opening the sentence, then a request to the assistant, is a standing
+    // wish (a preference), not what is being discussed.
+    if (
+      own.every((s) =>
+        s.hits(P.standing).some((h) => STANDING_WISH.test(s.span.text.slice(0, h.index)) && ADDRESSED.test(s.span.text.slice(h.end))),
+      )
+    ) {
+      why = problem('no_speech_act', 'a standing wish to the assistant is a preference, not discussion');
+      continue;
+    }
     // A fact shape beside a word of discussion alone ("那个 401 的问题是 token 过期…"): no person at work, no open
     // choice or question — conflicting evidence.
     let worded = false;
@@ -418,10 +428,16 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
   return held ?? why ?? problem('code_fact', 'a statement of a code fact is not discussion context');
 }
 
+const STANDING_WISH = /^[\s\p{P}]*$/u;
+const ADDRESSED = /^[\s,，]*(?:都|就|一律)?(?:给我|帮我|请|你(?!们)|(?:please\s+)?(?:give me|show me|answer|reply|write|use)\b)/u;
+
 // "先不看这个了", "不聊这个了", "let's talk about something else": a clause that drops the topic itself.
 const DROP_TOPIC = new RegExp(
   `^(?:那|那就|我们|咱们)?(?:${L.HOLD_ADVERBS.join('|')})?(?:不|别)\\p{Script=Han}{1,2}(?:这个|这事|这块|这些|它|那个)了?$` +
-    "|^(?:let's|let us|we'll|i'll)\\s+(?:look at|talk about|move on to|switch to|do)\\s+something else$|^(?:let's\\s+)?move on$",
+    // "…——不聊了，下一个": a verb of talking stopped, no object needed, or a move to the next topic.
+    `|^(?:那|那就|我们|咱们)?(?:${L.HOLD_ADVERBS.join('|')})?(?:不|别)再?(?:聊|谈|讨论|说)了$|^(?:下一个|下个)(?:问题|话题)?$` +
+    "|^(?:let's|let us|we'll|i'll)\\s+(?:look at|talk about|move on to|switch to|do)\\s+something else$|^(?:let's\\s+)?move on$" +
+    '|^next (?:question|topic)$',
   'u',
 );
 

@@ -1377,6 +1377,9 @@ export const POLITE_REQUESTS = w(
     '好不好',
     '可以吗',
     '是不是可以',
+    // "以后 X 是不是都设成 Y 比较好？": a choice weighed as a question, put for agreement.
+    '是不是{gap}比较好',
+    '是不是{gap}更好',
     '行吗',
     '可以吧',
     '你要不要',
@@ -1495,6 +1498,9 @@ export const SARCASM = w(
     '又来了',
     '反正也没人',
     '反正没人',
+    // "反正到时候背锅的是我": the cost named as the speaker's own, the proposal meant the other way.
+    '反正{gap}的是我',
+    '反正{gap}的还是我',
     '反正也没',
     '反正用户会',
     '对对对',
@@ -3460,6 +3466,8 @@ export const GRAMMAR = {
   /** Imperative verbs that open an instruction ("先问我", "附上{gap}", "ask me first", "include {gap}"). */
   imperatives: [
     '直接',
+    '顺便',
+    '顺手',
     '按',
     '照',
     '给',
@@ -3505,6 +3513,12 @@ export const GRAMMAR = {
     'start with',
     'lead with',
     'end with',
+    'link',
+    'link to',
+    'cite',
+    'point me to',
+    'explain',
+    'estimate',
     'use',
     'run',
     'mark',

@@ -83,7 +83,11 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'accept',
     verdict: 'accept',
     kind: p,
-    fires: ['碰到要改数据库结构的情况，先问我。'],
+    fires: [
+      '碰到要改数据库结构的情况，先问我。',
+      '如果你改了表结构，就顺便写一下回滚的 SQL。',
+      'When a Kafka setting comes up, cite the page of the broker docs it is on.',
+    ],
   },
   {
     name: 'convention',
@@ -663,8 +667,21 @@ export const GATE_RULES: readonly GateRule[] = [
     verdict: 'refuse',
     kind: c,
     quote: '我们在排查登录偶发 401 的问题',
-    fires: ['我们在排查登录偶发 401 的问题，算了，先不聊这个了。', "我们在排查登录偶发 401 的问题——never mind, let's move on."],
+    fires: [
+      '我们在排查登录偶发 401 的问题，算了，先不聊这个了。',
+      "我们在排查登录偶发 401 的问题——never mind, let's move on.",
+      '我们在排查登录偶发 401 的问题。不讨论了，下一个。',
+    ],
     stands: ['我们在排查登录偶发 401 的问题，先从网关日志看起。'],
+  },
+  {
+    name: 'standing-wish-not-discussion',
+    reads: 'a discussion context that opens with a standing marker and a request to the assistant: a preference',
+    reason: 'no_speech_act',
+    verdict: 'refuse',
+    kind: c,
+    fires: ['以后给我按优先级列一下待办。', 'From now on, show me the diff first.'],
+    stands: ['我们以后要不要把 CI 换到 GitHub Actions，还在讨论。'],
   },
   {
     name: 'software-default',
@@ -689,7 +706,7 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'description',
     verdict: 'refuse',
     kind: p,
-    fires: ['这个测试在 CI 上总是超时。', '每次部署都能自动回滚。'],
+    fires: ['这个测试在 CI 上总是超时。', '每次部署都能自动回滚。', 'Rust 的 HTTP 库默认不开压缩。'],
   },
   {
     name: 'one-off-task',
@@ -697,7 +714,8 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'one_off_request',
     verdict: 'refuse',
     kind: d,
-    fires: ['把 settings.yaml 里的超时改成 30 秒。'],
+    fires: ['把 settings.yaml 里的超时改成 30 秒。', '把 billing-worker 的 Dockerfile 里的基础镜像换成 alpine。'],
+    stands: ['Every log line our services write should carry the request id.'],
   },
   {
     name: 'quoted-words',
@@ -732,7 +750,7 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'polite_request',
     verdict: 'suggest',
     kind: p,
-    fires: ['以后能不能都先给结论？', 'Could you always include the file path from now on?'],
+    fires: ['以后能不能都先给结论？', 'Could you always include the file path from now on?', '以后回答是不是都先列出改动的文件比较好？'],
   },
   {
     name: 'suggestion-mood',
@@ -768,7 +786,7 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'sarcasm',
     verdict: 'suggest',
     kind: p,
-    fires: ['呵呵，以后都别写测试了。', '以后文档就别写了呗，反正我们自己记得住。'],
+    fires: ['呵呵，以后都别写测试了。', '以后文档就别写了呗，反正我们自己记得住。', '以后上线都跳过灰度，反正半夜回滚的是我。'],
   },
   {
     name: 'sarcasm-cues',
