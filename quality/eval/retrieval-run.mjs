@@ -39,6 +39,7 @@ for (const [file, label] of [
   ['retrieval.heldback4.v1.json', 'Held-back queries v4 (read)'],
   ['retrieval.heldback5.v1.json', 'Held-back queries v5 (read)'],
   ['retrieval.heldback6.v1.json', 'Held-back queries v6 (measured unread twice, then copied in)'],
+  ['retrieval.heldback7.v1.json', 'Held-back queries v7 (measured unread once; labels to be reviewed)'],
 ]) {
   if (!existsSync(here(file))) continue;
   const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev, details: failures });
