@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // npm run eval:quality (retrieval part) [-- --corpus PATH] [--heldback PATH] [--failures]: the retrieval corpus
-// through dist/, figures per query type and language for the dev part and each read held-back part, beside a
-// BM25 baseline. `--heldback PATH` adds an unread part: figures only, its queries are never printed.
+// through dist/, figures per query type and language for the dev part, each read held-back part and each unread one,
+// beside a BM25 baseline. `--heldback PATH` adds an unread part: figures only, its queries are never printed.
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemoryManager, ScriptedLlm } from '../../dist/index.js';
 import { formatRetrieval, loadRetrievalCorpus, runRetrieval } from './retrieval.mjs';
@@ -39,15 +40,21 @@ for (const [file, label] of [
   ['retrieval.heldback4.v1.json', 'Held-back queries v4 (read)'],
   ['retrieval.heldback5.v1.json', 'Held-back queries v5 (read)'],
   ['retrieval.heldback6.v1.json', 'Held-back queries v6 (measured unread twice, then copied in)'],
-  ['retrieval.heldback7.v1.json', 'Held-back queries v7 (measured unread once; labels to be reviewed)'],
 ]) {
   if (!existsSync(here(file))) continue;
   const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev, details: failures });
   console.log(formatRetrieval(held, label));
   if (failures) printFailures(held);
 }
+// The held-back parts kept unread: figures only, their queries are never printed, not even with --failures.
+const unreadParts = [['retrieval.heldback7.v1.json', 'Held-back queries v7 (labels reviewed, unread)']];
+for (const [file, label] of unreadParts) {
+  if (!existsSync(here(file))) continue;
+  const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev });
+  console.log(formatRetrieval(held, label));
+}
 const unread = option('heldback');
-if (unread) {
+if (unread && !unreadParts.some(([file]) => resolve(unread) === here(file))) {
   // Figures only: the queries of an unread part are never printed.
   const held = await runRetrieval(loadRetrievalCorpus(unread), api, { base: dev });
   console.log(formatRetrieval(held, `Held-back queries ${unread.split('/').at(-1)} (unread)`));
