@@ -38,14 +38,15 @@ for (const [file, label] of [
   ['retrieval.heldback3.v1.json', 'Held-back queries v3 (read)'],
   ['retrieval.heldback4.v1.json', 'Held-back queries v4 (read)'],
   ['retrieval.heldback5.v1.json', 'Held-back queries v5 (read)'],
-  ['retrieval.heldback6.v1.json', 'Held-back queries v6 (measured unread twice, then copied in)'],
-  ['retrieval.heldback7.v1.json', 'Held-back queries v7 (measured unread once; labels to be reviewed)'],
+  ['retrieval.heldback6.v1.json', 'Held-back queries v6 (read)'],
 ]) {
   if (!existsSync(here(file))) continue;
   const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev, details: failures });
   console.log(formatRetrieval(held, label));
   if (failures) printFailures(held);
 }
+// Held-back v7 is in the project but unread (its labels are to be reviewed): measured only through
+// `--heldback quality/retrieval.heldback7.v1.json`, figures only.
 const unread = option('heldback');
 if (unread) {
   // Figures only: the queries of an unread part are never printed.
