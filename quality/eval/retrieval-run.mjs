@@ -39,7 +39,7 @@ for (const [file, label] of [
   ['retrieval.heldback3.v1.json', 'Held-back queries v3 (read)'],
   ['retrieval.heldback4.v1.json', 'Held-back queries v4 (read)'],
   ['retrieval.heldback5.v1.json', 'Held-back queries v5 (read)'],
-  ['retrieval.heldback6.v1.json', 'Held-back queries v6 (measured unread twice, then copied in)'],
+  ['retrieval.heldback6.v1.json', 'Held-back queries v6 (read)'],
 ]) {
   if (!existsSync(here(file))) continue;
   const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev, details: failures });

@@ -19,9 +19,10 @@ import { GLOSSARY } from './search-glossary.js';
  * 10: glossary families of output and debugging, logging, databases, operations, identity and testing; 11: a version
  * number is one word, an acronym's plural is one word, glossary families of caching, data modelling, scheduling,
  * time periods and the style of answers; 12: the last word of a compound that says how (-style, -based) is a word
- * of its own.
+ * of its own; 13: a participle after a hyphen (TaskFlow-decorated) is a word of its own, "-oes" plurals (goes), the
+ * unit after "how many / how much" asks.
  */
-export const TERM_RULES_VERSION = 12;
+export const TERM_RULES_VERSION = 13;
 
 let segmenter: Intl.Segmenter | undefined;
 /**
@@ -224,7 +225,7 @@ export function stemWord(word: string): string {
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('ied') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (/(?:ss|sh|ch|x|z)es$/u.test(w)) w = w.slice(0, -2);
+  else if (/(?:ss|sh|ch|x|z|o)es$/u.test(w)) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(?:ss|us|is|as|os)$/u.test(w)) w = w.slice(0, -1);
   if (w.endsWith('ing') && w.length >= 6) w = undouble(w.slice(0, -3));
   else if (w.endsWith('ed') && w.length >= 5 && !w.endsWith('eed')) w = undouble(w.slice(0, -2));
@@ -279,7 +280,11 @@ function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[])
     return;
   }
   // A compound's last word that says how (TaskFlow-style, trunk-based, type-safe) is a word of its own, not a part of the name.
-  const affix = /^(.+)-(style|based|like|driven|related|specific|aware|friendly|safe|only|first|free|wide)$/iu.exec(chunk);
+  // So is a participle after a hyphen, written in small letters (TaskFlow-decorated, schema-generated): it says what
+  // is done with the name.
+  const affix =
+    /^(.+)-(style|based|like|driven|related|specific|aware|friendly|safe|only|first|free|wide)$/iu.exec(chunk) ??
+    /^(.+)-(\p{Ll}{3,}(?:ed|ing))$/u.exec(chunk);
   if (affix) {
     identifierGroups(affix[1]!, out, tokens);
     identifierGroups(affix[2]!, out, tokens);
@@ -321,6 +326,10 @@ function addAlternative(group: WordGroup, term: string): void {
 
 // Words that ask a degree after "how" (English has no single word for 多久, 多少, 多大).
 const HOW_DEGREE = new Set('long many much big large small often old far soon fast'.split(' '));
+// Units a number is asked in after "how many / how much", like the measure word of 几次, 几天, 几行 ("how many times").
+const HOW_MEASURE = new Set(
+  'time day hour minute min second sec millisecond ms week month year kind line page step round'.split(' ').map((w) => stemWord(w)),
+);
 
 // Stands for a segment of asking (an A-not-A question): a stop word, never paired with.
 const ASKING = '\u0000';
@@ -478,6 +487,19 @@ export function wordGroups(text: string): WordGroup[] {
   tokens.forEach((token, i) => {
     const before = tokens[i - 1];
     if (token && before && token.group >= 0 && before.raw.toLowerCase() === 'how' && HOW_DEGREE.has(token.raw.toLowerCase())) {
+      asking.add(token.group);
+    }
+    // "how many times", "how much time": the unit after the degree asks with it.
+    const how = tokens[i - 2];
+    if (
+      token &&
+      before &&
+      how &&
+      token.group >= 0 &&
+      how.raw.toLowerCase() === 'how' &&
+      /^(?:many|much)$/u.test(before.raw.toLowerCase()) &&
+      HOW_MEASURE.has(token.stem)
+    ) {
       asking.add(token.group);
     }
   });

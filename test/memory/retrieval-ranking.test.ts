@@ -54,6 +54,10 @@ describe('search words (M-7.7)', () => {
     expect(terms('不要用 Lombok')).toEqual(['不要', 'lombok']);
     expect(terms('how long is the access token valid')).toEqual(['access', 'token', 'valid']);
     expect(terms('how many retries')).toEqual(['retry']);
+    // The unit after "how many / how much" asks with it, like the measure word of 几次.
+    expect(terms('how many times does a failed task retry')).toEqual(['fail', 'task', 'retry']);
+    expect(terms('how many days are logs kept')).toEqual(['log', 'kept']);
+    expect(terms('the times of day')).toEqual(['tim', 'day']);
     expect(terms('a long comment')).toEqual(['long', 'comment']);
     const weight = (text: string): number[] => wordGroups(text).map((g) => g.weight);
     expect(weight('MySQL 版本')).toEqual([1, GENERIC_WEIGHT]);
@@ -106,6 +110,15 @@ describe('search words (M-7.7)', () => {
       ['flow', 'taskflow'],
       ['styl', undefined],
     ]);
+    // A participle after a hyphen says what is done with the name: the name alone meets a memory about it.
+    expect(wordGroups('taskflow-decorated DAGs').map((g) => [g.term, g.identifier])).toEqual([
+      ['taskflow', undefined],
+      ['decorat', undefined],
+      ['dag', undefined],
+    ]);
+    // In capitals, or a name of its own, it stays a part of the identifier.
+    expect(wordGroups('rate-limited').map((g) => g.identifier)).toEqual([undefined, undefined]);
+    expect(wordGroups('pre-commit').map((g) => g.identifier)).toEqual(['precommit', 'precommit']);
   });
 
   it('light English stemming: plurals, -ing, -ed; digits and short words untouched', () => {
@@ -120,6 +133,7 @@ describe('search words (M-7.7)', () => {
     same('optimisation', 'optimization');
     same('behaviours', 'behavior');
     expect(['status', 'redis', 'k8s', 'go'].map(stemWord)).toEqual(['status', 'redis', 'k8s', 'go']);
+    expect(['goes', 'heroes', 'echoes'].map(stemWord)).toEqual(['go', 'hero', 'echo']);
     expect(canonicalText('Integration tests')).toBe(canonicalText('integration test'));
   });
 });
