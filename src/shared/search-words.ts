@@ -19,9 +19,10 @@ import { GLOSSARY } from './search-glossary.js';
  * 10: glossary families of output and debugging, logging, databases, operations, identity and testing; 11: a version
  * number is one word, an acronym's plural is one word, glossary families of caching, data modelling, scheduling,
  * time periods and the style of answers; 12: the last word of a compound that says how (-style, -based) is a word
- * of its own.
+ * of its own; 13: glossary families of release and operations, cloud, observability, networking and HTTP, security
+ * and messaging.
  */
-export const TERM_RULES_VERSION = 12;
+export const TERM_RULES_VERSION = 13;
 
 let segmenter: Intl.Segmenter | undefined;
 /**
