@@ -20,9 +20,10 @@ import { GLOSSARY } from './search-glossary.js';
  * number is one word, an acronym's plural is one word, glossary families of caching, data modelling, scheduling,
  * time periods and the style of answers; 12: the last word of a compound that says how (-style, -based) is a word
  * of its own; 13: a participle after a hyphen (TaskFlow-decorated) is a word of its own, "-oes" plurals (goes), the
- * unit after "how many / how much" asks.
+ * unit after "how many / how much" asks; 14: glossary families of release and operations, cloud, observability,
+ * networking and HTTP, security and messaging.
  */
-export const TERM_RULES_VERSION = 13;
+export const TERM_RULES_VERSION = 14;
 
 let segmenter: Intl.Segmenter | undefined;
 /**

@@ -57,6 +57,15 @@ describe('developer-terms glossary (M-7.7)', () => {
     // An identifier part or a whole identifier may be a form.
     expect(conceptsIn('RocketMQ')).toEqual(new Set(['=message_queue']));
     expect(conceptsIn('E2E tests')).toEqual(new Set(['=end_to_end_test', '=test']));
+    // A form that ends in another concept's form keeps that concept too; a capitals-only form is not its lower case.
+    expect(conceptsIn('三次握手')).toEqual(new Set(['=three_way_handshake', '=handshake']));
+    expect(conceptsIn('three-way handshake')).toEqual(new Set(['=three_way_handshake', '=handshake']));
+    expect(conceptsIn('跨站脚本攻击').has('=cross_site_scripting')).toBe(true);
+    expect(conceptsIn('XSS')).toEqual(new Set(['=cross_site_scripting']));
+    expect(conceptsIn('SLA 99.9')).toEqual(new Set(['=service_level_agreement']));
+    expect(conceptsIn('AZ')).toEqual(new Set(['=availability_zone']));
+    expect(conceptsIn('az login')).toEqual(new Set(['=login']));
+    expect(conceptsIn('on-call rotation')).toEqual(new Set(['=oncall']));
   });
 
   it('never creates a hit for an unrelated memory: an English form finds only memories saying one of its Chinese forms', async () => {
