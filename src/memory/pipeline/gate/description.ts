@@ -25,6 +25,8 @@ import { type Act, Sentence, wordsOf } from './sentence.js';
 import { SHAPE } from './lexicon.js';
 import { tagged } from './pos.js';
 
+// A verb of one or two characters with the perfective 了 / 过 opening the text ("实现了", "带了", "开过").
+const ZH_PERFECTIVE_START = /^\s*(?:都|也|就|已经)?\s*\p{Script=Han}{1,2}(?:了|过)(?![解])/u;
 const ZH_DURATIVE = /\p{Script=Han}{1,2}着(?![了想])/u;
 const FAILURE_RESULTS = SHAPE.zhFailureResults;
 
@@ -80,6 +82,9 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
     // "Go 的 map 默认是无序遍历的": a thing's noun phrase ("X 的 Y") as the subject, a copula or a prediction after.
     // ("Rust 的 HTTP 库默认不开压缩": a plain negation, not one of asking — 不要, 不许, 不用 — says what it does.)
     if (/的/u.test(before) && /^\s*(?:都|也|就|总)?\s*(?:是|会|为|不会|不(?![要许准用能得必]))/u.test(after)) return true;
+    // "Kotlin 的 data class 默认实现了 equals", "Unity 的 prefab 默认带了一个 Transform": a verb with the perfective 了
+    // or 过 after a thing's noun phrase says what it already does.
+    if (/的/u.test(before) && ZH_PERFECTIVE_START.test(after)) return true;
     // "这个服务默认监听 8080 端口": a thing pointed at is described, not asked for.
     if (ZH_DEMONSTRATIVE.test(before)) return true;
     // "Kafka 默认保留 7 天": a product named in Latin letters as the subject describes that product.

@@ -22,6 +22,7 @@ import { type GateProblem, held, problem, type StatementKind } from './verdict.j
 import { fold, Phrases, Span } from './words.js';
 import { isRemembered, rememberOverrules } from '../remember-act.js';
 import { scoped } from './shape.js';
+import { dropsBack } from './drops.js';
 
 // A delimitative or this-time-only task ("更新一下", "this time"): an offer of work, not a project choice.
 const ONE_TIME = /一下|这次|这一次|\bthis time\b|\bright now\b/u;
@@ -121,12 +122,24 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
   }
   // A statement right beside pasted material may be part of it (M-5.7): held for the user.
   if (nearPaste(text, begin)) return problem('paste_nearby', 'the quote stands right beside pasted material');
+  // 'From the release notes: "X remains the default going forward." Worth …?': quotation marks that run past the
+  // sentence the quote stands in (the sentence alone does not see the pair).
+  if (quotedRanges(text).some(([a, b]) => a < begin && end < b && (a < standing!.start || b > standing!.end)))
+    return problem('quoted_speech', 'the quoted words stand inside quotation marks that run past their sentence');
+  // "…默认实现了 equals 和 hashCode 对吧。", "…, right?": a sentence ending on a tag that asks to confirm.
+  if (FACT_TAG_END.test(fold(text.slice(standing.start, standing.end))))
+    return problem('question', 'the sentence ends on a tag asking to confirm it');
   const index = sentences.indexOf(standing);
+  // "For game jams I never write tests. Just so you know why my jam repo looks like that.": what follows in the
+  // turn says the statement explains another project of the user's.
+  if (explainsOtherProject(text.slice(begin))) return problem('other_project', 'what follows puts the statement in another project');
   // "等下，这个我说了不算，…先别记": the next turn taking it back anywhere in it.
   if (next !== null && retractsLater(next)) return problem('retracted', 'the next turn takes the statement back');
   // "私有的那条去掉吧": the next turn takes back a part of it: what stands is for the user to say.
   if (next !== null && P.laterPartial.has(new Span(fold(next))))
     return problem('retracted', 'the next turn takes back a part of the statement', 'suggest');
+  // "…一份……哦等等，…，这个不用", "…. Wait, no, …, that's off the table": a later clause of the turn drops it.
+  if (dropsBack(text.slice(end))) return problem('retracted', 'a later clause of the turn points back at the statement and drops it');
   const following = sentences[index + 1] ? text.slice(sentences[index + 1]!.start, sentences[index + 1]!.end) : firstSentence(next);
   if (following !== null) {
     const span = new Span(fold(following));
@@ -139,6 +152,22 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
   }
   return null;
+}
+
+const FACT_TAG_END = new RegExp(
+  `(?:${L.FACT_TAGS.zh.join('|')})[\\s\\p{P}]*$|[,，]\\s*(?:${L.FACT_TAGS.en.join('|')})\\s*[?？][\\s\\p{P}]*$`,
+  'u',
+);
+// The user's own other project named by a possessive and a qualifier ("my jam repo", "我那个外包的仓库"), then said
+// to be that way ("looks like that", "才这样"): the statement explains that project.
+const OWN_OTHER_PROJECT = new RegExp(
+  `(?:(?<![\\p{L}])my\\s+(?!own\\b)(?:[\\w.-]+\\s+){1,2}(?:${L.OTHER_PROJECT_NP.nouns.en.join('|')})(?![\\p{L}])` +
+    `|我(?:那个|的那个|自己的)[^，,。]{1,12}?(?:${L.OTHER_PROJECT_NP.nouns.zh.join('|')}))` +
+    `[^，,。.!?！？]{0,12}?(?:looks? (?:like|that way)|is (?:like|set up like) (?:that|this)|才(?:会)?(?:这样|那样|这个样子))`,
+  'u',
+);
+function explainsOtherProject(rest: string): boolean {
+  return OWN_OTHER_PROJECT.test(fold(rest));
 }
 
 // A question asking the assistant to do likewise ("你也这样？", "can you do that too?").
@@ -224,7 +253,7 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
  */
 export function retractsLater(text: string): boolean {
   const folded = fold(text);
-  if (REVERSAL.test(folded) || KEEP_OTHER.test(folded) || SLIP_BACK.test(folded)) return true;
+  if (REVERSAL.test(folded) || KEEP_OTHER.test(folded) || SLIP_BACK.test(folded) || dropsBack(text)) return true;
   // A clause that holds a thing back for now, or settles on the alternative, anywhere in the turn.
   if (folded.split(/[，,。.!！;；?？\n]/u).some((c) => HOLD_CLAUSE.test(c.trim()) || SETTLE_OTHER.test(c.trim()))) return true;
   // The whole turn is read: a hold or retraction may come after its reason ("等下，这个我说了不算，…先别记").
@@ -471,6 +500,8 @@ const DROP_TOPIC = new RegExp(
 /** True when a clause of the text drops what was said before it: a bare retraction, or a drop of the topic. */
 function dropsLater(rest: string): boolean {
   if (rest.trim().length === 0) return false;
+  // A pointing word and a drop ("这个先 hold", "drop that") drops it as well.
+  if (dropsBack(rest)) return true;
   return fold(rest)
     .split(/[，,。.!！;；?？\n—–]|\s-\s/u)
     .map((c) => c.trim())

@@ -846,6 +846,11 @@ export const OTHER_PROJECTS = w(
     '自己的项目',
     '人家的{gap}项目',
     '别人的{gap}项目',
+    // A past time frame of the user's own ("以前做 Cocos 小游戏的时候", "之前在学校那会儿"): how it was done then.
+    '以前{gap}的时候',
+    '之前{gap}的时候',
+    '以前做',
+    '之前做',
   ],
   [
     'side project',
@@ -1464,12 +1469,48 @@ export const WEAKENERS = w(
  * …"), laughter or a wink ("lol", "🙂"), and an ironic consequence ("that'll speed things up").
  */
 export const SARCASM_CUES = w(
-  ['反正', '不管了', '呗', '随便', '没人', '没有人', '谁也不', '谁都不', '不会有人', '🙂', '哈哈'],
-  ['anyway', 'whatever', 'i guess', 'nobody', 'no one', 'who needs', 'who cares', 'lol', 'lmao', "that'll", 'that will'],
+  [
+    '反正',
+    '不管了',
+    '呗',
+    '随便',
+    '没人',
+    '没有人',
+    '谁也不',
+    '谁都不',
+    '不会有人',
+    '🙂',
+    '哈哈',
+    // An exasperated "might as well … and be done" (干脆…得了) and a complaint about a repeat (又是).
+    '干脆{gap}得了',
+    '干脆{gap}算了',
+    '又是',
+    // Praise standing alone after an absurd consequence ("…，完美。", "…. Perfect.").
+    '完美',
+    '绝了',
+  ],
+  [
+    'anyway',
+    'whatever',
+    'i guess',
+    'nobody',
+    'no one',
+    'who needs',
+    'who cares',
+    'lol',
+    'lmao',
+    "that'll",
+    'that will',
+    'might as well',
+    'may as well',
+    'perfect',
+    'genius',
+    'brilliant',
+  ],
 );
 
 /** A concession opening a sentence ("sure, …", "哦，那…"): a sarcasm cue only beside another one. */
-export const SARCASM_OPENERS = w(['哦', '噢', '行吧', '好吧'], ['sure', 'fine', 'oh', 'oh well']);
+export const SARCASM_OPENERS = w(['哦', '噢', '行吧', '好吧', '哈', '呵'], ['sure', 'fine', 'oh', 'oh well', 'ha', 'heh']);
 
 /** Words of assent: said twice in a row at the start ("好啊好啊", "对对对"), a cue of sarcasm. */
 export const ASSENT_WORDS = ['好', '行', '对', '是', '嗯'];
@@ -1829,6 +1870,7 @@ export const RETRACTIONS = w(
     '说了不算',
     '我说了不算',
     '我收回',
+    '当作没说',
     '划掉',
     '没事了',
     '当没说',
@@ -3875,4 +3917,132 @@ export const SHAPE = {
 export const ACKNOWLEDGEMENTS = w(
   ['好', '好的', '行', '嗯', '嗯嗯', '收到', '明白', '明白了', '懂了', '了解', '谢谢', '多谢', '原来如此'],
   ['ok', 'okay', 'got it', 'thanks', 'thank you', 'thx', 'cool', 'nice', 'great', 'i see', 'makes sense'],
+);
+
+/**
+ * A clause that points back at what was just said and drops it ("这个不用", "这个先 hold", "drop that",
+ * "that's off the table for now"): the pointing word, then a predicate of dropping, holding or misrecording;
+ * in English also a verb of dropping before the pointing word. Read in the clauses after a quote and in the
+ * next turn (drops.ts).
+ */
+export const DROP_ANAPHORS = w(
+  [
+    '这个',
+    '那个',
+    '这条',
+    '那条',
+    '这事',
+    '这件事',
+    '那件事',
+    '这点',
+    '这块',
+    '这一条',
+    '这些',
+    '刚才那条',
+    '刚才那个',
+    '上面那条',
+    '前面那条',
+  ],
+  [
+    'that',
+    'this',
+    'it',
+    'that one',
+    'this one',
+    'that idea',
+    'that part',
+    'that plan',
+    'that rule',
+    'that bit',
+    'all that',
+    'the whole thing',
+  ],
+);
+export const DROP_PREDICATES = w(
+  [
+    '不用',
+    '不要',
+    '不做',
+    '不搞',
+    '不上',
+    '不加',
+    '不改',
+    '不切',
+    '不算',
+    '不考虑',
+    '算了',
+    '作废',
+    '取消',
+    '删掉',
+    '删了',
+    '去掉',
+    '撤掉',
+    '先放',
+    '放一放',
+    '放放',
+    '先放着',
+    '搁置',
+    '先搁着',
+    '先 hold',
+    '免了',
+    '记反',
+    '记错',
+    '说反',
+    '说错',
+  ],
+  [
+    'is off the table',
+    "'s off the table",
+    'is off',
+    "'s off",
+    'is out',
+    "'s out",
+    'is cancelled',
+    'is canceled',
+    'is dropped',
+    'is scrapped',
+    "won't happen",
+    "isn't happening",
+    'is not happening',
+    'is on hold',
+    "'s on hold",
+    'can wait',
+  ],
+);
+/** English verbs of dropping that take the pointing word as their object ("drop that", "let's scrap it"). */
+export const DROP_VERBS = w(
+  [],
+  ['drop', 'scrap', 'skip', 'cancel', 'forget', 'ignore', 'undo', 'strike', 'shelve', 'park', 'kill', 'nix', 'ditch', 'revert', 'hold'],
+);
+/** Words a drop clause may open with or end on that add nothing to it ("wait", "for now", "了"). */
+export const DROP_FRAME = w(
+  ['等等', '等下', '等一下', '哦', '嗯', '呃', '啊', '那', '就', '也', '先', '暂时', '还是', '都', '直接', '了', '吧', '啦', '哈'],
+  [
+    'wait',
+    'hmm',
+    'oh',
+    'ok',
+    'okay',
+    'so',
+    'just',
+    'then',
+    'actually',
+    "let's",
+    'please',
+    'and',
+    'for now',
+    'anyway',
+    'after all',
+    'entirely',
+    'too',
+  ],
+);
+
+/**
+ * A sentence ending on a tag that asks to confirm a fact ("…默认实现了 equals 对吧。", "…, right?"): the
+ * sentence is a question, whatever act it names.
+ */
+export const FACT_TAGS = w(
+  ['对吧', '是吧', '没错吧', '对么', '是么', '对吗', '是吗'],
+  ['right', 'correct', "isn't it", "doesn't it", "don't they", "isn't that right", 'no'],
 );
