@@ -288,6 +288,31 @@ describe('ranked retrieval (M-7.7)', () => {
     await memory.close();
   });
 
+  it('the share an item needs falls with the length of the query: short near misses are refused, long questions answered', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'project_decision', title: 'Redis cluster for sessions', content: 'Sessions live in a Redis cluster.' },
+      { kind: 'project_decision', title: 'Redis for the product cache', content: 'Product pages are cached in Redis.' },
+      { kind: 'project_decision', title: 'Redis streams for events', content: 'Order events go through Redis streams.' },
+      { kind: 'project_decision', title: 'Cluster autoscaling', content: 'The Kubernetes cluster scales on CPU.' },
+      { kind: 'project_decision', title: 'Search cluster', content: 'Elasticsearch runs as its own cluster.' },
+      { kind: 'project_decision', title: 'Checkout timeouts', content: 'The checkout calls the payment provider with a 3 s timeout.' },
+      { kind: 'project_decision', title: 'Money', content: 'Amounts are BigDecimal.' },
+      { kind: 'project_decision', title: 'Dates', content: 'Timestamps are UTC.' },
+      { kind: 'project_decision', title: 'Logging', content: 'Logs are JSON lines.' },
+      { kind: 'project_decision', title: 'Lint', content: 'ESLint runs in CI.' },
+    ]);
+    const { memory, handle } = open(repo);
+    // Three words, two of them common in the Memory and one no memory has: half the weight, short of SHORT_QUERY_SHARE.
+    expect(memory.search(handle, 'redis cluster failover')).toEqual([]);
+    expect(memory.search(handle, 'redis cluster sessions').map((h) => h.title)).toEqual(['Redis cluster for sessions']);
+    // A long question holding two of its words names them among words of its own: LONG_QUERY_SHARE of it suffices.
+    expect(
+      memory.search(handle, 'customers complain the checkout hangs forever whenever the payment gateway stalls').map((h) => h.title),
+    ).toEqual(['Checkout timeouts']);
+    await memory.close();
+  });
+
   it('an unknown word weighs by how specific it is in the language: common words of asking do not sink a question', async () => {
     const repo = tempRepo();
     seedItems(repo, [

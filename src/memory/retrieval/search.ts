@@ -19,6 +19,25 @@ const CANDIDATE_LIMIT = 32;
  */
 export const MIN_QUERY_SHARE = 0.5;
 /**
+ * … which depends on how many words the query has. A short query (SHORT_QUERY_WORDS words or fewer) is all
+ * subject and aspect: an item needs SHORT_QUERY_SHARE of it, so a near miss that names a remembered subject
+ * and an aspect no memory has ("Feast 特征的 TTL") is no answer. A long question (LONG_QUERY_WORDS words or more)
+ * says most of its words otherwise than the memory does (its frame, its own wording of the situation): an
+ * item needs LONG_QUERY_SHARE of it, still with two of its words and MIN_TOP_SHARE of the best score.
+ */
+export const SHORT_QUERY_WORDS = 3;
+export const SHORT_QUERY_SHARE = 0.6;
+export const LONG_QUERY_WORDS = 6;
+export const LONG_QUERY_SHARE = 0.3;
+
+/** The share of the query's weight an item holding two of its words or more needs (see MIN_QUERY_SHARE). */
+export function queryShare(forms: PreparedQuery['forms']): number {
+  // Words as an item's are counted: an identifier's parts, or the Chinese words of one glossary form, are one.
+  const words = new Set(forms.filter((f) => f[2] === 0).map((f) => f[9])).size;
+  if (words <= SHORT_QUERY_WORDS) return SHORT_QUERY_SHARE;
+  return words >= LONG_QUERY_WORDS ? LONG_QUERY_SHARE : MIN_QUERY_SHARE;
+}
+/**
  * An item that holds only one of the query's words (one unit: an identifier's parts count as one) needs this
  * share: a near miss names a remembered subject and an aspect no memory has ("coupon expiration rules"), and
  * one shared word is its whole match.
@@ -245,7 +264,7 @@ export function searchMemory(conn: Connection, threadId: string, query: string, 
           forms: JSON.stringify(q.forms),
           thread: threadId,
           chosen: JSON.stringify(hits.map((h) => h.id)),
-          share: MIN_QUERY_SHARE,
+          share: queryShare(q.forms),
           single: MIN_SINGLE_SHARE,
           topShare: MIN_TOP_SHARE,
           phraseShare: MIN_PHRASE_SHARE,
