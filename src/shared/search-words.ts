@@ -20,9 +20,11 @@ import { GLOSSARY } from './search-glossary.js';
  * number is one word, an acronym's plural is one word, glossary families of caching, data modelling, scheduling,
  * time periods and the style of answers; 12: the last word of a compound that says how (-style, -based) is a word
  * of its own; 13: glossary families of release and operations, cloud, observability, networking and HTTP, security
- * and messaging.
+ * and messaging; 14: glossary families of languages and runtimes, dependencies, builds, version control, testing,
+ * SQL and data, concurrency, front end and mobile, machine learning, documents and project work, code quality and
+ * punctuation.
  */
-export const TERM_RULES_VERSION = 13;
+export const TERM_RULES_VERSION = 14;
 
 let segmenter: Intl.Segmenter | undefined;
 /**
