@@ -21,9 +21,11 @@ import { GLOSSARY } from './search-glossary.js';
  * time periods and the style of answers; 12: the last word of a compound that says how (-style, -based) is a word
  * of its own; 13: a participle after a hyphen (TaskFlow-decorated) is a word of its own, "-oes" plurals (goes), the
  * unit after "how many / how much" asks; 14: glossary families of release and operations, cloud, observability,
- * networking and HTTP, security and messaging.
+ * networking and HTTP, security and messaging; 15: glossary families of languages and runtimes, dependencies, builds,
+ * version control, testing, SQL and data, concurrency, front end and mobile, machine learning, documents and project
+ * work, code quality and punctuation.
  */
-export const TERM_RULES_VERSION = 14;
+export const TERM_RULES_VERSION = 15;
 
 let segmenter: Intl.Segmenter | undefined;
 /**

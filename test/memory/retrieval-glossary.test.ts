@@ -66,6 +66,11 @@ describe('developer-terms glossary (M-7.7)', () => {
     expect(conceptsIn('AZ')).toEqual(new Set(['=availability_zone']));
     expect(conceptsIn('az login')).toEqual(new Set(['=login']));
     expect(conceptsIn('on-call rotation')).toEqual(new Set(['=oncall']));
+    expect(conceptsIn('N+1 queries')).toEqual(new Set(['=n_1_query', '=query']));
+    expect(conceptsIn('循环依赖')).toEqual(new Set(['=circular_dependency', '=dependency']));
+    expect(conceptsIn('依赖冲突')).toEqual(new Set(['=dependency', '=conflict']));
+    expect(conceptsIn('QA')).toEqual(new Set(['=quality_assurance']));
+    expect(conceptsIn('qa')).toEqual(new Set());
   });
 
   it('never creates a hit for an unrelated memory: an English form finds only memories saying one of its Chinese forms', async () => {
