@@ -23,9 +23,9 @@ import { GLOSSARY } from './search-glossary.js';
  * unit after "how many / how much" asks; 14: glossary families of release and operations, cloud, observability,
  * networking and HTTP, security and messaging; 15: glossary families of languages and runtimes, dependencies, builds,
  * version control, testing, SQL and data, concurrency, front end and mobile, machine learning, documents and project
- * work, code quality and punctuation.
+ * work, code quality and punctuation; 16: a lone interrogative (哪, 啥, 谁, 咋) is a function character.
  */
-export const TERM_RULES_VERSION = 15;
+export const TERM_RULES_VERSION = 16;
 
 let segmenter: Intl.Segmenter | undefined;
 /**
@@ -170,9 +170,10 @@ function wordIndexes(): WordIndexes {
   return indexes;
 }
 
-// Single Chinese characters that are function words: never joined into a bigram.
+// Single Chinese characters that are function words: never joined into a bigram. The interrogatives standing
+// alone (哪, 啥, 谁, 咋: "which, what, who, how") ask like 哪个 and 什么 ("一周里哪几天", "放哪").
 const ZH_FUNCTION_CHARS = new Set(
-  Array.from('的了是在和与或也都就要会能把被让给对向从到吗呢吧啊呀嘛哦么着过而及其之以于为这那有没不很还又再用做'),
+  Array.from('的了是在和与或也都就要会能把被让给对向从到吗呢吧啊呀嘛哦么着过而及其之以于为这那有没不很还又再用做哪啥谁咋'),
 );
 // A word made of function characters only ("都要", "就是") is a function word; a negation ("不要", "没有") says something.
 function functionWord(word: string): boolean {

@@ -76,6 +76,9 @@ describe('search words (M-7.7)', () => {
     expect(terms('代码至少要有评审')).toEqual(['代码', '评审']);
     // 都要 is made of function characters only: a function word.
     expect(terms('每个接口都要限流吗')).toEqual(['接口', '限流']);
+    // A lone interrogative asks like 哪个: no pair is made with it.
+    expect(terms('生产环境一周里哪几天可以发版')).toEqual(['生产', '环境', '一周', '发版']);
+    expect(terms('密钥放哪')).not.toContain('放哪');
     // 里 and 时 alone are "in" and "when": no pair is made with them.
     expect(terms('配置里写死')).not.toContain('置里');
     expect(terms('部署时回滚')).toEqual(['部署', '回滚']);

@@ -21,12 +21,14 @@ export const MIN_QUERY_SHARE = 0.5;
 /**
  * … which depends on how many words the query has. A short query (SHORT_QUERY_WORDS words or fewer) is all
  * subject and aspect: an item needs SHORT_QUERY_SHARE of it, so a near miss that names a remembered subject
- * and an aspect no memory has ("Feast 特征的 TTL") is no answer. A long question (LONG_QUERY_WORDS words or more)
- * says most of its words otherwise than the memory does (its frame, its own wording of the situation): an
- * item needs LONG_QUERY_SHARE of it, still with two of its words and MIN_TOP_SHARE of the best score.
+ * and an aspect no memory has is no answer. Each word more lowers the share by QUERY_SHARE_STEP, down to
+ * LONG_QUERY_SHARE from LONG_QUERY_WORDS words on: a long question says most of its words otherwise than the
+ * memory does (its frame, its own wording of the situation). The item still needs two of its words, or
+ * MIN_SINGLE_SHARE with one, and MIN_TOP_SHARE of the best score. A query of four words needs MIN_QUERY_SHARE.
  */
 export const SHORT_QUERY_WORDS = 3;
 export const SHORT_QUERY_SHARE = 0.6;
+export const QUERY_SHARE_STEP = 0.1;
 export const LONG_QUERY_WORDS = 6;
 export const LONG_QUERY_SHARE = 0.3;
 
@@ -34,9 +36,10 @@ export const LONG_QUERY_SHARE = 0.3;
 export function queryShare(forms: PreparedQuery['forms']): number {
   // Words as an item's are counted: an identifier's parts, or the Chinese words of one glossary form, are one.
   const words = new Set(forms.filter((f) => f[2] === 0).map((f) => f[9])).size;
-  if (words <= SHORT_QUERY_WORDS) return SHORT_QUERY_SHARE;
-  return words >= LONG_QUERY_WORDS ? LONG_QUERY_SHARE : MIN_QUERY_SHARE;
+  const past = Math.min(Math.max(words, SHORT_QUERY_WORDS), LONG_QUERY_WORDS) - SHORT_QUERY_WORDS;
+  return Math.round((SHORT_QUERY_SHARE - past * QUERY_SHARE_STEP) * 100) / 100;
 }
+
 /**
  * An item that holds only one of the query's words (one unit: an identifier's parts count as one) needs this
  * share: a near miss names a remembered subject and an aspect no memory has ("coupon expiration rules"), and
@@ -98,7 +101,7 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
  * fewer items than the limit propose candidates from their postings; common words are then probed for those
  * candidates only, through the primary key. An item scores the weight of the words it has (a typo match
  * counts TYPO_FACTOR of it, and typo forms are only looked at for words no item has; the parts of an
- * identifier count only together, "react-native-svg" is one name) and needs MIN_QUERY_SHARE of the query's
+ * identifier count only together, "react-native-svg" is one name) and needs queryShare() of the query's
  * weight and a word of full weight (a subject, not only general words), or a short metadata term whose words
  * are all among the query's words (a phrase row) and MIN_PHRASE_SHARE of the weight, and MIN_TOP_SHARE of the
  * best such score. An unknown word
