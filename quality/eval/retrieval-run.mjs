@@ -47,7 +47,10 @@ for (const [file, label] of [
   if (failures) printFailures(held);
 }
 // The held-back parts kept unread: figures only, their queries are never printed, not even with --failures.
-const unreadParts = [['retrieval.heldback7.v1.json', 'Held-back queries v7 (labels reviewed, unread)']];
+const unreadParts = [
+  ['retrieval.heldback7.v1.json', 'Held-back queries v7 (labels reviewed, unread)'],
+  ['retrieval.heldback8.v1.json', 'Held-back queries v8 (unread)'],
+];
 for (const [file, label] of unreadParts) {
   if (!existsSync(here(file))) continue;
   const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev });
