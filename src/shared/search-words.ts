@@ -23,9 +23,10 @@ import { GLOSSARY } from './search-glossary.js';
  * unit after "how many / how much" asks; 14: glossary families of release and operations, cloud, observability,
  * networking and HTTP, security and messaging; 15: glossary families of languages and runtimes, dependencies, builds,
  * version control, testing, SQL and data, concurrency, front end and mobile, machine learning, documents and project
- * work, code quality and punctuation; 16: a lone interrogative (哪, 啥, 谁, 咋) is a function character.
+ * work, code quality and punctuation; 16: a lone interrogative (哪, 啥, 谁, 咋) is a function character; 17: "spec"
+ * (also a test file) and 看板 (also a dashboard) are no glossary forms.
  */
-export const TERM_RULES_VERSION = 16;
+export const TERM_RULES_VERSION = 17;
 
 let segmenter: Intl.Segmenter | undefined;
 /**
