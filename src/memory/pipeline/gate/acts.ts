@@ -25,6 +25,9 @@ import {
   ANAPHORIC_OPENING,
   HOLD_CLAUSE,
   REPEATED_ASSENT,
+  RHETORICAL_CLAUSE_EN,
+  RHETORICAL_CLAUSE_ZH,
+  QUESTION_MARK,
 } from './phrases.js';
 import { type Act, ofAct, opensClause, overlaps, Sentence, wordsOf } from './sentence.js';
 import { shapeEvidence } from './shape.js';
@@ -402,9 +405,19 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   const cues =
     s.hits(P.sarcasmCues).length +
     Number(SARCASM_OPENER.test(s.span.text) || REPEATED_ASSENT.test(s.span.text)) +
-    Number(exclamativeEnd(s.span.text));
+    Number(exclamativeEnd(s.span.text)) +
+    Number(rhetoricalAfter(s, act.clause));
   if (s.hits(P.sarcasm).length > 0 || cues >= 2) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;
+}
+
+/** A clause after the act's that asks a question wanting no answer ("…, who's going to notice"). */
+function rhetoricalAfter(s: Sentence, clause: number): boolean {
+  for (let i = clause + 1; i < s.clauses.length; i += 1) {
+    const c = s.clauseText(i);
+    if (RHETORICAL_CLAUSE_EN.test(c) || (!QUESTION_MARK.test(s.span.text) && RHETORICAL_CLAUSE_ZH.test(c))) return true;
+  }
+  return false;
 }
 
 /**

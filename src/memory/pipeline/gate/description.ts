@@ -129,11 +129,16 @@ const EN_NOUN_LEADS = new Set([...EN_DETERMINERS, 'all', 'every', 'each', 'new',
 // A subject of ours ("our builds", "this repo", "we") makes a fronted default our convention, not software's.
 const EN_OWN_SUBJECT = new Set([...EN_PERSONS, 'our', 'my', 'us', 'this', 'here']);
 
-/** The clause after a fronted marker opens with a name in the RAW text ("By default, Spring Boot …"), not a verb. */
+/**
+ * The clause after a fronted marker opens with a name in the RAW text, not a verb: a capital anywhere in its first
+ * word ("By default, Spring Boot …", "iOS", "macOS", "gRPC") or a digit, dot or hyphen inside it ("k8s", "node.js").
+ */
 function namedSubject(s: Sentence, act: Act): boolean {
   const raw = s.text.slice(s.piece.start, s.piece.end);
   const at = raw.toLowerCase().indexOf(act.hit.text);
-  return at >= 0 && /^\s*[,，]\s*[A-Z]/u.test(raw.slice(at + act.hit.text.length));
+  if (at < 0) return false;
+  const first = /^\s*[,，]\s*([\p{L}\p{N}][\p{L}\p{N}._-]*)/u.exec(raw.slice(at + act.hit.text.length))?.[1];
+  return first !== undefined && (/\p{Lu}/u.test(first) || /\p{L}[\p{N}._-]+\p{L}/u.test(first));
 }
 
 /**

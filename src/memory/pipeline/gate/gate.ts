@@ -54,8 +54,8 @@ export function judgeStatement(
   // speaks and what is taken back still count, and then the user has already decided: no suggestion is held.
   if (found === null || !isRemembered(text, end, kind)) return found;
   if (!rememberOverrules(found.reason)) return { ...found, verdict: 'refuse' };
-  // The remember overrules the reading of its words, not the next turn taking them back ("刚才那条记反了").
-  return next !== null && retractsLater(next) ? problem('retracted', 'the next turn takes the remembered words back') : null;
+  // The words are overruled, not what the next turn takes back ("/remember …" then "刚才那条打错了，不算").
+  return next !== null && retractsLater(next) ? problem('retracted', 'the next turn takes the remember back', 'refuse') : null;
 }
 
 function correctionOf(verdict: GateProblem | null, text: string, begin: number, end: number): GateProblem | null {
@@ -67,8 +67,25 @@ function correctionOf(verdict: GateProblem | null, text: string, begin: number, 
     const corrected = [own, lead].some((piece) => piece && P.corrections.has(new Span(fold(text.slice(piece.start, piece.end)))));
     if (corrected) return problem('correction', 'the user corrects what was said before');
   }
+  // "更正：超时定的是 30 秒，不是 60", "不对，是 tabs 不是空格": a correction that restates a value against the one said
+  // before may restate a ruling, even with no act of its own read in it: held for the user.
+  if (verdict !== null && ['no_speech_act', 'description'].includes(verdict.reason)) {
+    const own = sentencesCovering(sentencesOf(text), begin, end);
+    const lead = sentencesOf(text)[0];
+    const corrected = [...own, lead].some((piece) => {
+      const said = piece ? fold(text.slice(piece.start, piece.end)) : '';
+      return P.corrections.has(new Span(said)) || CORRECTING_OPENING.test(said);
+    });
+    if (corrected && own.some((piece) => RESTATED_CONTRAST.test(fold(text.slice(piece.start, piece.end)))))
+      return problem('correction', 'a correction restates a value against the one said before');
+  }
   return verdict;
 }
+
+// "不对，…", "no wait, …": an opening that says what was said before is wrong.
+const CORRECTING_OPENING = /^[\s\p{P}]*(?:(?:不对|错了)[\s\p{P}]*)+|^[\s\p{P}]*(?:no,?\s+wait|wait,?\s+no)\b/u;
+// "是 X，不是 Y", "而不是", "not Y", "instead of", "rather than": a value set against another.
+const RESTATED_CONTRAST = /不是|而非|\bnot\b|\binstead of\b|\brather than\b/u;
 
 // "哎，还是解释吧", "还是先用 Java 吧": what follows settles the other way.
 const REVERSAL =
@@ -236,7 +253,7 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
  */
 export function retractsLater(text: string): boolean {
   const folded = fold(text);
-  if (REVERSAL.test(folded) || KEEP_OTHER.test(folded) || dropsBack(text)) return true;
+  if (REVERSAL.test(folded) || KEEP_OTHER.test(folded) || SLIP_BACK.test(folded) || dropsBack(text)) return true;
   // A clause that holds a thing back for now, or settles on the alternative, anywhere in the turn.
   if (folded.split(/[，,。.!！;；?？\n]/u).some((c) => HOLD_CLAUSE.test(c.trim()) || SETTLE_OTHER.test(c.trim()))) return true;
   // The whole turn is read: a hold or retraction may come after its reason ("等下，这个我说了不算，…先别记").
@@ -247,6 +264,14 @@ export function retractsLater(text: string): boolean {
   });
 }
 
+// "刚才那句写错了", "上面那条打错了", "英文那条不算", "sorry, I mistyped that", "that one doesn't count": a later turn
+// says the words pointed back at were a slip of its own, or void.
+const SLIP_BACK = new RegExp(
+  '(?:刚才|刚刚|上面|前面|之前|那条|那句|这条|这句)[^，,。.!！?？]{0,16}(?:说|打|写|输|敲|发)错了' +
+    '|(?:那|这)(?:条|句|个)(?:就)?不算(?:数)?(?![\\p{Script=Han}])' +
+    "|\\bi (?:mistyped|misspoke|typed the wrong)\\b|\\bthat was a typo\\b|\\b(?:that|this) one (?:doesn't|does not) count\\b",
+  'u',
+);
 const SETTLE_OTHER = new RegExp(`^(?:那|那就|我们|咱们|就)?还是(?:先)?(?:${L.CHOICE_VERBS.join('|')})`, 'u');
 // "…, so keep bash", "Keep npm.": the next turn tells to keep what there was, an imperative opening its clause.
 const KEEP_OTHER = /(?:^|[,.;:!—–-]\s*|\bso\s+)keep\s+(?:using\s+|the\s+)?[a-z][\w.-]*(?:\s*[.!]|\s*$)/u;

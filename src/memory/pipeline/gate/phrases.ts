@@ -110,8 +110,15 @@ export const P = {
 };
 
 export const NOT_NEGATION = new Set(L.NOT_NEGATIONS);
-// "好啊好啊，…", "对对对，…": an assent repeated at the start.
-export const REPEATED_ASSENT = new RegExp(`^[\\s\\p{P}]*(${L.ASSENT_WORDS.join('|')})[啊呀的]?[\\s，,]*\\1`, 'u');
+// "对对对", "嗯对，…", "好好，…": two words of assent stacked at the start of the sentence.
+export const REPEATED_ASSENT = new RegExp(
+  `^[\\s\\p{P}]*(?:${L.ASSENT_WORDS.join('|')})[啊呀的]?[\\s，,]*(?:${L.ASSENT_WORDS.join('|')})`,
+  'u',
+);
+// "…, what could possibly go wrong", "…，能出什么事嘛": a later clause asking a question that wants no
+// answer (a wh-word and a copula or modal in English; a wh-word and a final particle with no question mark in Chinese).
+export const RHETORICAL_CLAUSE_EN = /^[\s\p{P}]*(?:what|who|how|why)(?:'s|\s+(?:is|could|would|can|cares|needs))\b/u;
+export const RHETORICAL_CLAUSE_ZH = /(?:什么|谁|啥)[^，,。.!！?？]{0,8}(?:嘛|呢|啊|呀)[\s\p{P}\p{S}]*$/u;
 // "…，多有意思", "多方便呢": a last clause of 多 and one word (mood.ts reads whether it is an adjective).
 export const EXCLAMATIVE_END = /[，,]\s*多(\p{Script=Han}{1,3}?)(?:啊|呀|呢|了|哦)?[\s\p{P}\p{S}]*$/u;
 // "Loki 先不搞了", "暂时不加": a clause that holds a thing back for now, its verb ending the clause.

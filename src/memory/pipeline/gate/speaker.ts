@@ -56,6 +56,8 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   for (const rep of s.hits(P.reporting, 0, act.hit.index)) {
     if (rep.end > act.hit.index || ownClause(rep.index)) continue;
     const c = s.clauses[s.clauseOf(rep.index)]!;
+    // "最低版本提到 15", "超时提到 30 秒": a verb ending in 到 before a number raises a value to it, it reports nothing.
+    if (/到$/u.test(rep.text) && /^\s*[vV]?\d/u.test(text.slice(rep.end))) continue;
     // "讲 Airflow 的时候…": a verb of saying inside a condition clause is what the rule is about.
     if (s.isCondition(s.clauseOf(rep.index))) continue;
     // "/remember 讲…": a command word before it is no speaker.

@@ -188,11 +188,15 @@ const REVIEW_VERB = new RegExp(
 );
 // The text type it names: what follows is that text.
 const TEXT_NOUN = new RegExp(
-  '描述|段落|段话|文案|文档|说明|提交信息|邮件|公告|通知|注释|草稿|' +
-    '\\b(?:readme|changelog|commit message|description|paragraph|text|message|entry|docs?|documentation|comment|' +
-    'email|wording|copy|announcement|release notes|section|draft|summary)\\b',
+  '描述|段落|段话|文案|文档|说明|提交信息|邮件|公告|通知|注释|草稿|条款|规范|' +
+    '\\b(?:readme|changelog|commit message|commit|description|paragraph|text|message|entry|docs?|documentation|comment|' +
+    'email|wording|copy|announcement|release notes|section|draft|summary|adr|rfc|wiki page|snippet|policy|clause)\\b',
   'iu',
 );
+// A question about a text pointed at ("What does this commit mean?", "这段注释是什么意思？", "Is this ADR paragraph
+// well written?"): what follows the question is that text.
+const TEXT_DEICTIC = /这段|这个|这条|这篇|这份|下面(?:这|的)|以下|\b(?:this|that|these|the following)\b/iu;
+const ASKS_ABOUT_TEXT = (lead: string): boolean => /[?？]\s*$/u.test(lead) && TEXT_DEICTIC.test(lead) && TEXT_NOUN.test(lead);
 
 /**
  * M-5.6: the offset lies in the material a lead-in gives to be reviewed — its first line asks to review or edit a
@@ -203,7 +207,9 @@ const TEXT_NOUN = new RegExp(
  */
 function afterLeadIn(text: string, offset: number): 'pasted' | 'near' | null {
   const lead = leadInOf(text);
-  if (lead === null || offset < lead.from || offset > lead.to) return null;
+  if (lead === null || offset < lead.from || offset > lead.far) return null;
+  // A later paragraph of a named text: held beside the material (the user may have added words of their own).
+  if (offset > lead.to) return 'near';
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const lineEnd = text.indexOf('\n', offset);
   if (!lead.named && SPEECH_LINE.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd))) return null;
@@ -214,6 +220,8 @@ interface LeadIn {
   /** Where the material starts and ends (the block after the lead-in, to the next blank line). */
   from: number;
   to: number;
+  /** The end of the later paragraphs of a named text that hold no line of speech. */
+  far: number;
   named: boolean;
   setOff: boolean;
 }
@@ -230,7 +238,8 @@ function leadInOf(text: string): LeadIn | null {
   const breakAt = start < 0 ? -1 : text.indexOf('\n', start);
   if (breakAt < 0) return null;
   const lead = text.slice(start, breakAt);
-  if (!REVIEW_VERB.test(lead)) return null;
+  const asks = ASKS_ABOUT_TEXT(lead);
+  if (!REVIEW_VERB.test(lead) && !asks) return null;
   const named = TEXT_NOUN.test(lead);
   if (!named && !/[:：?？]\s*$/u.test(lead)) return null;
   const skip = /\S/gu;
@@ -239,7 +248,16 @@ function leadInOf(text: string): LeadIn | null {
   const blank = /\n[^\S\n]*\n/gu;
   blank.lastIndex = from;
   const to = blank.exec(text)?.index ?? text.length;
-  leadFound = { from, to, named, setOff: /\n[^\S\n]*\n/u.test(text.slice(breakAt, from + 1)) };
+  // A named text may run on over blank lines (a commit's subject, then its body): its later paragraphs, while none
+  // of them is a line of speech, are material too.
+  let far = to;
+  if (named) {
+    for (const m of text.slice(to).matchAll(/\n[^\S\n]*\n((?:[^\n]*\S[^\n]*(?:\n|$))+)/gu)) {
+      if (m.index !== far - to || m[1]!.split('\n').some((l) => SPEECH_LINE.test(l))) break;
+      far = to + m.index + m[0].length;
+    }
+  }
+  leadFound = { from, to, far, named, setOff: /\n[^\S\n]*\n/u.test(text.slice(breakAt, from + 1)) };
   return leadFound;
 }
 
