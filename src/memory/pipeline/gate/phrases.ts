@@ -4,8 +4,8 @@ import { Phrases } from './words.js';
 /** The lexicon compiled once: phrase matchers and the grammar patterns built from the word classes of lexicon.ts. */
 
 /**
- * The markers and their typo'd forms: one adjacent transposition, a dropped or an added final letter in a word of 4+
- * letters; 后 as 後/侯/候, 以 as 已.
+ * The markers and their typo'd forms: one adjacent transposition, a dropped or doubled letter or an added final e
+ * in a word of 4+ letters; 后 as 後/侯/候, 认 as 任/人 (a homophone the input method offers), 以 as 已.
  */
 export function typos(words: L.Words): L.Words {
   const en = new Set<string>();
@@ -20,6 +20,10 @@ export function typos(words: L.Words): L.Words {
         en.add([...parts.slice(0, i), dropped, ...parts.slice(i + 1)].join(' '));
       }
       en.add([...parts.slice(0, i), `${part}e`, ...parts.slice(i + 1)].join(' '));
+      // A letter typed twice ("fromm", "allways", "deffault").
+      for (let j = 0; j < part.length; j += 1) {
+        en.add([...parts.slice(0, i), part.slice(0, j + 1) + part.slice(j), ...parts.slice(i + 1)].join(' '));
+      }
     });
   }
   const zh = new Set<string>();
@@ -29,6 +33,7 @@ export function typos(words: L.Words): L.Words {
       ['后', '侯'],
       ['后', '候'],
       ['认', '任'],
+      ['认', '人'],
       ['以', '已'],
     ] as const)
       if (entry.includes(from)) zh.add(entry.replace(from, to));
