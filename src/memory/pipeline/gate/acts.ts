@@ -124,13 +124,18 @@ export function rulingLabel(s: Sentence): Hit | null {
   return null;
 }
 
-/** A clause that ends on a colon, opened by a verb of revising, naming the choice it revises: the verb, or null. */
+/**
+ * A clause that ends on a colon or a semicolon ("Plan changed:", "We're reverting the X decision;"), with a verb of
+ * revising and a word naming the choice it revises, in either order: the verb, or null.
+ */
 function revisionLead(s: Sentence, c: { start: number; end: number }, lead: number): Hit | null {
   const clause = s.span.text.slice(lead, c.end).trimEnd();
   const colon = clause.length - 1;
-  if (colon < 0 || colon > 48 || (clause[colon] !== ':' && clause[colon] !== '：')) return null;
-  const verb = P.revisionVerbs.at(s.span, lead);
-  if (!verb || !P.revisedChoices.has(s.span, verb.end, lead + colon)) return null;
+  if (colon < 0 || colon > 48 || !/[:：;；]/u.test(clause[colon]!)) return null;
+  // (A question, "should we revisit the plan;", revises nothing.)
+  if (QUESTION_MARK.test(clause)) return null;
+  const verb = P.revisionVerbs.at(s.span, lead) ?? s.hits(P.revisionVerbs, lead, lead + colon)[0];
+  if (!verb || !P.revisedChoices.has(s.span, lead, lead + colon)) return null;
   return verb;
 }
 
@@ -260,7 +265,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   if (suggestionMood(s, act)) return problem('polite_request', 'a standing act proposed in the mood of a suggestion');
   const asked = questionSignal(s, act);
   // "以后能不能都用中文回答？", "Could you always answer in English?": a standing wish asked politely is held for the user.
-  const polite = asked !== null && !asked.includes('wh-') && s.hits(P.politeRequests).length > 0;
+  // (A clause opened by a modal of asking and closed by 吗 is one however long: "可以以后…而不是…吗".)
+  const polite =
+    asked !== null && !asked.includes('wh-') && (s.hits(P.politeRequests).length > 0 || POLITE_CLAUSE_ZH.test(s.clauseText(act.clause)));
   const question = polite ? null : asked;
   if (question && !question.includes('wh-')) return problem('question', question);
   if (ACT_CONDITION_FOLLOWER.test(text.slice(act.hit.end, clause.end)))
@@ -410,6 +417,8 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   if (s.hits(P.sarcasm).length > 0 || cues >= 2) return problem('sarcasm', 'the sentence reads as sarcasm');
   return null;
 }
+
+const POLITE_CLAUSE_ZH = /^[\s\p{P}]*(?:那|请问|请)?你?(?:可以|能不能|可不可以|能否|可否|能)[^，,。.!！?？]+[吗么][\s\p{P}]*$/u;
 
 /** A clause after the act's that asks a question wanting no answer ("…, who's going to notice"). */
 function rhetoricalAfter(s: Sentence, clause: number): boolean {

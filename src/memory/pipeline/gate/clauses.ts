@@ -8,8 +8,13 @@ export interface Piece {
   end: number;
 }
 
-// A sentence ends at 。！？；, a line break, or a period before a space that does not close an abbreviation.
-const SENTENCE_END = /[。！？!?；;\n]+|(?<!(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|mr|dr)|\.\.)\.(?=\s|$)/giu;
+// A sentence ends at 。！？；, a line break, or a period before a space that does not close an abbreviation. A "?" set
+// apart by spaces before a word ("use ? instead of unwrap()") is a symbol of code, not a question mark.
+const SYMBOL_QUESTION = String.raw`(?<=(?:\b(?:with|the|a|an|use|using|of|and|or)|[用把和或])[^\S\n]+\?+)[^\S\n]+[\p{L}\p{N}(]`;
+const SENTENCE_END = new RegExp(
+  String.raw`[。！？!；;\n]+|\?+(?!${SYMBOL_QUESTION})` + String.raw`|(?<!(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|mr|dr)|\.\.)\.(?=\s|$)`,
+  'giu',
+);
 // A clause also ends at commas, colons, dashes and ellipses, and before a contrastive conjunction.
 const CLAUSE_END =
   /[，,、：:…]+|\.{3}|\s[-—–]{1,2}\s|—{1,2}|(?=但是|不过|然而|可是|但(?!凡|愿)|只不过)|(?<=\s)(?=(?:but|however|though|although|whereas|except)\b)/giu;

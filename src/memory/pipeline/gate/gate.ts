@@ -92,7 +92,14 @@ const REVERSAL =
   /还是[^，,。.!！?？]{0,14}吧|还是先|actually,? (?:let's|we'll|keep|use)|(?:let's|we'll) (?:keep|use|stick with) [^,.]{1,30} instead/u;
 
 function readStatement(text: string, begin: number, end: number, kind: StatementKind, next: string | null): GateProblem | null {
-  if (inCodeOrOutput(text, begin)) return problem('code_or_tool_output', 'quote sits in pasted code, a quotation, a log or tool output');
+  if (inCodeOrOutput(text, begin)) {
+    // "> 所有服务都要…\n我们这个 repo 也照做": a quote running from pasted words into a line of the user's own that takes
+    // them on: what the project adopts is for the user to confirm (M-5.7).
+    const last = text.lastIndexOf('\n', end - 1) + 1;
+    if (last > begin && !inCodeOrOutput(text, last) && P.adoptions.has(new Span(fold(text.slice(last, end)))))
+      return problem('paste_nearby', 'the user takes on pasted words as a rule of this project', 'suggest');
+    return problem('code_or_tool_output', 'quote sits in pasted code, a quotation, a log or tool output');
+  }
   const sentences = sentencesOf(text);
   const covering = sentencesCovering(sentences, begin, end);
   let best: GateProblem | null = null;
@@ -118,6 +125,14 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     // (a question asking the assistant to do the same — "你也这样？" — is a wish: held).
     if (best?.reason === 'third_party' && best.verdict === 'suggest' && asksAbout(text.slice(begin)))
       return problem('third_party', 'the user asks about what someone else says', 'refuse');
+    // "Next sprint we move to X. Actually no, hold off, forget it.": what is held for the user is void once the user
+    // takes it back, in the next sentence or the next turn.
+    if (best?.verdict === 'suggest') {
+      const after = sentences[sentences.indexOf(covering[covering.length - 1]!) + 1];
+      const following = after ? text.slice(after.start, after.end) : null;
+      if ((following !== null && (retractsLater(following) || turnsDown(following))) || (next !== null && retractsLater(next)))
+        return problem('retracted', 'what was held is taken back right after');
+    }
     return best ?? problem('code_or_tool_output', 'the quote sits in pasted material');
   }
   // A statement right beside pasted material may be part of it (M-5.7): held for the user.
@@ -346,6 +361,8 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   // An item of a list its introduction proposes ("两个建议：1. …；2. …", "My proposal: (1) …").
   const before = new Span(fold(text.slice(0, begin)));
   if (P.proposals.find(before).some((h) => /^[^。.!?！？\n]{0,12}[:：]/u.test(before.text.slice(h.end)))) return true;
+  // "Two suggestions: (1) …", "My recommendations: …": a plural noun of proposing introduces the list.
+  if (LIST_OF_PROPOSALS.test(before.text)) return true;
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // "我推荐方案二" names it after 方案 whatever stands before; "I'd pick B" names it as a word of its own.
   const named = new RegExp(`方案\\s*${escaped}|(?<![\\p{L}\\p{N}])(?:option\\s*)?${escaped}(?![\\p{L}\\p{N}])`, 'iu');
@@ -367,6 +384,8 @@ function bareRetraction(span: Span, h: { index: number; end: number }): boolean 
 export function isOffer(text: string, begin: number, end: number): boolean {
   return sentencesCovering(sentencesOf(text), begin, end).some((piece) => new Sentence(text, piece).hits(P.offers).length > 0);
 }
+
+const LIST_OF_PROPOSALS = /\b(?:suggestions|recommendations|proposals)\s*[:：]\s*$/u;
 
 /** The label of a listed option at the start of a quote: "A.", "方案二：", "1)", "Option B:". */
 const OPTION_LABEL = /^\s*[(（]?(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一二三四五])\s*[.、:：)）]/iu;
@@ -577,7 +596,27 @@ export function stripMarkers(text: string): string {
   return ANCHOR_STRIP.strip(new Span(fold(text)));
 }
 
-const NUMERALS: Readonly<Record<string, number>> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, '①': 1, '②': 2, '③': 3, '④': 4, '⑤': 5 };
+const NUMERALS: Readonly<Record<string, number>> = {
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  '①': 1,
+  '②': 2,
+  '③': 3,
+  '④': 4,
+  '⑤': 5,
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  two: 2,
+  three: 3,
+  four: 4,
+};
 const indexOf = (label: string): number => {
   const l = label.toLowerCase();
   if (/^[1-9]$/u.test(l)) return Number(l);
@@ -589,7 +628,10 @@ const NAMED_ITEMS = new RegExp(
   `^[\\s\\p{P}]*(?:(?:${anyOf([...L.GRAMMAR.bareConfirmations, ...L.ITEM_CHOICE_LEADS.zh])})[\\s\\p{P}]+)?` +
     `(?:${anyOf(L.ITEM_CHOICE_LEADS.en)}\\s+|${anyOf(L.ITEM_CHOICE_LEADS.zh)}\\s*)?` +
     '(?:第\\s*([一二三四五1-9])\\s*[条个点项种部分]|前\\s*([两二三四五2-5])\\s*[条个点项]' +
-    '|(?:方案|选项|option)\\s*([a-e一二三四五1-5])|([a-e1-5])(?=\\s*(?:[\\p{P}]|吧|就|可以|ok|行|$)))',
+    '|(?:方案|选项|option)\\s*([a-e一二三四五1-5])|([a-e1-5])(?=\\s*(?:[\\p{P}]|吧|就|可以|ok|行|$))' +
+    // "first part yes", "the second one", "the first two points": an English ordinal before a noun of a part.
+    '|(?:the\\s+)?(first|second|third|fourth|fifth)\\s+(?:one|part|point|item|option|suggestion|proposal|bit)\\b' +
+    '|(?:the\\s+)?first\\s+(two|three|four)\\s+(?:ones|parts|points|items|options|suggestions)?)',
   'iu',
 );
 // "1）…", "A. …", "Option A: …", "方案二：…", "①…": the label an item of a listed proposal opens with.
@@ -606,8 +648,9 @@ export function boundConfirmation(userText: string, begin: number, end: number, 
   const label = ITEM_LABEL.exec(fold(proposalQuote));
   if (!named || !label) return -1;
   const item = indexOf(label[1] ?? label[2] ?? label[3] ?? '');
-  const [, nth, first, option, bare] = named;
-  const items = first ? Array.from({ length: indexOf(first) }, (_, i) => i + 1) : [indexOf(nth ?? option ?? bare ?? '')];
+  const [, nth, first, option, bare, ordinal, firstFew] = named;
+  const leading = first ?? firstFew;
+  const items = leading ? Array.from({ length: indexOf(leading) }, (_, i) => i + 1) : [indexOf(nth ?? option ?? bare ?? ordinal ?? '')];
   if (item === 0 || !items.includes(item)) return -1;
   // The rest of the confirming clause may only confirm ("可以", "OK", "照做", "就这个") — not hedge or ask.
   // (The clause is the one the label stands in: "yep, let's do B." names B after its lead.)

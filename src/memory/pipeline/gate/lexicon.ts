@@ -471,8 +471,26 @@ export const RULING_LABELS = w(
  */
 export const REVISION_LEADS = {
   verbs: w(
-    ['推翻', '改一下', '修改', '调整', '变更', '撤销', '改掉', '更改', '纠正'],
-    ['reversing', 'reverse', 'revising', 'revise', 'changing', 'change', 'overturning', 'overturn', 'undoing', 'undo', 'amending', 'amend'],
+    ['推翻', '改一下', '修改', '调整', '变更', '撤销', '改掉', '更改', '纠正', '改了', '变了', '回滚'],
+    [
+      'reversing',
+      'reverse',
+      'revising',
+      'revise',
+      'changing',
+      'change',
+      'changed',
+      'overturning',
+      'overturn',
+      'undoing',
+      'undo',
+      'amending',
+      'amend',
+      'reverting',
+      'revert',
+      'rolling back',
+      'dropping',
+    ],
   ),
   choices: w(
     ['定的', '选的', '决定', '方案', '约定', '结论', '选型', '方向', '路线'],
@@ -1642,7 +1660,12 @@ export const ADOPTIONS = w(
     'we are following',
     "we're following",
     'we do the same',
+    "we'll do the same",
+    'we will do the same',
     'same here',
+    'treat it as our',
+    'make it our',
+    'take it as our',
   ],
 );
 

@@ -3,15 +3,53 @@ import { Phrases } from './words.js';
 
 /** The lexicon compiled once: phrase matchers and the grammar patterns built from the word classes of lexicon.ts. */
 
+// The letters next to each one on a QWERTY keyboard: a slip of the finger lands there ("noe" for "now").
+const NEIGHBOURS: Readonly<Record<string, string>> = {
+  a: 'qwsz',
+  b: 'vghn',
+  c: 'xdfv',
+  d: 'serfcx',
+  e: 'wsdr',
+  f: 'drtgvc',
+  g: 'ftyhbv',
+  h: 'gyujnb',
+  i: 'ujko',
+  j: 'huikmn',
+  k: 'jiolm',
+  l: 'kop',
+  m: 'njk',
+  n: 'bhjm',
+  o: 'iklp',
+  p: 'ol',
+  q: 'wa',
+  r: 'edft',
+  s: 'awedxz',
+  t: 'rfgy',
+  u: 'yhji',
+  v: 'cfgb',
+  w: 'qase',
+  x: 'zsdc',
+  y: 'tghu',
+  z: 'asx',
+};
+
 /**
- * The markers and their typo'd forms: one adjacent transposition, a dropped or doubled letter or an added final e
- * in a word of 4+ letters; 后 as 後/侯/候, 认 as 任/人 (a homophone the input method offers), 以 as 已.
+ * The markers and their typo'd forms: one adjacent transposition, a dropped or doubled letter or an added final letter in a word of 4+
+ * letters, or a letter after the first struck on a neighbouring key in a word of 3 letters; in Chinese a character
+ * a pinyin input method gives for the same syllable or a look-alike (后 as 後/侯/候, 以 as 已/一, 认 as 任/人).
  */
 export function typos(words: L.Words): L.Words {
   const en = new Set<string>();
   for (const entry of words.en) {
     const parts = entry.split(' ');
     parts.forEach((part, i) => {
+      if (part.length < 3 || !/^[a-z]+$/u.test(part)) return;
+      // (A neighbouring key only in a short word, which has no other typo'd form here: every form is one more
+      // alternative of the marker matcher, read on every sentence.)
+      if (part.length === 3)
+        for (let j = 1; j < part.length; j += 1)
+          for (const k of NEIGHBOURS[part[j]!] ?? '')
+            en.add([...parts.slice(0, i), part.slice(0, j) + k + part.slice(j + 1), ...parts.slice(i + 1)].join(' '));
       if (part.length < 4) return;
       for (let j = 0; j + 1 < part.length; j += 1) {
         const swapped = part.slice(0, j) + part[j + 1] + part[j] + part.slice(j + 2);
@@ -35,6 +73,7 @@ export function typos(words: L.Words): L.Words {
       ['认', '任'],
       ['认', '人'],
       ['以', '已'],
+      ['以', '一'],
     ] as const)
       if (entry.includes(from)) zh.add(entry.replace(from, to));
   }
@@ -141,8 +180,10 @@ export const EN_WHETHER = /\bwhether\b/u;
 // "From now on I'll be working from Berlin": after the marker, what the user will do, not a wish.
 export const EN_SELF_FUTURE = /^[\s,]*(?:i'll|i will|i'm going to|i am going to)\b/u;
 // … or it is to be confirmed again later ("下周开会再确认一下").
+// ("不再讨论", "不用再商量" close the matter: a negated 再 puts nothing off.)
 export const NOT_YET_AGREED = new RegExp(
-  `(?:${L.NOT_YET.zh.join('|')})[^，,。]{0,6}?(?:${L.AGREEING_VERBS.zh.join('|')})|再(?:${L.AGREEING_VERBS.zh.join('|')})` +
+  `(?:${L.NOT_YET.zh.join('|')})[^，,。]{0,6}?(?:${L.AGREEING_VERBS.zh.join('|')})` +
+    `|(?<!不|别|不用|无需|不必|不需要|没必要)再(?:${L.AGREEING_VERBS.zh.join('|')})` +
     `|\\b(?:${L.NOT_YET.en.join('|')})\\b[^,.;]{0,24}?\\b(?:${L.AGREEING_VERBS.en.join('|')})\\b`,
   'u',
 );
@@ -182,7 +223,9 @@ export const anyOf = (words: readonly string[]): string => `(?:${words.map((x) =
 export const setOf = (words: readonly string[]): ReadonlySet<string> => new Set(words);
 export const HAN = /\p{Script=Han}/u;
 export const WORD = /[\p{L}\p{N}'_-]+/gu;
-export const QUESTION_MARK = /[?？]/u;
+// A question mark; a "?" set apart by spaces before a word ("with ? instead of unwrap()") is a symbol of code.
+export const QUESTION_MARK = /？|\?(?!(?<=(?:\b(?:with|the|a|an|use|using|of|and|or)|[用把和或])[^\S\n]+\?)[^\S\n]+[\p{L}\p{N}(])/iu;
+export const QUESTION_MARKS = new RegExp(QUESTION_MARK.source, 'giu');
 export const ZH_FINAL = new RegExp(`(?:${L.ZH_QUESTION.finals.join('|')})[\\s。.!！~～…]*$`, 'u');
 // A Chinese failure or state right after a descriptive marker: "总是报错", "一直超时".
 export const ZH_BEHAVIOUR = new RegExp(`^\\s*(?:都|也)?\\s*${anyOf(G.zhBehaviourAfter)}`, 'u');

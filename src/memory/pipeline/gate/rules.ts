@@ -67,7 +67,13 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'accept',
     verdict: 'accept',
     kind: d,
-    fires: ['推翻上次定的：日志统一走 Loki，不再用 ELK。', 'Change of plan: we host the docs on Cloudflare Pages.'],
+    fires: [
+      '推翻上次定的：日志统一走 Loki，不再用 ELK。',
+      'Change of plan: we host the docs on Cloudflare Pages.',
+      // The choice may come first, and a semicolon may end the lead.
+      '方案改了：日志统一走 Loki。',
+      "We're rolling back last month's decision; releases are cut from main again.",
+    ],
   },
   {
     name: 'general-prohibition',
@@ -120,7 +126,14 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'accept',
     verdict: 'accept',
     kind: p,
-    fires: ['form now on, number the steps.', '以後回答用中文。'],
+    fires: [
+      'form now on, number the steps.',
+      '以後回答用中文。',
+      // A neighbouring key struck in a short word; a character of the same syllable from a pinyin input method.
+      'from noq on answer in English',
+      '默人用 pnpm 装依赖',
+      '一后提交信息都用英文写',
+    ],
   },
   {
     name: 'clause-shape',
@@ -504,7 +517,12 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'question',
     verdict: 'refuse',
     kind: p,
-    fires: ['以后是不是都要写单测？', 'Should we always squash merges?'],
+    fires: [
+      '以后是不是都要写单测？',
+      'Should we always squash merges?',
+      'always give short answers ok? thanks',
+      'from now on, is it ok to skip tests ? i think so',
+    ],
   },
   {
     name: 'hypothetical',
@@ -768,6 +786,15 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['Unity 的 prefab 默认带了一个 Transform 组件。', 'Vue 的 ref 默认做了深层响应。'],
   },
   {
+    name: 'held-then-taken-back',
+    reads: 'a statement held for the user (a polite request, weak evidence) that the next sentence takes back',
+    reason: 'retracted',
+    verdict: 'refuse',
+    kind: p,
+    quote: '可以以后都用中文回答吗？',
+    fires: ['可以以后都用中文回答吗？算了，当我没说。', '可以以后都用中文回答吗？never mind, forget it.'],
+  },
+  {
     name: 'question-with-leaning',
     reads: 'a yes/no question the user answers with a leaning of their own',
     reason: 'question',
@@ -819,6 +846,14 @@ export const GATE_RULES: readonly GateRule[] = [
     verdict: 'accept',
     kind: d,
     fires: ['平台组定了，以后镜像统一推到 Harbor，我们这个项目也得跟。'],
+  },
+  {
+    name: 'pasted-then-adopted',
+    reads: "a quote running from pasted words into the user's own line taking them on (照做, we'll do the same): held",
+    reason: 'paste_nearby',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['> 所有镜像都必须带 SBOM\n安全组文档里的，我们这个项目也照做', "> Always squash merge.\nwe'll do the same here"],
   },
   {
     name: 'other-project',
@@ -955,7 +990,14 @@ export const GATE_RULES: readonly GateRule[] = [
     reason: 'polite_request',
     verdict: 'suggest',
     kind: p,
-    fires: ['以后能不能都先给结论？', 'Could you always include the file path from now on?', '以后回答是不是都先列出改动的文件比较好？'],
+    fires: [
+      '以后能不能都先给结论？',
+      'Could you always include the file path from now on?',
+      '以后回答是不是都先列出改动的文件比较好？',
+      // A clause opened by a modal of asking and closed by 吗, however long.
+      '可以以后都给出完整的 docker compose 文件而不只是改动的那几行吗？',
+      '能把以后所有给我的 Python 示例都改成带类型注解的写法而不是老写法吗，谢谢',
+    ],
   },
   {
     name: 'suggestion-mood',
@@ -1033,6 +1075,22 @@ export const GATE_RULES: readonly GateRule[] = [
     verdict: 'suggest',
     kind: p,
     fires: ['纠正一下，以后缩进用两个空格。'],
+  },
+  {
+    name: 'question-mark-as-symbol',
+    reads: 'a "?" set apart by spaces after a word taking a noun (with, use, 用, 把) and before a word: code, not a question',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    fires: ['from now on use the ? operator instead of unwrap in Rust examples', '以后 Rust 例子里用 ? 代替 unwrap。'],
+  },
+  {
+    name: 'matter-closed',
+    reads: 'a negated 再 before a verb of agreeing (不再讨论, 不用再商量) closes the matter: nothing is put off',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['以后接口统一用 REST，这个不用再商量了。', '结论：服务名一律小写加连字符，不必再讨论。'],
   },
   {
     name: 'correction-restated-value',
