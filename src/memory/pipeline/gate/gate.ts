@@ -422,7 +422,9 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
     // … nor is the state of another project or another party's ("隔壁那个 repo …，他们不打算升").
     // (A clause of the user's own at work after it — "…，我们先从埋点看起" — is this discussion.)
     const elsewhere = (s: Sentence): boolean =>
-      (s.hits(P.otherProjects).length > 0 || s.hits(P.thirdParties).length > 0) &&
+      (s.hits(P.otherProjects).length > 0 ||
+        // ("the boss fight's state machine": a party word inside a thing's name is no party.)
+        s.hits(P.thirdParties).some((h) => !s.hits(P.notParties).some((t) => t.index <= h.index && t.end >= h.end))) &&
       !s.clauses.some((_, i) => i > 0 && OWN_AT_WORK.test(s.clauseText(i)));
     if (own.every((s) => elsewhere(s) && (s.hits(P.discussion).length === 0 || !FIRST_PERSON.test(s.span.text)))) {
       why = problem('other_project', 'the state of another project or party, not this discussion');

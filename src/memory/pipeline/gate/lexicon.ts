@@ -493,8 +493,8 @@ export const REVISION_LEADS = {
     ],
   ),
   choices: w(
-    ['定的', '选的', '决定', '方案', '约定', '结论', '选型'],
-    ['picked', 'decided', 'chose', 'chosen', 'agreed', 'settled', 'decision', 'plan', 'choice', 'pick'],
+    ['定的', '选的', '决定', '方案', '约定', '结论', '选型', '方向', '路线'],
+    ['picked', 'decided', 'chose', 'chosen', 'agreed', 'settled', 'decision', 'plan', 'choice', 'pick', 'call', 'direction', 'course'],
   ),
 };
 
@@ -535,6 +535,10 @@ export const RULING_VERBS = w(
     '删了吧',
     '干掉',
     '砍掉',
+    '拿掉',
+    '全删掉',
+    '全部删掉',
+    '全去掉',
     '去掉吧',
     '都改成',
     '全部改成',
@@ -542,6 +546,8 @@ export const RULING_VERBS = w(
     '全部换成',
     '一律改成',
     '都用',
+    '直接上',
+    '统一上',
     '全用',
     '只用',
     '只允许',
@@ -1599,8 +1605,20 @@ export const SARCASM = w(
 
 /** A correction of what the user said before: the restated rule is held for the user (M-5.7). */
 export const CORRECTIONS = w(
-  ['纠正一下', '更正一下', '更正', '纠正', '我是说', '我说的是', '我的意思是', '准确地说', '说错了', '我刚才是说', '不对，'],
-  ['correction:', 'to correct myself', 'i mean', 'i meant', 'sorry, i meant', 'let me correct', 'to clarify', 'what i meant'],
+  ['纠正一下', '更正一下', '更正', '纠正', '我是说', '我说的是', '我的意思是', '准确地说', '说错了', '打错了', '我刚才是说', '不对，'],
+  [
+    'correction:',
+    'to correct myself',
+    'i mean',
+    'i meant',
+    'sorry, i meant',
+    'let me correct',
+    'to clarify',
+    'what i meant',
+    'i misspoke',
+    'i mistyped',
+    'i got that wrong',
+  ],
 );
 
 /** A party's rule taken on by this project ("我们这个项目也得跟", "we'll follow that"). */
@@ -3001,7 +3019,7 @@ export const COMPLAINTS = w(
 /** Words that hold a third party's name but name a thing ("客户端" is the client side, "上面的代码" the code above). */
 export const NOT_PARTIES = w(
   ['客户端', '用户端', '运维平台', '运维脚本', '上面的', '上面那', '上面这', '上面说的', '产品代码', '产品环境'],
-  ['they say', 'product code'],
+  ['they say', 'product code', 'boss fight', "boss fight's", 'boss fights', 'boss battle', 'boss level'],
 );
 
 /** Events and completed actions: 以后/之后 right after one of them is "after X" ("升级以后", "改完以后"), not "from now on". */
@@ -3278,7 +3296,7 @@ export const GRAMMAR = {
   /** Right after an act, these make it a condition ("决定好了就告诉我"). */
   actConditionFollowers: ['好了就', '了就', '完就', '好就', '了以后就', '了之后就'],
   /** Acts that carry their own negation ("别再", "never"): a negation before them is not looked for. */
-  prohibitiveStarts: ['别', '不', '没', 'never', 'no', "don't", 'do not', 'stop'],
+  prohibitiveStarts: ['别', '不', '没', 'never', 'no', "don't", 'do not', 'stop', 'quit'],
   /** Time adverbs that predict with 会 ("我们以后会有{gap}"), unless a rule word follows. */
   futureAdverbs: [
     '以后',
@@ -3684,7 +3702,7 @@ export const SHAPE = {
   /** Prohibitives that open a clause: "别…", "不要…", "don't …", "no …". */
   prohibitive: w(
     ['别', '不要', '不许', '不准', '禁止', '千万别', '不用再', '不必再', '不再', '不引入', '不用'],
-    ["don't", 'do not', 'never', 'no', 'stop', 'avoid', 'skip'],
+    ["don't", 'do not', 'never', 'no', 'stop', 'quit', 'avoid', 'skip'],
   ),
   /** Time scope of a standing act. */
   time: w(

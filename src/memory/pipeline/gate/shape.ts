@@ -167,6 +167,15 @@ export function particularClause(s: Sentence, raw: string, from: number, to: num
 }
 
 /** True when the sentence gives the rule a scope: a time scope, a universal noun phrase, a condition clause. */
+const UNIVERSAL_LEAD = new RegExp(
+  '^(?:(?:for|with|on|in)\\s+)?(?:any|every|each|all|anything|everything)(?![\\p{L}])(?!\\s+(?:of\\s+)?(?:this|that|these|those|the)\\b)' +
+    '|^(?:凡是|凡|所有|任何|每个|每一个)(?!人)',
+  'u',
+);
+
+// A subject pronoun, a past tense or a perfective: the lead is a clause of its own ("all tests passed, …").
+const CLAUSE_OF_ITS_OWN = /(?<![\p{L}'-])(?:i|we|you|they|he|she|it)(?![\p{L}'])|(?<![\p{L}-])[a-z]{2,}ed(?![\p{L}])|了/u;
+
 export function scoped(s: Sentence, clause: number): boolean {
   const inClause = (i: number): boolean => {
     const c = s.clauses[i]!;
@@ -181,6 +190,9 @@ export function scoped(s: Sentence, clause: number): boolean {
   for (let i = 0; i < clause; i += 1) {
     if (s.isCondition(i) || C.condition.at(new Span(s.clauseText(i).trim()), 0) !== null) return true;
     if (inClause(i) && C.time.strip(new Span(s.clauseText(i))).replace(/[\s\p{P}]/gu, '').length <= 2) return true;
+    // "for anything shader-related, …", "凡是新加的 autoload, …": a clause opened by a universal noun phrase with
+    // no verb of its own ranges the rule after it over every such thing.
+    if (UNIVERSAL_LEAD.test(s.clauseText(i).trim()) && !CLAUSE_OF_ITS_OWN.test(s.clauseText(i))) return true;
   }
   return C.condition.at(new Span(s.clauseText(clause).trim()), 0) !== null;
 }

@@ -32,6 +32,12 @@ export function thirdParty(s: Sentence, act: Act): string | null {
     return false;
   };
   if (s.hits(P.reportingFrames, 0, act.hit.index).some((h) => h.end <= act.hit.index)) return 'reported speech';
+  // "发行商要求跨平台，所以 lobby 改为 EOS", "the publisher requires cross-play, so …": a clause opened by a word of
+  // concluding after another party's requirement is the user's own conclusion (a party's words, 说 / said, run on).
+  const concluded = (from: number): boolean => {
+    for (let i = s.clauseOf(from) + 1; i <= act.clause; i += 1) if (CONCLUSION_OPENING.test(s.clauseText(i))) return true;
+    return false;
+  };
   const owners = s.hits(P.own);
   const things = s.hits(P.notParties);
   const parties = s.hits(P.thirdParties, 0, act.hit.index).filter(
@@ -46,7 +52,9 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   const last = [...parties].reverse().find((h) => !ownClause(h.index));
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
   const joint = last !== undefined && JOINT.test(text.slice(0, last.index));
-  if (last && !joint) {
+  const reasonOnly =
+    last !== undefined && concluded(last.index) && !s.hits(P.reporting, last.end, act.hit.index).some((r) => SAYING.test(r.text));
+  if (last && !joint && !reasonOnly) {
     if (s.hits(P.reporting, last.end, act.hit.index).length > 0) return 'someone else said it';
     if (s.hits(P.own, last.end, act.hit.index).length === 0) return 'someone else decided or wants it';
   }
@@ -55,6 +63,7 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   if (group && !GROUP_OWNER.test(group[1]!)) return 'another group decided or wants it';
   for (const rep of s.hits(P.reporting, 0, act.hit.index)) {
     if (rep.end > act.hit.index || ownClause(rep.index)) continue;
+    if (!SAYING.test(rep.text) && concluded(rep.index)) continue;
     const c = s.clauses[s.clauseOf(rep.index)]!;
     // "最低版本提到 15", "超时提到 30 秒": a verb ending in 到 before a number raises a value to it, it reports nothing.
     if (/到$/u.test(rep.text) && /^\s*[vV]?\d/u.test(text.slice(rep.end))) continue;
@@ -125,6 +134,8 @@ export function thirdParty(s: Sentence, act: Act): string | null {
   return null;
 }
 
+const CONCLUSION_OPENING = /^[\s\p{P}]*(?:所以|因此|因而|于是|(?:so|therefore|hence|that's why|which is why)(?![\p{L}]))/u;
+const SAYING = /说|讲|告诉|提到|said|says|told|tell|mentioned/u;
 const OWN_OPENING = /^[\s\p{P}]*(?:那|那么|所以|那就|好|so|then|ok)?[\s,，]*(?:我们|我|咱们|你|(?:we|i|you|let's)(?![\p{L}]))/u;
 
 /**
