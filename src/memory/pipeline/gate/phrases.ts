@@ -35,7 +35,7 @@ const NEIGHBOURS: Readonly<Record<string, string>> = {
 
 /**
  * The markers and their typo'd forms: one adjacent transposition, a dropped or an added final letter in a word of 4+
- * letters, or a letter after the first struck on a neighbouring key in a word of 3+ letters; in Chinese a character
+ * letters, or a letter after the first struck on a neighbouring key in a word of 3 letters; in Chinese a character
  * a pinyin input method gives for the same syllable or a look-alike (后 as 後/侯/候, 以 as 已/一, 认 as 任/人).
  */
 export function typos(words: L.Words): L.Words {
@@ -44,9 +44,12 @@ export function typos(words: L.Words): L.Words {
     const parts = entry.split(' ');
     parts.forEach((part, i) => {
       if (part.length < 3 || !/^[a-z]+$/u.test(part)) return;
-      for (let j = 1; j < part.length; j += 1)
-        for (const k of NEIGHBOURS[part[j]!] ?? '')
-          en.add([...parts.slice(0, i), part.slice(0, j) + k + part.slice(j + 1), ...parts.slice(i + 1)].join(' '));
+      // (A neighbouring key only in a short word, which has no other typo'd form here: every form is one more
+      // alternative of the marker matcher, read on every sentence.)
+      if (part.length === 3)
+        for (let j = 1; j < part.length; j += 1)
+          for (const k of NEIGHBOURS[part[j]!] ?? '')
+            en.add([...parts.slice(0, i), part.slice(0, j) + k + part.slice(j + 1), ...parts.slice(i + 1)].join(' '));
       if (part.length < 4) return;
       for (let j = 0; j + 1 < part.length; j += 1) {
         const swapped = part.slice(0, j) + part[j + 1] + part[j] + part.slice(j + 2);

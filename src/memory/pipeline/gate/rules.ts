@@ -129,9 +129,9 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: [
       'form now on, number the steps.',
       '以後回答用中文。',
-      // A neighbouring key struck; a character of the same syllable from a pinyin input method.
+      // A neighbouring key struck in a short word; a character of the same syllable from a pinyin input method.
       'from noq on answer in English',
-      'alwaya show the command first',
+      '默人用 pnpm 装依赖',
       '一后提交信息都用英文写',
     ],
   },
