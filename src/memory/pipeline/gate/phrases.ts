@@ -34,8 +34,9 @@ const NEIGHBOURS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The markers and their typo'd forms: one adjacent transposition, a dropped or doubled letter or an added final letter in a word of 4+
- * letters, or a letter after the first struck on a neighbouring key in a word of 3 letters; in Chinese a character
+ * The markers and their typo'd forms: one adjacent transposition, a dropped or doubled letter or an added final
+ * letter in a word of 4+ letters, or a letter after the first struck on a neighbouring key in a word of 3 letters;
+ * in Chinese a character
  * a pinyin input method gives for the same syllable or a look-alike (后 as 後/侯/候, 以 as 已/一, 认 as 任/人).
  */
 export function typos(words: L.Words): L.Words {
