@@ -61,22 +61,24 @@ export function judgeStatement(
 function correctionOf(verdict: GateProblem | null, text: string, begin: number, end: number): GateProblem | null {
   // "纠正一下，不是所有服务都升 Java 21，是新服务用 21": a correction restates a rule against what was said before;
   // what it keeps is uncertain, so a standing act in it (even one read as negated or reported) is held for the user.
-  if (verdict === null || ['negated', 'third_party', 'retracted'].includes(verdict.reason)) {
-    const own = sentencesCovering(sentencesOf(text), begin, end)[0];
-    const lead = sentencesOf(text)[0];
-    const corrected = [own, lead].some((piece) => piece && P.corrections.has(new Span(fold(text.slice(piece.start, piece.end)))));
+  const heldAct = verdict === null || ['negated', 'third_party', 'retracted'].includes(verdict.reason);
+  const noAct = verdict !== null && ['no_speech_act', 'description'].includes(verdict.reason);
+  if (!heldAct && !noAct) return verdict;
+  const sentences = sentencesOf(text);
+  const covering = sentencesCovering(sentences, begin, end);
+  const lead = sentences[0];
+  if (heldAct) {
+    const corrected = [covering[0], lead].some((piece) => piece && P.corrections.has(new Span(fold(text.slice(piece.start, piece.end)))));
     if (corrected) return problem('correction', 'the user corrects what was said before');
   }
   // "更正：超时定的是 30 秒，不是 60", "不对，是 tabs 不是空格": a correction that restates a value against the one said
   // before may restate a ruling, even with no act of its own read in it: held for the user.
-  if (verdict !== null && ['no_speech_act', 'description'].includes(verdict.reason)) {
-    const own = sentencesCovering(sentencesOf(text), begin, end);
-    const lead = sentencesOf(text)[0];
-    const corrected = [...own, lead].some((piece) => {
+  if (noAct) {
+    const corrected = [...covering, lead].some((piece) => {
       const said = piece ? fold(text.slice(piece.start, piece.end)) : '';
       return P.corrections.has(new Span(said)) || CORRECTING_OPENING.test(said);
     });
-    if (corrected && own.some((piece) => RESTATED_CONTRAST.test(fold(text.slice(piece.start, piece.end)))))
+    if (corrected && covering.some((piece) => RESTATED_CONTRAST.test(fold(text.slice(piece.start, piece.end)))))
       return problem('correction', 'a correction restates a value against the one said before');
   }
   return verdict;
