@@ -78,13 +78,15 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
   // labels (6 queries changed): 0.806, 85.8 %, 17.0 %, 97.3 %.
   // v8 first contact (labels checked against every memory when written): 0.881, 96.0 %, 16.7 %, 98.9 %; unread, on
   // the rules after v6 and rounds 14-15 were read: 0.897, 96.0 %, 14.6 %, 98.9 %.
+  // A typo match counting 0.8 of its word (was 0.6): v6 0.714, 85.2 %, 16.7 %; v7 0.822, 86.5 %, 13.2 %; the other
+  // parts unchanged.
   it.each([
     { part: 'v2', corpus: heldBack2, recallAt5: 0.77, precision: 0.88, reach: 0.95, falseHits: 0.2 },
     { part: 'v3', corpus: heldBack3, recallAt5: 0.85, precision: 0.85, reach: 0.95, falseHits: 0.15 },
     { part: 'v4', corpus: heldBack4, recallAt5: 0.78, precision: 0.84, reach: 0.95, falseHits: 0.15 },
     { part: 'v5', corpus: heldBack5, recallAt5: 0.77, precision: 0.92, reach: 0.96, falseHits: 0.2 },
-    { part: 'v6', corpus: heldBack6, recallAt5: 0.69, precision: 0.82, reach: 0.94, falseHits: 0.18 },
-    { part: 'v7', corpus: heldBack7, recallAt5: 0.78, precision: 0.84, reach: 0.96, falseHits: 0.19 },
+    { part: 'v6', corpus: heldBack6, recallAt5: 0.7, precision: 0.82, reach: 0.94, falseHits: 0.18 },
+    { part: 'v7', corpus: heldBack7, recallAt5: 0.8, precision: 0.84, reach: 0.96, falseHits: 0.19 },
     { part: 'v8', corpus: heldBack8, recallAt5: 0.86, precision: 0.92, reach: 0.96, falseHits: 0.19 },
   ])('held-back queries $part: floors a little below the measured figures, so a regression fails', async (floor) => {
     const report = await runRetrieval(floor.corpus, { MemoryManager, ScriptedLlm }, { base: corpus });

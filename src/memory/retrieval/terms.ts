@@ -43,7 +43,7 @@ export interface PreparedQuery {
 /** Query words the ranked stage weighs, at most. */
 export const MAX_QUERY_WORDS = 12;
 /** A typo match counts this much of its word (ranked below exact matches, M-7.7). */
-export const TYPO_FACTOR = 0.6;
+export const TYPO_FACTOR = 0.8;
 /** Latin queries shorter than this never match inside a term (M-7.7). */
 const MIN_LATIN_SUBSTRING = 3;
 
