@@ -109,6 +109,112 @@ function source(entry: string, gap: string): string {
     .join(`(${gap})`);
 }
 
+/**
+ * A lexicon's alternation with the shared beginnings of its entries written once: `always|also|alright` becomes
+ * `al(?:ways|so|right)`. The regex engine otherwise compiles and tries every entry separately: the merged form
+ * is several times smaller in machine code, and the time of a scan is mostly the fetching of that code.
+ *
+ * It matches exactly what the plain list matches, with the same alternative winning: alternatives are only
+ * moved past others they can never match at the same offset with. Two alternatives whose next parts are
+ * different literal characters are such a pair, and so are a literal character and the `\s+` of a space. A
+ * part that may match anything or nothing (a gap, `\s*`) and the end of an entry are barriers: nothing moves
+ * across them. A `\s+` is shared only where every entry continues with a literal character after it, so that
+ * only its longest run can match and the order of trying stays the same. Null when a source holds anything
+ * else (the caller then keeps the plain list).
+ */
+function merged(sources: readonly string[]): string | null {
+  const alternatives: string[][] = [];
+  for (const s of sources) {
+    const tokens = tokensOf(s);
+    if (tokens === null) return null;
+    alternatives.push(tokens);
+  }
+  return mergedTokens(alternatives);
+}
+
+const LITERAL_SPACE = /\s/u;
+
+/** The parts of an entry's source: literal characters (escaped as needed), `\s*`, `\s+` and gap groups. */
+function tokensOf(source: string): string[] | null {
+  const tokens: string[] = [];
+  for (let i = 0; i < source.length;) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source.slice(i, i + 3);
+      if (next === '\\s*' || next === '\\s+') {
+        tokens.push(next);
+        i += 3;
+      } else if (/^\\[.*+?^${}()|[\]\\]$/u.test(source.slice(i, i + 2))) {
+        tokens.push(source.slice(i, i + 2));
+        i += 2;
+      } else {
+        return null;
+      }
+    } else if (c === '(') {
+      const end = groupEnd(source, i);
+      if (end < 0 || /^[*+?{]/u.test(source.slice(end))) return null;
+      tokens.push(source.slice(i, end));
+      i = end;
+    } else {
+      const char = String.fromCodePoint(source.codePointAt(i)!);
+      if ('.*+?^${}()|[]'.includes(char) || LITERAL_SPACE.test(char)) return null;
+      tokens.push(char);
+      i += char.length;
+    }
+  }
+  return tokens;
+}
+
+/** The offset just after the group opening at `start` (nested groups, classes and escapes skipped), or -1. */
+function groupEnd(source: string, start: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let i = start; i < source.length; i += 1) {
+    const c = source[i]!;
+    if (c === '\\') i += 1;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth += 1;
+    else if (c === ')' && (depth -= 1) === 0) return i + 1;
+  }
+  return -1;
+}
+
+const isLiteral = (token: string | undefined): boolean =>
+  token !== undefined && token !== '\\s*' && token !== '\\s+' && !token.startsWith('(');
+
+/** The key an alternative is grouped by at its first part, or null when it is a barrier. */
+function keyOf(tokens: readonly string[], siblings: readonly (readonly string[])[]): string | null {
+  const first = tokens[0];
+  if (isLiteral(first)) return first!;
+  if (first === '\\s+' && siblings.every((t) => t[0] !== '\\s+' || isLiteral(t[1]))) return first;
+  return null;
+}
+
+function mergedTokens(alternatives: readonly (readonly string[])[]): string {
+  const out: string[] = [];
+  let run = new Map<string, (readonly string[])[]>();
+  const flush = (): void => {
+    for (const [key, rests] of run) {
+      out.push(rests.length === 1 ? key + rests[0]!.join('') : `${key}(?:${mergedTokens(rests)})`);
+    }
+    run = new Map();
+  };
+  for (const tokens of alternatives) {
+    const key = keyOf(tokens, alternatives);
+    if (key === null) {
+      flush();
+      out.push(tokens.join(''));
+      continue;
+    }
+    const rests = run.get(key) ?? [];
+    rests.push(tokens.slice(1));
+    run.set(key, rests);
+  }
+  flush();
+  return out.join('|');
+}
+
 /** A compiled lexicon: one regular expression for all of its entries. */
 export class Phrases {
   private readonly regex: RegExp;
@@ -127,8 +233,8 @@ export class Phrases {
     const zh = [...words.zh].sort(byLength).map((e) => source(e, CLAUSE_GAP_ZH));
     const en = [...words.en].sort(byLength).map((e) => source(e, CLAUSE_GAP_EN).replace(/\\s\*/g, '\\s+'));
     const parts: string[] = [];
-    if (zh.length > 0) parts.push(`(?:${zh.join('|')})`);
-    if (en.length > 0) parts.push(`(?<![\\p{L}\\p{N}_'])(?:${en.join('|')})(?![\\p{L}\\p{N}_])`);
+    if (zh.length > 0) parts.push(`(?:${merged(zh) ?? zh.join('|')})`);
+    if (en.length > 0) parts.push(`(?<![\\p{L}\\p{N}_'])(?:${merged(en) ?? en.join('|')})(?![\\p{L}\\p{N}_])`);
     // Match indices (the 'd' flag) cost time on every match: only a lexicon with gaps asks for them.
     const gaps = [...words.zh, ...words.en].some((e) => e.includes(GAP) || e.includes(SPAN));
     this.regex = new RegExp(parts.join('|'), gaps ? 'dgu' : 'gu');
