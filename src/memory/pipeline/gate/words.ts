@@ -216,9 +216,28 @@ function mergedTokens(alternatives: readonly (readonly string[])[]): string {
 }
 
 /** A compiled lexicon: one regular expression for all of its entries. */
+// A character that continues a word: an English entry does not start right after one ("gemini" holds no "i").
+const WORD_CHAR = /[\p{L}\p{N}_']$/u;
+
+/** True when a word character ends right before `index` (what `(?<![\p{L}\p{N}_'])` rejects there). */
+function wordCharBefore(text: string, index: number): boolean {
+  if (index === 0) return false;
+  const c = text.charCodeAt(index - 1);
+  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x27;
+  // (Two code units: a surrogate pair ending at `index` is read as one character, as the lookbehind reads it.)
+  return WORD_CHAR.test(text.slice(Math.max(0, index - 2), index));
+}
+
 export class Phrases {
   private readonly regex: RegExp;
   private readonly sticky: RegExp;
+  /**
+   * With Chinese and English entries both, the Chinese part is group 1, so that a match is known to be English
+   * (group 1 unset) and checked for its word start in code: the lookbehind, a large Unicode class, compiled into
+   * every lexicon's regex was a good part of all its machine code. The gaps are the groups after it.
+   */
+  private readonly zhGroup: boolean;
+  private readonly hasEn: boolean;
 
   /**
    * `align`: 'both' (default) needs a word boundary at both ends of a Chinese match; 'either' at one end, for
@@ -233,8 +252,12 @@ export class Phrases {
     const zh = [...words.zh].sort(byLength).map((e) => source(e, CLAUSE_GAP_ZH));
     const en = [...words.en].sort(byLength).map((e) => source(e, CLAUSE_GAP_EN).replace(/\\s\*/g, '\\s+'));
     const parts: string[] = [];
-    if (zh.length > 0) parts.push(`(?:${merged(zh) ?? zh.join('|')})`);
-    if (en.length > 0) parts.push(`(?<![\\p{L}\\p{N}_'])(?:${merged(en) ?? en.join('|')})(?![\\p{L}\\p{N}_])`);
+    this.zhGroup = zh.length > 0 && en.length > 0;
+    this.hasEn = en.length > 0;
+    if (zh.length > 0) parts.push(this.zhGroup ? `(${merged(zh) ?? zh.join('|')})` : `(?:${merged(zh) ?? zh.join('|')})`);
+    // (The word start of an English entry is checked by `englishMidWord`; its word end stays in the regex, where a
+    // failing end lets the engine try the other entries.)
+    if (en.length > 0) parts.push(`(?:${merged(en) ?? en.join('|')})(?![\\p{L}\\p{N}_])`);
     // Match indices (the 'd' flag) cost time on every match: only a lexicon with gaps asks for them.
     const gaps = [...words.zh, ...words.en].some((e) => e.includes(GAP) || e.includes(SPAN));
     this.regex = new RegExp(parts.join('|'), gaps ? 'dgu' : 'gu');
@@ -250,6 +273,11 @@ export class Phrases {
   }
 
   private readonly byFirst = new Map<string, RegExp[]>();
+
+  /** True when the match is of an English entry that does not start a word: no match at that offset. */
+  private englishMidWord(m: RegExpExecArray, text: string): boolean {
+    return this.hasEn && (!this.zhGroup || m[1] === undefined) && wordCharBefore(text, m.index);
+  }
 
   /** The first other entry matching at `index` whose match is aligned, or null. */
   private alternative(span: Span, index: number, failedEnd: number): RegExpExecArray | null {
@@ -269,6 +297,10 @@ export class Phrases {
     this.regex.lastIndex = from;
     for (let found = this.regex.exec(text); found !== null; found = this.regex.exec(text)) {
       let m = found;
+      if (this.englishMidWord(m, text)) {
+        this.regex.lastIndex = m.index + 1;
+        continue;
+      }
       if (m[0].length === 0) {
         this.regex.lastIndex += 1;
         continue;
@@ -286,7 +318,8 @@ export class Phrases {
       const end = m.index + m[0].length;
       const hit: Hit = { index: m.index, end, text: m[0] };
       if (m.length > 1 && m.indices) {
-        for (let g = 1; g < m.indices.length; g += 1) {
+        // (An entry of `alternative` has no group of the Chinese part before its gaps.)
+        for (let g = m === found && this.zhGroup ? 2 : 1; g < m.indices.length; g += 1) {
           const range = m.indices[g];
           if (range) {
             hit.gap = [range[0], range[1]];
@@ -303,7 +336,7 @@ export class Phrases {
   at(span: Span, index: number): Hit | null {
     this.sticky.lastIndex = index;
     const m = this.sticky.exec(span.text);
-    if (m === null || m[0].length === 0) return null;
+    if (m === null || m[0].length === 0 || this.englishMidWord(m, span.text)) return null;
     if (this.align !== 'none' && HAN.test(m[0][0]!) && !span.aligned(index, index + m[0].length, this.align === 'either')) {
       const other = this.alternative(span, index, index + m[0].length);
       return other ? { index, end: index + other[0].length, text: other[0] } : null;
