@@ -1,3 +1,5 @@
+import { matchesOf } from './words.js';
+
 /**
  * Text types inside a user turn (M-5.6): pasted logs, stack traces, code, tool output, `git log`/diff lines
  * and quoted documents are not the user speaking, with or without a fence. Line shapes are checked on the
@@ -327,7 +329,7 @@ const QUOTE_PAIRS: readonly RegExp[] = [
 export function quotedRanges(text: string): [number, number][] {
   const out: [number, number][] = [];
   for (const re of QUOTE_PAIRS) {
-    for (const m of text.matchAll(re)) out.push([m.index, m.index + m[0].length]);
+    for (const m of matchesOf(re, text)) out.push([m.index, m.index + m[0].length]);
   }
   return out;
 }

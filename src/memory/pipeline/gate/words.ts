@@ -84,6 +84,23 @@ export class Span {
   }
 }
 
+/**
+ * The matches of a global regex in a text, as `[...text.matchAll(re)]` gives them (from the regex's lastIndex,
+ * which is left as it was), without the copy of the regex that `matchAll` makes on every call: on the short
+ * texts of the gate that copy costs more than the scan.
+ */
+export function matchesOf(re: RegExp, text: string): RegExpExecArray[] {
+  const out: RegExpExecArray[] = [];
+  const saved = re.lastIndex;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    out.push(m);
+    // (An empty match moves on by one character, a surrogate pair being one in a Unicode regex.)
+    if (m[0].length === 0) re.lastIndex += re.unicode && text.codePointAt(re.lastIndex)! > 0xffff ? 2 : 1;
+  }
+  re.lastIndex = saved;
+  return out;
+}
+
 export interface Hit {
   /** Offset in the span's folded text. */
   index: number;
