@@ -51,7 +51,9 @@ const STOPWORDS = new Set(
 export function contentTerms(text: string, limit: number): string[] {
   const out = new Set<string>();
   const normalized = normalizeText(text);
-  for (const match of normalized.matchAll(TOKEN)) {
+  // (An exec loop, not matchAll, which copies the regex on every call; TOKEN is used nowhere else.)
+  TOKEN.lastIndex = 0;
+  for (let match = TOKEN.exec(normalized); match !== null; match = TOKEN.exec(normalized)) {
     const token = match[0];
     if (isCjk(token[0]!)) {
       const chars = Array.from(token);

@@ -36,7 +36,7 @@ import { insideRanges } from './text-types.js';
 import { type GateProblem, problem, type StatementKind } from './verdict.js';
 import * as L from './lexicon.js';
 import { SHAPE } from './lexicon.js';
-import { type Hit, Span } from './words.js';
+import { type Hit, matchesOf, Span } from './words.js';
 
 /** The speech acts of a sentence and why each does or does not stand (M-5.3, M-5.6). */
 
@@ -346,7 +346,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
 
   // "我们以后会有一个新的数据平台": 以后 with 会 and no ruling is a prediction.
   // (A 会 in what a verb of telling embeds — "顺便说下 goroutine 会不会泄漏" — is the content asked for.)
-  const predicts = [...text.slice(act.hit.end, clause.end).matchAll(/会(?!议|话|不会)/gu)].some((m) => {
+  const predicts = matchesOf(/会(?!议|话|不会)/gu, text.slice(act.hit.end, clause.end)).some((m) => {
     const at = act.hit.end + m.index;
     return !embedded(s, { index: at, end: at + 1, text: '会' });
   });

@@ -1,3 +1,5 @@
+import { matchesOf } from './words.js';
+
 /**
  * Sentences and clauses (M-5.6): the gate judges the clause a quote stands in, and looks at its sentence and
  * neighbours only where the language needs them. Offsets are UTF-16 offsets into the text given.
@@ -24,7 +26,7 @@ function split(text: string, from: number, to: number, boundary: RegExp): Piece[
   const slice = text.slice(from, to);
   let at = 0;
   boundary.lastIndex = 0;
-  for (const m of slice.matchAll(boundary)) {
+  for (const m of matchesOf(boundary, slice)) {
     const end = m.index + m[0].length;
     if (m.index > at || m[0].length > 0) pushTrimmed(slice, at, end, from, out);
     at = end;

@@ -19,7 +19,7 @@ import { overlaps, Sentence } from './sentence.js';
 import { isReportingFrame } from './speaker.js';
 import { inCodeOrOutput, insideRanges, nearPaste, quotedRanges } from './text-types.js';
 import { type GateProblem, held, problem, type StatementKind } from './verdict.js';
-import { fold, Phrases, Span } from './words.js';
+import { fold, matchesOf, Phrases, Span } from './words.js';
 import { isRemembered, rememberOverrules } from '../remember-act.js';
 import { scoped } from './shape.js';
 import { dropsBack } from './drops.js';
@@ -347,7 +347,7 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
     const chosen = s.hits(P.decision).length > 0 || standing.length > 0;
     if (offers.length > 0 && signals.length === 0 && !chosen) return false;
     // "要我现在帮你把这三个 SQL 改成批量插入吗？": an offer of work for now is a task, whatever it changes.
-    const now = [...s.span.text.matchAll(/现在|right now|\bnow\b/gu)].some(
+    const now = matchesOf(/现在|right now|\bnow\b/gu, s.span.text).some(
       (m) => !standing.some((h) => h.index <= m.index && m.index < h.end),
     );
     if (offers.length > 0 && (s.hits(P.temporary).length + s.hits(P.localObjects).length > 0 || now)) return false;

@@ -1,6 +1,6 @@
 import { G, P } from './phrases.js';
 import type { Sentence } from './sentence.js';
-import { type Hit, Span } from './words.js';
+import { type Hit, matchesOf, Span } from './words.js';
 
 /**
  * Standing acts found by clause structure, not by a marker word (M-5.6): a rule needs no fixed phrase. Each
@@ -50,7 +50,7 @@ function particular(s: Sentence, i: number): boolean {
  */
 function choiceIn(s: Sentence, i: number): Hit | null {
   const c = s.clauses[i]!;
-  for (const m of s.clauseText(i).matchAll(CHOICE_ALL)) {
+  for (const m of matchesOf(CHOICE_ALL, s.clauseText(i))) {
     const index = c.start + m.index + m[0].length - m[1]!.length;
     const end = index + m[1]!.length;
     if (!/\p{Script=Han}/u.test(m[1]!)) return { index, end, text: m[1]! };

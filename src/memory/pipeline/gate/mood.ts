@@ -21,7 +21,7 @@ import {
 import { tagged } from './pos.js';
 import { type Act, ofAct, Sentence, wordsOf } from './sentence.js';
 import { insideRanges } from './text-types.js';
-import { type Hit, type Phrases, Span } from './words.js';
+import { type Hit, matchesOf, type Phrases, Span } from './words.js';
 
 /** Mood and scope: questions, time scopes, hedges that are part of a noun phrase. */
 
@@ -65,7 +65,7 @@ export function isAttributive(text: string, hit: Hit): boolean {
 /** A question signal in the sentence, or null. */
 export function questionSignal(s: Sentence, act: Act): string | null {
   const text = s.span.text;
-  for (const m of text.matchAll(QUESTION_MARKS)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
+  for (const m of matchesOf(QUESTION_MARKS, text)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
   if (ZH_FINAL.test(text) && !ZH_WH_END.test(text.slice(-4))) return 'the statement is a question';
   // "以后回复的时候能带上表情吗，我觉得挺可爱的": the act's own clause may end on the question particle.
   const own = s.clauseText(act.clause);

@@ -2,7 +2,7 @@ import { SHAPE } from './lexicon.js';
 import { HAN, P, typos } from './phrases.js';
 import { tagged } from './pos.js';
 import type { Sentence } from './sentence.js';
-import { type Hit, Phrases, Span } from './words.js';
+import { type Hit, matchesOf, Phrases, Span } from './words.js';
 
 /**
  * Evidence for a standing act from the shape of a clause (M-5.6), where no marker word names it: the main
@@ -66,7 +66,7 @@ const at = (s: Sentence, clause: number, offset: number, text: string): Hit => {
 
 /** The first word of an English clause after its leads, with its offset, or null. */
 function englishHead(text: string): { word: string; offset: number } | null {
-  for (const m of text.matchAll(/[a-z][a-z'-]*/gu)) {
+  for (const m of matchesOf(/[a-z][a-z'-]*/gu, text)) {
     if (EN_LEADS.has(m[0])) continue;
     if (m.index > 0 && /[\p{L}\p{N}]/u.test(text.slice(0, m.index).replace(/\b(?:please|pls|and|then|also|so|just|ok|okay)\b/gu, ''))) {
       // Something other than a lead stands before it.

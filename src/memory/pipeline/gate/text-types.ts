@@ -1,3 +1,5 @@
+import { matchesOf } from './words.js';
+
 /**
  * Text types inside a user turn (M-5.6): pasted logs, stack traces, code, tool output, `git log`/diff lines
  * and quoted documents are not the user speaking, with or without a fence. Line shapes are checked on the
@@ -80,6 +82,20 @@ const OUTPUT_LINE: readonly RegExp[] = [
   /^\s*[\w.$[\]"']+\s*(?:=|\+=|:=|==|===|!=)\s*\S/u,
 ];
 
+/**
+ * The line shapes above as few regexes: one per set of flags, the shapes anchored at the line start apart from
+ * the others (so that the engine tries those at offset 0 only). A line matches one of these exactly when it
+ * matches one of the shapes; it is read in three calls instead of one per shape.
+ */
+const OUTPUT_LINE_TESTS: readonly RegExp[] = (() => {
+  const groups = new Map<string, RegExp[]>();
+  for (const re of OUTPUT_LINE) {
+    const key = `${re.flags} ${re.source.startsWith('^')}`;
+    groups.set(key, [...(groups.get(key) ?? []), re]);
+  }
+  return [...groups.values()].map((list) => new RegExp(list.map((re) => `(?:${re.source})`).join('|'), list[0]!.flags));
+})();
+
 /** A line introducing pasted material ("日志如下：", "Here's the output:"). */
 const PASTE_INTRO = new RegExp(
   '(?:log|logs|output|error|errors|trace|stack|stacktrace|traceback|result|results|message|diff|says' +
@@ -128,15 +144,32 @@ function isOutputLine(line: string): boolean {
   if (line.trim().length === 0) return false;
   let known = OUTPUT_LINES.get(line);
   if (known === undefined) {
-    known = OUTPUT_LINE.some((re) => re.test(line));
+    known = OUTPUT_LINE_TESTS.some((re) => re.test(line));
     if (OUTPUT_LINES.size >= MAX_LINES) OUTPUT_LINES.delete(OUTPUT_LINES.keys().next().value!);
     OUTPUT_LINES.set(line, known);
   }
   return known;
 }
 
+// The answers for the last text read: the steps of one candidate ask about the same quote offsets again.
+let answeredText: string | null = null;
+const answers = new Map<number, boolean>();
+
 /** True when the offset lies in pasted code, a log, tool output, a quoted document or diff, fenced or not. */
 export function inCodeOrOutput(text: string, offset: number): boolean {
+  if (text !== answeredText) {
+    answeredText = text;
+    answers.clear();
+  }
+  let known = answers.get(offset);
+  if (known === undefined) {
+    known = readCodeOrOutput(text, offset);
+    answers.set(offset, known);
+  }
+  return known;
+}
+
+function readCodeOrOutput(text: string, offset: number): boolean {
   const before = text.slice(0, offset);
   const fences = before.match(/^[^\S\n]*(?:```|~~~)/gmu)?.length ?? 0;
   if (fences % 2 === 1) return true;
@@ -296,7 +329,7 @@ const QUOTE_PAIRS: readonly RegExp[] = [
 export function quotedRanges(text: string): [number, number][] {
   const out: [number, number][] = [];
   for (const re of QUOTE_PAIRS) {
-    for (const m of text.matchAll(re)) out.push([m.index, m.index + m[0].length]);
+    for (const m of matchesOf(re, text)) out.push([m.index, m.index + m[0].length]);
   }
   return out;
 }

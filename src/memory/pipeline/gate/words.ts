@@ -84,6 +84,23 @@ export class Span {
   }
 }
 
+/**
+ * The matches of a global regex in a text, as `[...text.matchAll(re)]` gives them (from the regex's lastIndex,
+ * which is left as it was), without the copy of the regex that `matchAll` makes on every call: on the short
+ * texts of the gate that copy costs more than the scan.
+ */
+export function matchesOf(re: RegExp, text: string): RegExpExecArray[] {
+  const out: RegExpExecArray[] = [];
+  const saved = re.lastIndex;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    out.push(m);
+    // (An empty match moves on by one character, a surrogate pair being one in a Unicode regex.)
+    if (m[0].length === 0) re.lastIndex += re.unicode && text.codePointAt(re.lastIndex)! > 0xffff ? 2 : 1;
+  }
+  re.lastIndex = saved;
+  return out;
+}
+
 export interface Hit {
   /** Offset in the span's folded text. */
   index: number;
@@ -109,10 +126,135 @@ function source(entry: string, gap: string): string {
     .join(`(${gap})`);
 }
 
+/**
+ * A lexicon's alternation with the shared beginnings of its entries written once: `always|also|alright` becomes
+ * `al(?:ways|so|right)`. The regex engine otherwise compiles and tries every entry separately: the merged form
+ * is several times smaller in machine code, and the time of a scan is mostly the fetching of that code.
+ *
+ * It matches exactly what the plain list matches, with the same alternative winning: alternatives are only
+ * moved past others they can never match at the same offset with. Two alternatives whose next parts are
+ * different literal characters are such a pair, and so are a literal character and the `\s+` of a space. A
+ * part that may match anything or nothing (a gap, `\s*`) and the end of an entry are barriers: nothing moves
+ * across them. A `\s+` is shared only where every entry continues with a literal character after it, so that
+ * only its longest run can match and the order of trying stays the same. Null when a source holds anything
+ * else (the caller then keeps the plain list).
+ */
+function merged(sources: readonly string[]): string | null {
+  const alternatives: string[][] = [];
+  for (const s of sources) {
+    const tokens = tokensOf(s);
+    if (tokens === null) return null;
+    alternatives.push(tokens);
+  }
+  return mergedTokens(alternatives);
+}
+
+const LITERAL_SPACE = /\s/u;
+
+/** The parts of an entry's source: literal characters (escaped as needed), `\s*`, `\s+` and gap groups. */
+function tokensOf(source: string): string[] | null {
+  const tokens: string[] = [];
+  for (let i = 0; i < source.length;) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source.slice(i, i + 3);
+      if (next === '\\s*' || next === '\\s+') {
+        tokens.push(next);
+        i += 3;
+      } else if (/^\\[.*+?^${}()|[\]\\]$/u.test(source.slice(i, i + 2))) {
+        tokens.push(source.slice(i, i + 2));
+        i += 2;
+      } else {
+        return null;
+      }
+    } else if (c === '(') {
+      const end = groupEnd(source, i);
+      if (end < 0 || /^[*+?{]/u.test(source.slice(end))) return null;
+      tokens.push(source.slice(i, end));
+      i = end;
+    } else {
+      const char = String.fromCodePoint(source.codePointAt(i)!);
+      if ('.*+?^${}()|[]'.includes(char) || LITERAL_SPACE.test(char)) return null;
+      tokens.push(char);
+      i += char.length;
+    }
+  }
+  return tokens;
+}
+
+/** The offset just after the group opening at `start` (nested groups, classes and escapes skipped), or -1. */
+function groupEnd(source: string, start: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let i = start; i < source.length; i += 1) {
+    const c = source[i]!;
+    if (c === '\\') i += 1;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth += 1;
+    else if (c === ')' && (depth -= 1) === 0) return i + 1;
+  }
+  return -1;
+}
+
+const isLiteral = (token: string | undefined): boolean =>
+  token !== undefined && token !== '\\s*' && token !== '\\s+' && !token.startsWith('(');
+
+/** The key an alternative is grouped by at its first part, or null when it is a barrier. */
+function keyOf(tokens: readonly string[], siblings: readonly (readonly string[])[]): string | null {
+  const first = tokens[0];
+  if (isLiteral(first)) return first!;
+  if (first === '\\s+' && siblings.every((t) => t[0] !== '\\s+' || isLiteral(t[1]))) return first;
+  return null;
+}
+
+function mergedTokens(alternatives: readonly (readonly string[])[]): string {
+  const out: string[] = [];
+  let run = new Map<string, (readonly string[])[]>();
+  const flush = (): void => {
+    for (const [key, rests] of run) {
+      out.push(rests.length === 1 ? key + rests[0]!.join('') : `${key}(?:${mergedTokens(rests)})`);
+    }
+    run = new Map();
+  };
+  for (const tokens of alternatives) {
+    const key = keyOf(tokens, alternatives);
+    if (key === null) {
+      flush();
+      out.push(tokens.join(''));
+      continue;
+    }
+    const rests = run.get(key) ?? [];
+    rests.push(tokens.slice(1));
+    run.set(key, rests);
+  }
+  flush();
+  return out.join('|');
+}
+
 /** A compiled lexicon: one regular expression for all of its entries. */
+// A character that continues a word: an English entry does not start right after one ("gemini" holds no "i").
+const WORD_CHAR = /[\p{L}\p{N}_']$/u;
+
+/** True when a word character ends right before `index` (what `(?<![\p{L}\p{N}_'])` rejects there). */
+function wordCharBefore(text: string, index: number): boolean {
+  if (index === 0) return false;
+  const c = text.charCodeAt(index - 1);
+  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x27;
+  // (Two code units: a surrogate pair ending at `index` is read as one character, as the lookbehind reads it.)
+  return WORD_CHAR.test(text.slice(Math.max(0, index - 2), index));
+}
+
 export class Phrases {
   private readonly regex: RegExp;
   private readonly sticky: RegExp;
+  /**
+   * With Chinese and English entries both, the Chinese part is group 1, so that a match is known to be English
+   * (group 1 unset) and checked for its word start in code: the lookbehind, a large Unicode class, compiled into
+   * every lexicon's regex was a good part of all its machine code. The gaps are the groups after it.
+   */
+  private readonly zhGroup: boolean;
+  private readonly hasEn: boolean;
 
   /**
    * `align`: 'both' (default) needs a word boundary at both ends of a Chinese match; 'either' at one end, for
@@ -127,8 +269,12 @@ export class Phrases {
     const zh = [...words.zh].sort(byLength).map((e) => source(e, CLAUSE_GAP_ZH));
     const en = [...words.en].sort(byLength).map((e) => source(e, CLAUSE_GAP_EN).replace(/\\s\*/g, '\\s+'));
     const parts: string[] = [];
-    if (zh.length > 0) parts.push(`(?:${zh.join('|')})`);
-    if (en.length > 0) parts.push(`(?<![\\p{L}\\p{N}_'])(?:${en.join('|')})(?![\\p{L}\\p{N}_])`);
+    this.zhGroup = zh.length > 0 && en.length > 0;
+    this.hasEn = en.length > 0;
+    if (zh.length > 0) parts.push(this.zhGroup ? `(${merged(zh) ?? zh.join('|')})` : `(?:${merged(zh) ?? zh.join('|')})`);
+    // (The word start of an English entry is checked by `englishMidWord`; its word end stays in the regex, where a
+    // failing end lets the engine try the other entries.)
+    if (en.length > 0) parts.push(`(?:${merged(en) ?? en.join('|')})(?![\\p{L}\\p{N}_])`);
     // Match indices (the 'd' flag) cost time on every match: only a lexicon with gaps asks for them.
     const gaps = [...words.zh, ...words.en].some((e) => e.includes(GAP) || e.includes(SPAN));
     this.regex = new RegExp(parts.join('|'), gaps ? 'dgu' : 'gu');
@@ -144,6 +290,11 @@ export class Phrases {
   }
 
   private readonly byFirst = new Map<string, RegExp[]>();
+
+  /** True when the match is of an English entry that does not start a word: no match at that offset. */
+  private englishMidWord(m: RegExpExecArray, text: string): boolean {
+    return this.hasEn && (!this.zhGroup || m[1] === undefined) && wordCharBefore(text, m.index);
+  }
 
   /** The first other entry matching at `index` whose match is aligned, or null. */
   private alternative(span: Span, index: number, failedEnd: number): RegExpExecArray | null {
@@ -163,6 +314,10 @@ export class Phrases {
     this.regex.lastIndex = from;
     for (let found = this.regex.exec(text); found !== null; found = this.regex.exec(text)) {
       let m = found;
+      if (this.englishMidWord(m, text)) {
+        this.regex.lastIndex = m.index + 1;
+        continue;
+      }
       if (m[0].length === 0) {
         this.regex.lastIndex += 1;
         continue;
@@ -180,7 +335,8 @@ export class Phrases {
       const end = m.index + m[0].length;
       const hit: Hit = { index: m.index, end, text: m[0] };
       if (m.length > 1 && m.indices) {
-        for (let g = 1; g < m.indices.length; g += 1) {
+        // (An entry of `alternative` has no group of the Chinese part before its gaps.)
+        for (let g = m === found && this.zhGroup ? 2 : 1; g < m.indices.length; g += 1) {
           const range = m.indices[g];
           if (range) {
             hit.gap = [range[0], range[1]];
@@ -197,7 +353,7 @@ export class Phrases {
   at(span: Span, index: number): Hit | null {
     this.sticky.lastIndex = index;
     const m = this.sticky.exec(span.text);
-    if (m === null || m[0].length === 0) return null;
+    if (m === null || m[0].length === 0 || this.englishMidWord(m, span.text)) return null;
     if (this.align !== 'none' && HAN.test(m[0][0]!) && !span.aligned(index, index + m[0].length, this.align === 'either')) {
       const other = this.alternative(span, index, index + m[0].length);
       return other ? { index, end: index + other[0].length, text: other[0] } : null;
