@@ -139,7 +139,10 @@ function revisionLead(s: Sentence, c: { start: number; end: number }, lead: numb
   return verb;
 }
 
-const PROJECT_NOUN = new RegExp(anyOf([...L.OTHER_PROJECT_NP.nouns.zh, ...L.OTHER_PROJECT_NP.nouns.en]), 'u');
+const PROJECT_NOUN = new RegExp(
+  anyOf([...L.OTHER_PROJECT_NP.nouns.zh, ...L.OTHER_PROJECT_NP.nouns.en, ...L.OTHER_PROJECT_NP.ownWork]),
+  'u',
+);
 const ZH_LABEL_COPULA = new RegExp(
   `^(${L.RULING_LABELS.zh.join('|')})(?:${SHAPE.labelCopulas.filter((x) => HAN.test(x)).join('|')})(?!否|不是)`,
   'u',
@@ -213,6 +216,12 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   const named = PROJECT_NOUN.test(text) ? OTHER_PROJECT_NP.exec(text.slice(0, clause.end)) : null;
   if (named && !s.isCondition(s.clauseOf(named.index)) && (named.index < act.hit.index || s.clauseOf(named.index) === act.clause))
     return problem('other_project', 'the statement is about another project of the user');
+  // "另一个团队的 analytics 服务默认…", "another team's gateway always …": a thing another group owns is theirs —
+  // unless the sentence takes it on for this project ("…，我们也照这个来").
+  const owner = s.hits(P.otherOwners, clause.start, act.hit.index)[0];
+  // (The taking on points back at their thing: "we follow whatever legal gives us" follows someone else.)
+  const takesOn = s.hits(P.adoptions).some((h) => h.index > act.hit.index && POINTS_BACK.test(s.clauseText(s.clauseOf(h.index))));
+  if (owner && !takesOn) return problem('other_project', 'the thing belongs to another group, not this project');
   const speaker = thirdParty(s, act);
   // "架构组定了，以后…统一走 gRPC，我们这个项目也得跟": a party's rule this project takes on is ours. A rule reported
   // from someone else ("他说以后所有接口都要…") may be one the user relays: held for the user. A decision of theirs
@@ -274,7 +283,13 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     return problem('hypothetical', 'the act is the condition of a request');
   if (ACT_CONDITION_END.test(text.slice(act.hit.end, clause.end)))
     return problem('hypothetical', 'the act stands inside a condition (…的话)');
-  if (s.hits(P.hypothetical).some((h) => !ofAct(h, act) && !masked(s, h) && !s.hits(P.weakeners).some((w) => overlaps(w, h))))
+  // ("would it be possible to …?": the "would" of a polite request is its politeness.)
+  const politeWord = (h: Hit): boolean => polite && s.hits(P.politeRequests).some((w) => overlaps(w, h));
+  if (
+    s
+      .hits(P.hypothetical)
+      .some((h) => !ofAct(h, act) && !masked(s, h) && !s.hits(P.weakeners).some((w) => overlaps(w, h)) && !politeWord(h))
+  )
     return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);
   const lead = clauseText.length - clauseText.trimStart().length;
@@ -418,7 +433,14 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   return null;
 }
 
-const POLITE_CLAUSE_ZH = /^[\s\p{P}]*(?:那|请问|请)?你?(?:可以|能不能|可不可以|能否|可否|能)[^，,。.!！?？]+[吗么][\s\p{P}]*$/u;
+// A clause that points back at another group's thing ("我们也照这个来", "we do the same").
+const POINTS_BACK = /也|同样|照|一样|这个|那个|\b(?:too|as well|the same|that|theirs|it)\b/u;
+// (A topic may come before the modal — "后面给 Go 代码可以都…吗" — and a dot inside a name, ".sel", ends nothing.)
+const POLITE_WORD = String.raw`(?:[^，,。.!！?？]|\.(?=[\p{L}\p{N}]))`;
+const POLITE_CLAUSE_ZH = new RegExp(
+  String.raw`^[\s\p{P}]*(?:那|请问|请)?(?:(?!吗)${POLITE_WORD}){0,16}?你?(?:可以|能不能|可不可以|能否|可否|能)${POLITE_WORD}+[吗么][\s\p{P}]*$`,
+  'u',
+);
 
 /** A clause after the act's that asks a question wanting no answer ("…, who's going to notice"). */
 function rhetoricalAfter(s: Sentence, clause: number): boolean {
@@ -529,7 +551,11 @@ export function judgeSentence(
     return problem('quoted_speech', 'the quoted words stand inside quotation marks');
   live.sort((a, b) => Number(!quoteClauses.has(a.clause)) - Number(!quoteClauses.has(b.clause)) || a.hit.index - b.hit.index);
   let first: GateProblem | null = null;
+  const lastQuoted = Math.max(-1, ...quoteClauses);
   for (const act of live) {
+    // "另一个团队的服务默认…, we follow whatever …": once an act of the quoted words fails, an act of a later clause
+    // the quote leaves out says something else; it does not make the quoted words stand.
+    if (first !== null && quoteClauses.size < s.clauses.length && act.clause > lastQuoted) continue;
     const p = actProblem(s, act, quoteClauses, kind);
     if (p === null) {
       // ("对不对" holds "不对": inside an A-not-A form it takes nothing back.)

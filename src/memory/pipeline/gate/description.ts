@@ -82,6 +82,9 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
     // "Go 的 map 默认是无序遍历的": a thing's noun phrase ("X 的 Y") as the subject, a copula or a prediction after.
     // ("Rust 的 HTTP 库默认不开压缩": a plain negation, not one of asking — 不要, 不许, 不用 — says what it does.)
     if (/的/u.test(before) && /^\s*(?:都|也|就|总)?\s*(?:是|会|为|不会|不(?![要许准用能得必]))/u.test(after)) return true;
+    // "pandas 的 read_csv 默认 infers the dtypes": a thing's noun phrase, then an English verb of the third person.
+    const en = /^\s*([a-z]+)\b/u.exec(after)?.[1];
+    if (/的/u.test(before) && en !== undefined && (EN_DESCRIPTION.has(en) || (/[^s]s$/u.test(en) && en.length > 3))) return true;
     // "Kotlin 的 data class 默认实现了 equals", "Unity 的 prefab 默认带了一个 Transform": a verb with the perfective 了
     // or 过 after a thing's noun phrase says what it already does.
     if (/的/u.test(before) && ZH_PERFECTIVE_START.test(after)) return true;
@@ -113,7 +116,8 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   }
   // "The tests never finish", "Our nightly job always fails": a thing as the subject, with no modal of wanting.
   if (EN_DETERMINERS.has(wordsBefore[0] ?? '') && !wordsBefore.some((w) => EN_WANTING.has(w))) return true;
-  if (wordsBefore.some((w) => EN_PERSONS.has(w))) return false;
+  // ("would it be possible to default to …?": the "be" of a polite request describes nothing.)
+  if (wordsBefore.some((w) => EN_PERSONS.has(w)) || s.hits(P.politeRequests, clause.start, act.hit.index).length > 0) return false;
   if (wordsBefore.some((w) => EN_BE.has(w))) return true;
   const thirdPerson = (w: string | undefined): boolean => w !== undefined && (EN_DESCRIPTION.has(w) || (/[^s]s$/u.test(w) && w.length > 3));
   if (wordsBefore.length > 0) return wordsAfter.length > 0 ? thirdPerson(wordsAfter[0]) : wordsBefore.slice(1, 3).some(thirdPerson);

@@ -65,7 +65,10 @@ export function isAttributive(text: string, hit: Hit): boolean {
 /** A question signal in the sentence, or null. */
 export function questionSignal(s: Sentence, act: Act): string | null {
   const text = s.span.text;
-  for (const m of text.matchAll(QUESTION_MARKS)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
+  // ("用 `?` 传播错误": a question mark inside a code span is a symbol of the code.)
+  const code = [...text.matchAll(CODE_SPAN)].map((m): [number, number] => [m.index, m.index + m[0].length]);
+  for (const m of text.matchAll(QUESTION_MARKS))
+    if (!insideRanges(s.quoted, m.index, m.index + 1) && !insideRanges(code, m.index, m.index + 1)) return 'the statement is a question';
   if (ZH_FINAL.test(text) && !ZH_WH_END.test(text.slice(-4))) return 'the statement is a question';
   // "以后回复的时候能带上表情吗，我觉得挺可爱的": the act's own clause may end on the question particle.
   const own = s.clauseText(act.clause);
@@ -116,6 +119,8 @@ export function questionSignal(s: Sentence, act: Act): string | null {
   }
   return null;
 }
+
+const CODE_SPAN = /`[^`\n]+`/gu;
 
 export function isTagQuestion(span: Span): boolean {
   if (!QUESTION_MARK.test(span.text)) return false;

@@ -21,6 +21,7 @@ const C = {
   universal: new Phrases(SHAPE.universal, 'either'),
   condition: new Phrases(SHAPE.condition, 'either'),
   commitment: new Phrases(SHAPE.commitment, 'either'),
+  exclusive: new Phrases(SHAPE.exclusive, 'either'),
   particular: new Phrases(SHAPE.particular, 'either'),
 };
 const NOT_COMMITTED = new Set(SHAPE.notCommitted);
@@ -269,7 +270,10 @@ export function shapeEvidence(
     // "我们这个 repo 的 Python 是 3.11，so no 3.12-only syntax please": a decision's rule in a sentence that names this
     // project as its scope is a convention of the project ("here" alone may be one place of the code).
     const project = kind === 'project_decision' && s.hits(P.projectScopes).some((h) => h.text !== 'here');
-    const strong = found.mood === 'commitment' || main > 0 || project || scoped(s, i);
+    // "…: the official images or our mirror, nothing else", "只认官方文档，…别拿来当依据": a rule closed to every
+    // other case holds in all of them.
+    const exclusive = s.hits(C.exclusive).length > 0;
+    const strong = found.mood === 'commitment' || main > 0 || project || exclusive || scoped(s, i);
     if (!best || (strong && !best.strong)) best = { mood: found.mood, strong, hit, clause: i };
     if (best.strong) break;
   }
