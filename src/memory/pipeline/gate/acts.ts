@@ -153,6 +153,7 @@ function contentLength(text: string): number {
   return Array.from(text.replace(/[a-z0-9][\w.-]*/gu, 'xx').replace(/[\s\p{P}\p{S}]/gu, '')).length;
 }
 
+const ZH_PROHIBITIVE_NEG = /^(?:千万别|千万不要|不要|别|不许|不准|禁止|严禁)[都也再就\s]*$/u;
 /** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */
 export function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
   if (PROHIBITIVE.test(hit.text)) return false;
@@ -166,6 +167,8 @@ export function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
     const rest = s.span.text.slice(hit.end, s.clauses[clause]!.end).replace(/[\s\p{P}]+$/u, '');
     if (neg.text === '不' && rest.endsWith('了')) continue;
     const between = s.span.text.slice(neg.end, hit.index);
+    // "这些 1.22+ 的东西都别用": a prohibitive right before the verb makes the act a prohibition, not a negated one.
+    if (ZH_PROHIBITIVE_NEG.test(s.span.text.slice(neg.index, hit.index))) continue;
     if (HAN.test(neg.text)) {
       if (Array.from(between.trim()).length <= 4) return true;
     } else if (wordsOf(between).length <= 3 && !/[,.;:!?，。；：！？]/u.test(between)) {

@@ -118,7 +118,8 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   if (EN_DETERMINERS.has(wordsBefore[0] ?? '') && !wordsBefore.some((w) => EN_WANTING.has(w))) return true;
   // ("would it be possible to default to …?": the "be" of a polite request describes nothing.)
   if (wordsBefore.some((w) => EN_PERSONS.has(w)) || s.hits(P.politeRequests, clause.start, act.hit.index).length > 0) return false;
-  if (wordsBefore.some((w) => EN_BE.has(w))) return true;
+  // ("numbers should be in SI units by default": a deontic modal before "be" says what is wanted.)
+  if (wordsBefore.some((w) => EN_BE.has(w)) && !wordsBefore.some((w) => EN_WANTING.has(w))) return true;
   const thirdPerson = (w: string | undefined): boolean => w !== undefined && (EN_DESCRIPTION.has(w) || (/[^s]s$/u.test(w) && w.length > 3));
   if (wordsBefore.length > 0) return wordsAfter.length > 0 ? thirdPerson(wordsAfter[0]) : wordsBefore.slice(1, 3).some(thirdPerson);
   // Fronted ("By default, …"): a subject that is not a person, followed by a verb of behaviour.
@@ -197,7 +198,10 @@ const INSTANCE_PART_TASK =
 
 export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 'suggest' | 'refuse' } | null {
   // "帮我写一个 GitHub Action，每次 push 都跑 lint": the rule describes a thing the user asks to have made.
-  if (s.hits(P.requestFrames).length > 0 && MAKE_ONE.test(s.span.text)) return { detail: 'a request to make one thing', verdict: 'refuse' };
+  // ("whenever you write a controller for me, …": a thing made inside a condition is the rule's occasion.)
+  const made = MAKE_ONE.exec(s.span.text);
+  if (s.hits(P.requestFrames).length > 0 && made && !s.isCondition(s.clauseOf(made.index)))
+    return { detail: 'a request to make one thing', verdict: 'refuse' };
   // "帮我把 utils.ts 里的所有 var 都改成 let": a quantifier over the parts of one named thing is one task.
   if (act.type === 'standing' && UNIVERSAL_OPENING.test(act.hit.text) && namedTask(s)) {
     return { detail: 'a change to every part of one named thing', verdict: 'refuse' };

@@ -50,6 +50,7 @@ export const STANDING = w(
     '只要{span}就',
     '一旦{span}就',
     '每次{span}都',
+    '每回{span}都',
     '任何{span}都',
     '默认',
     '一律',
@@ -1138,9 +1139,17 @@ export const TEMPORARY = w(
     '这次的',
     '这一版',
     '这一个',
+    // The one answer right after this one is one answer too.
+    '下一个回答',
+    '下个回答',
+    '下一条回答',
   ],
   [
     'for this answer',
+    'for the next answer',
+    'in the next answer',
+    'for your next answer',
+    'for the next reply',
     'just this time',
     'this time',
     'for now',
@@ -1613,8 +1622,27 @@ export const SARCASM = w(
 
 /** A correction of what the user said before: the restated rule is held for the user (M-5.7). */
 export const CORRECTIONS = w(
-  ['纠正一下', '更正一下', '更正', '纠正', '我是说', '我说的是', '我的意思是', '准确地说', '说错了', '打错了', '我刚才是说', '不对，'],
   [
+    '纠正一下',
+    '更正一下',
+    '更正',
+    '纠正',
+    '我是说',
+    '我说的是',
+    '我的意思是',
+    '准确地说',
+    '说错了',
+    '打错了',
+    '我刚才是说',
+    '不对，',
+    '说反了',
+    '写反了',
+  ],
+  [
+    // What was said before named as a slip ("I typed X by mistake", "my bad, …", "I had it backwards").
+    'by mistake',
+    'my bad',
+    'i had it backwards',
     'correction:',
     'to correct myself',
     'i mean',

@@ -84,6 +84,8 @@ function englishImperative(text: string): { word: string; offset: number } | nul
   if (!head || head.word === '' || EN_NOT_VERBS.has(head.word)) return null;
   const w = head.word;
   if (/ing$|ed$/u.test(w) || (/[^s]s$/u.test(w) && w.length > 3)) return null;
+  // ("mix.exs deps:", "package.json scripts:": a word before a dot and letters is a file's name, no verb.)
+  if (/^\.[a-z]/u.test(text.slice(head.offset + w.length))) return null;
   // A verb is followed by an object or a particle: a lone noun ("ESM only") is no imperative.
   const after = text.slice(head.offset + w.length).trim();
   if (after.length === 0) return null;
@@ -216,6 +218,8 @@ export function shapeEvidence(
   quoteClauses: ReadonlySet<number>,
   kind: 'user_preference' | 'project_decision',
 ): ShapeEvidence | null {
+  // ('{:phoenix, "~> 1.7"},', "[tool.ruff]": a line opened by a bracket is a line of code, not speech.)
+  if (/^\s*[{[<]/u.test(s.span.text)) return null;
   let best: ShapeEvidence | null = null;
   for (let i = 0; i < s.clauses.length; i += 1) {
     if (!quoteClauses.has(i)) continue;
