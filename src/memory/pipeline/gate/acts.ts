@@ -74,6 +74,13 @@ export function findActs(s: Sentence, kind: StatementKind): Act[] {
   } else {
     add('decision', s.hits(P.decision));
     add('ruling', s.hits(P.rulings));
+    // "Hilt is our DI for the app, settled last sprint", "…，上周就定了": a later clause that is only a word of
+    // settling (and when) says the statement before it was decided.
+    for (let i = 1; i < s.clauses.length; i += 1) {
+      const m = SETTLED_TAIL.exec(s.clauseText(i));
+      const at = s.clauses[i]!.start + (m?.[1]?.length ?? 0);
+      if (m) add('decision', [{ index: at, end: at + m[2]!.length, text: m[2]! }]);
+    }
     // A standing pattern about answers or the assistant is a preference, never a project decision.
     if (!(s.hits(P.aboutAnswers).length > 0)) add('standing', s.hits(P.standing));
   }
@@ -82,6 +89,12 @@ export function findActs(s: Sentence, kind: StatementKind): Act[] {
   add('rule', grammarActs(s));
   return acts;
 }
+
+const SETTLED_TAIL = new RegExp(
+  String.raw`^([\s\p{P}]*(?:(?:it|that|this)\s+was\s+|(?:这个|这是|这条)?(?:上周|上个月|上次|之前|早就|已经)?就?)?)` +
+    String.raw`(settled|decided|agreed on|定了|定的|定好了|拍板了)(?:\s+(?:last|this|at|in)\s+[a-z]+(?:\s+[a-z]+)?)?[\s\p{P}]*$`,
+  'u',
+);
 
 /** With no act by marker or pattern, the strongest act the shape of a quoted clause shows (shape.ts), or null. */
 function shapeAct(s: Sentence, quoteClauses: ReadonlySet<number>, kind: StatementKind): Act | null {
@@ -107,7 +120,7 @@ export function rulingLabel(s: Sentence): Hit | null {
     const lead = c.start + LABEL_LEAD.exec(text)![0].length;
     // "结论是…": the segmenter glues the copula to the label ("结论是|这个"), so the pair is read as one.
     const glued = ZH_LABEL_COPULA.exec(s.span.text.slice(lead, c.end));
-    if (glued && contentLength(s.span.text.slice(lead + glued[0].length, c.end)) >= 6)
+    if (glued && ruled(s.span.text.slice(lead + glued[0].length, c.end)))
       return { index: lead, end: lead + glued[1]!.length, text: glued[1]! };
     // "Reversing what we picked last week: …", "推翻上次定的：…": a lead revising an earlier choice labels the new one.
     const revision = revisionLead(s, c, lead);
@@ -119,7 +132,7 @@ export function rulingLabel(s: Sentence): Hit | null {
     // "结论是这个项目的宽表都按 dt 分区", "the decision is that …": the label as the subject of a copula whose
     // complement is a clause of its own (not "结论是对的").
     const copula = LABEL_COPULA.exec(s.span.text.slice(hit.end, c.end));
-    if (copula && contentLength(s.span.text.slice(hit.end + copula[0].length, c.end)) >= 6) return hit;
+    if (copula && ruled(s.span.text.slice(hit.end + copula[0].length, c.end))) return hit;
   }
   return null;
 }
@@ -148,6 +161,14 @@ const ZH_LABEL_COPULA = new RegExp(
   'u',
 );
 const LABEL_COPULA = new RegExp(`^[*_]*\\s*(?:${SHAPE.labelCopulas.join('|')})(?![\\p{L}])\\s*`, 'u');
+/**
+ * The complement of a ruling label's copula is a ruling: a clause of its own, or a setting and its value ("结论是
+ * minSdk 26", "the decision is Node 20") — not a judgement ("结论是对的").
+ */
+function ruled(complement: string): boolean {
+  return contentLength(complement) >= 6 || SETTING_VALUE.test(complement);
+}
+const SETTING_VALUE = /^\s*[a-z][\w.-]*\s*(?:[:=]\s*)?v?\d[\w.]*[\s\p{P}]*$/u;
 /** Letters and digits of a text, a Latin word counting as two. */
 function contentLength(text: string): number {
   return Array.from(text.replace(/[a-z0-9][\w.-]*/gu, 'xx').replace(/[\s\p{P}\p{S}]/gu, '')).length;

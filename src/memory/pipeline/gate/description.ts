@@ -24,6 +24,7 @@ import {
 import { type Act, Sentence, wordsOf } from './sentence.js';
 import { SHAPE } from './lexicon.js';
 import { tagged } from './pos.js';
+import { UNIVERSAL_LEAD } from './shape.js';
 
 // A verb of one or two characters with the perfective 了 / 过 opening the text ("实现了", "带了", "开过").
 const ZH_PERFECTIVE_START = /^\s*(?:都|也|就|已经)?\s*\p{Script=Han}{1,2}(?:了|过)(?![解])/u;
@@ -218,7 +219,11 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
     .hits(P.localObjects)
     .filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end))
     .filter((h) => !QUANTIFIED_BEFORE.test(s.span.text.slice(Math.max(0, h.index - 24), h.index)));
-  if (local.length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
+  // ("凡是新加的 autoload，add one line to …": under a clause ranging over every such thing, one place is one per thing.)
+  const ranged = Array.from({ length: act.clause }, (_, j) => s.isCondition(j) || UNIVERSAL_LEAD.test(s.clauseText(j).trim())).some(
+    Boolean,
+  );
+  if (local.length > 0 && !ranged) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
   // "把 docker-compose.yml 里的端口改成 3307": a task on one named file or thing of the code.
   if (namedTask(s)) return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
   // "帮我把 Dockerfile 改成多阶段构建": 把 a thing named in Latin letters, then a verb of changing it.

@@ -441,6 +441,11 @@ export const RULING_LABELS = w(
     '规矩',
     '定个规则',
     '定一下',
+    // "统一一下口径：…": agreeing on how it is said announces the ruling after the colon.
+    '统一一下口径',
+    '统一口径',
+    '约定一下',
+    '立个规矩',
   ],
   [
     'decision',
@@ -3548,7 +3553,8 @@ export const GRAMMAR = {
   /** A negation right before a hedge cancels the hedge ("别纠结格式", "don't worry about"). */
   hedgeNegations: ['别', '不要', '不用', '不必', '无需', "don't", 'do not', 'no need to', 'never'],
   /** Interjections that may stand before a ruling label ("OK, final answer: {gap}", "好，结论：{gap}"). */
-  labelLeads: ['ok', 'okay', 'so', 'alright', 'well', 'right', '好的', '好', '那', '那么', '行'],
+  // (A suggestion may lead the label: "How about a convention: …?" proposes the ruling after it.)
+  labelLeads: ['ok', 'okay', 'so', 'alright', 'well', 'right', '好的', '好', '那', '那么', '行', 'how about a', 'what about a'],
   /** Words that may open an English clause before a question word ("so, what {gap}"). */
   enClauseOpeners: ['so', 'ok', 'okay', 'hey', 'hmm', 'also', 'and', 'but', 'btw', 'well'],
   /** English subjects and words around always/never. */

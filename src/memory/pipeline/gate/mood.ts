@@ -110,6 +110,10 @@ export function questionSignal(s: Sentence, act: Act): string | null {
     // follows, a yes/no question ("any chance you could …") otherwise.
     if (first === 'any') {
       if (s.hits(P.deontic, s.clauses[i]!.start, s.clauses[i]!.end).length > 0) continue;
+      // ("Any task that needs a big stack, 都要写注释": the modal may stand in the clause after the noun phrase.)
+      if (!QUESTION_MARK.test(text) && s.hits(P.deontic, s.clauses[i]!.end).length > 0) continue;
+      // ("Any new cron job, list it in …": a noun phrase of its own clause, then the rule — no one is asked anything.)
+      if (!QUESTION_MARK.test(text) && i + 1 < s.clauses.length && !ANY_QUESTION.test(s.clauseText(i))) continue;
       return 'the statement is a question';
     }
     if (EN_WH.has(first) && !(first === 'how' && second === 'about')) return 'the statement is a wh-question';
@@ -121,6 +125,8 @@ export function questionSignal(s: Sentence, act: Act): string | null {
 }
 
 const CODE_SPAN = /`[^`\n]+`/gu;
+// "any chance you could …", "any idea why …": "any" opening a question to someone.
+const ANY_QUESTION = /\b(?:you|we|i|chance|idea|luck|way|reason|news|update)\b/u;
 
 export function isTagQuestion(span: Span): boolean {
   if (!QUESTION_MARK.test(span.text)) return false;

@@ -170,7 +170,7 @@ export function particularClause(s: Sentence, raw: string, from: number, to: num
 }
 
 /** True when the sentence gives the rule a scope: a time scope, a universal noun phrase, a condition clause. */
-const UNIVERSAL_LEAD = new RegExp(
+export const UNIVERSAL_LEAD = new RegExp(
   '^(?:(?:for|with|on|in)\\s+)?(?:any|every|each|all|anything|everything)(?![\\p{L}])(?!\\s+(?:of\\s+)?(?:this|that|these|those|the)\\b)' +
     '|^(?:凡是|凡|所有|任何|每个|每一个)(?!人)',
   'u',
@@ -239,7 +239,11 @@ export function shapeEvidence(
     const universal = s.hits(C.universal).some(within);
     const named = CODE_THING.test(text);
     const timed = s.hits(C.time).some(within) || s.hits(P.standing).some(within);
-    if (particularClause(s, rawClause, c.start, c.end, anaphoric) && (!universal || (named && !timed))) continue;
+    // ("凡是新加的 autoload，add one line to docs/autoloads.md": under a clause ranging over every such thing, a file
+    // named in the main clause is where the rule writes, not the one thing it is about.)
+    const ranged = Array.from({ length: i }, (_, j) => s.isCondition(j) || UNIVERSAL_LEAD.test(s.clauseText(j).trim())).some(Boolean);
+    const destination = ranged && named && !C.particular.find(new Span(text)).some((h) => !ANAPHORIC.has(h.text));
+    if (!destination && particularClause(s, rawClause, c.start, c.end, anaphoric) && (!universal || (named && !timed))) continue;
     const span = new Span(text.slice(main));
     let found: { mood: Mood; word: string; offset: number } | null = null;
     // A prohibitive opens its clause: after a short subject in Chinese ("前端不要…", not a pronoun), after
