@@ -127,6 +127,13 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     // (a question asking the assistant to do the same — "你也这样？" — is a wish: held).
     if (best?.reason === 'third_party' && best.verdict === 'suggest' && asksAbout(text.slice(begin)))
       return problem('third_party', 'the user asks about what someone else says', 'refuse');
+    // '「所有代码提交前必须跑 swiftformat。」\n对，这条就是我们项目的规矩，照这个来': quoted words that a line of the user's
+    // own after them takes on are for the user to confirm (M-5.7).
+    if (best?.reason === 'quoted_speech') {
+      const close = Math.max(0, ...quotedRanges(text).map(([, b]) => b));
+      if (close > begin && close < end && P.adoptions.has(new Span(fold(text.slice(close, end)))))
+        return problem('paste_nearby', 'the user takes on the quoted words as a rule of this project', 'suggest');
+    }
     // "Next sprint we move to X. Actually no, hold off, forget it.": what is held for the user is void once the user
     // takes it back, in the next sentence or the next turn.
     if (best?.verdict === 'suggest') {

@@ -1388,6 +1388,17 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['Any idea why the build is slow, should we always cache the deps'],
   },
   {
+    name: 'quoted-then-taken-on',
+    reads: "quoted words a line of the user's own after them takes on (…也照这个, follow it here too): held beside them",
+    reason: 'paste_nearby',
+    verdict: 'suggest',
+    kind: d,
+    fires: [
+      '团队 wiki 里有一句：\n「所有接口都必须带版本号。」\n对，这就是我们的规矩，你写代码也照这个来。',
+      'From the style guide:\n“Every public function must have a docstring.”\nYes, that holds here, 你写代码也按这个。',
+    ],
+  },
+  {
     name: 'request-frame-ruling',
     reads: 'a ruling in the frame of a request',
     reason: 'one_off_request',
