@@ -17,6 +17,7 @@ import {
   isOffer,
   isProposal,
   judgeConfirmation,
+  hedgedAnswer,
   judgeDiscussion,
   judgeStatement,
   stripMarkers,
@@ -239,6 +240,12 @@ function judgeConfirmed(
     if (assistantSources.some((a) => boundConfirmation(source.text, source.begin, source.end, a.quote) >= 0)) {
       confirmation ??= source;
       continue;
+    }
+    // "嗯……也许吧，我再想想" to the proposal just before: a hedged yes is neither taken nor turned down — held.
+    if (hedgedAnswer(source.text) && hasAdjacentProposal(source, assistantSources, anchorTerms, context)) {
+      const next = nextUserText(source.turn, context);
+      if (next === null || !retractsLater(next))
+        return { reason: 'undecided', detail: 'a hedged answer to the proposal: held for the user', verdict: 'suggest' };
     }
     const verdict = judgeConfirmation(source.text, source.begin, source.end);
     if (verdict.confirms) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  hedgedAnswer,
   inCodeOrOutput,
   judgeConfirmation,
   judgeDiscussion,
@@ -141,6 +142,17 @@ describe('M-5.3 / M-5.6 confirmations and discussion context', () => {
     expect(judgeConfirmation('No, not ok.', 8, 10)).toMatchObject({ confirms: false, problem: { reason: 'negated' } });
     expect(judgeConfirmation('好的，我再想想。', 0, 2)).toMatchObject({ confirms: false, problem: { reason: 'undecided' } });
     expect(judgeConfirmation('好，这次先这样。', 0, 1)).toMatchObject({ confirms: false, problem: { reason: 'temporary' } });
+  });
+
+  it('a hedged yes as a clause of its own is a hedged answer (held); a put-off, a no or a question of its own is not', () => {
+    expect(hedgedAnswer('嗯……或许吧，我想一想')).toBe(true);
+    expect(hedgedAnswer('hmm, probably? let me think about it')).toBe(true);
+    expect(hedgedAnswer('大概吧，I need to check with the team')).toBe(true);
+    expect(hedgedAnswer('好的，我再想想。')).toBe(false);
+    expect(hedgedAnswer('maybe later, let me ask the data team first')).toBe(false);
+    expect(hedgedAnswer('hmm not sure. what does it break?')).toBe(false);
+    expect(hedgedAnswer('也许吧？不过为什么不直接用 Redis？')).toBe(false);
+    expect(hedgedAnswer('不，也许以后再说')).toBe(false);
   });
 
   it('discussion context needs a user quote, and a code fact is not discussion', () => {

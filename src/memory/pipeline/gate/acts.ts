@@ -74,6 +74,13 @@ export function findActs(s: Sentence, kind: StatementKind): Act[] {
   } else {
     add('decision', s.hits(P.decision));
     add('ruling', s.hits(P.rulings));
+    // "Hilt is our DI for the app, settled last sprint", "…，上周就定了": a later clause that is only a word of
+    // settling (and when) says the statement before it was decided.
+    for (let i = 1; i < s.clauses.length; i += 1) {
+      const m = SETTLED_TAIL.exec(s.clauseText(i));
+      const at = s.clauses[i]!.start + (m?.[1]?.length ?? 0);
+      if (m) add('decision', [{ index: at, end: at + m[2]!.length, text: m[2]! }]);
+    }
     // A standing pattern about answers or the assistant is a preference, never a project decision.
     if (!(s.hits(P.aboutAnswers).length > 0)) add('standing', s.hits(P.standing));
   }
@@ -82,6 +89,12 @@ export function findActs(s: Sentence, kind: StatementKind): Act[] {
   add('rule', grammarActs(s));
   return acts;
 }
+
+const SETTLED_TAIL = new RegExp(
+  String.raw`^([\s\p{P}]*(?:(?:it|that|this)\s+was\s+|(?:这个|这是|这条)?(?:上周|上个月|上次|之前|早就|已经)?就?)?)` +
+    String.raw`(settled|decided|agreed on|定了|定的|定好了|拍板了)(?:\s+(?:last|this|at|in)\s+[a-z]+(?:\s+[a-z]+)?)?[\s\p{P}]*$`,
+  'u',
+);
 
 /** With no act by marker or pattern, the strongest act the shape of a quoted clause shows (shape.ts), or null. */
 function shapeAct(s: Sentence, quoteClauses: ReadonlySet<number>, kind: StatementKind): Act | null {
@@ -107,7 +120,7 @@ export function rulingLabel(s: Sentence): Hit | null {
     const lead = c.start + LABEL_LEAD.exec(text)![0].length;
     // "结论是…": the segmenter glues the copula to the label ("结论是|这个"), so the pair is read as one.
     const glued = ZH_LABEL_COPULA.exec(s.span.text.slice(lead, c.end));
-    if (glued && contentLength(s.span.text.slice(lead + glued[0].length, c.end)) >= 6)
+    if (glued && ruled(s.span.text.slice(lead + glued[0].length, c.end)))
       return { index: lead, end: lead + glued[1]!.length, text: glued[1]! };
     // "Reversing what we picked last week: …", "推翻上次定的：…": a lead revising an earlier choice labels the new one.
     const revision = revisionLead(s, c, lead);
@@ -119,7 +132,7 @@ export function rulingLabel(s: Sentence): Hit | null {
     // "结论是这个项目的宽表都按 dt 分区", "the decision is that …": the label as the subject of a copula whose
     // complement is a clause of its own (not "结论是对的").
     const copula = LABEL_COPULA.exec(s.span.text.slice(hit.end, c.end));
-    if (copula && contentLength(s.span.text.slice(hit.end + copula[0].length, c.end)) >= 6) return hit;
+    if (copula && ruled(s.span.text.slice(hit.end + copula[0].length, c.end))) return hit;
   }
   return null;
 }
@@ -139,17 +152,29 @@ function revisionLead(s: Sentence, c: { start: number; end: number }, lead: numb
   return verb;
 }
 
-const PROJECT_NOUN = new RegExp(anyOf([...L.OTHER_PROJECT_NP.nouns.zh, ...L.OTHER_PROJECT_NP.nouns.en]), 'u');
+const PROJECT_NOUN = new RegExp(
+  anyOf([...L.OTHER_PROJECT_NP.nouns.zh, ...L.OTHER_PROJECT_NP.nouns.en, ...L.OTHER_PROJECT_NP.ownWork]),
+  'u',
+);
 const ZH_LABEL_COPULA = new RegExp(
   `^(${L.RULING_LABELS.zh.join('|')})(?:${SHAPE.labelCopulas.filter((x) => HAN.test(x)).join('|')})(?!否|不是)`,
   'u',
 );
 const LABEL_COPULA = new RegExp(`^[*_]*\\s*(?:${SHAPE.labelCopulas.join('|')})(?![\\p{L}])\\s*`, 'u');
+/**
+ * The complement of a ruling label's copula is a ruling: a clause of its own, or a setting and its value ("结论是
+ * minSdk 26", "the decision is Node 20") — not a judgement ("结论是对的").
+ */
+function ruled(complement: string): boolean {
+  return contentLength(complement) >= 6 || SETTING_VALUE.test(complement);
+}
+const SETTING_VALUE = /^\s*[a-z][\w.-]*\s*(?:[:=]\s*)?v?\d[\w.]*[\s\p{P}]*$/u;
 /** Letters and digits of a text, a Latin word counting as two. */
 function contentLength(text: string): number {
   return Array.from(text.replace(/[a-z0-9][\w.-]*/gu, 'xx').replace(/[\s\p{P}\p{S}]/gu, '')).length;
 }
 
+const ZH_PROHIBITIVE_NEG = /^(?:千万别|千万不要|不要|别|不许|不准|禁止|严禁)[都也再就\s]*$/u;
 /** A negation a few characters (Chinese) or up to three words (English) before the act, in its clause. */
 export function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
   if (PROHIBITIVE.test(hit.text)) return false;
@@ -163,6 +188,8 @@ export function isNegated(s: Sentence, hit: Hit, clause: number): boolean {
     const rest = s.span.text.slice(hit.end, s.clauses[clause]!.end).replace(/[\s\p{P}]+$/u, '');
     if (neg.text === '不' && rest.endsWith('了')) continue;
     const between = s.span.text.slice(neg.end, hit.index);
+    // "这些 1.22+ 的东西都别用": a prohibitive right before the verb makes the act a prohibition, not a negated one.
+    if (ZH_PROHIBITIVE_NEG.test(s.span.text.slice(neg.index, hit.index))) continue;
     if (HAN.test(neg.text)) {
       if (Array.from(between.trim()).length <= 4) return true;
     } else if (wordsOf(between).length <= 3 && !/[,.;:!?，。；：！？]/u.test(between)) {
@@ -213,6 +240,12 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   const named = PROJECT_NOUN.test(text) ? OTHER_PROJECT_NP.exec(text.slice(0, clause.end)) : null;
   if (named && !s.isCondition(s.clauseOf(named.index)) && (named.index < act.hit.index || s.clauseOf(named.index) === act.clause))
     return problem('other_project', 'the statement is about another project of the user');
+  // "另一个团队的 analytics 服务默认…", "another team's gateway always …": a thing another group owns is theirs —
+  // unless the sentence takes it on for this project ("…，我们也照这个来").
+  const owner = s.hits(P.otherOwners, clause.start, act.hit.index)[0];
+  // (The taking on points back at their thing: "we follow whatever legal gives us" follows someone else.)
+  const takesOn = s.hits(P.adoptions).some((h) => h.index > act.hit.index && POINTS_BACK.test(s.clauseText(s.clauseOf(h.index))));
+  if (owner && !takesOn) return problem('other_project', 'the thing belongs to another group, not this project');
   const speaker = thirdParty(s, act);
   // "架构组定了，以后…统一走 gRPC，我们这个项目也得跟": a party's rule this project takes on is ours. A rule reported
   // from someone else ("他说以后所有接口都要…") may be one the user relays: held for the user. A decision of theirs
@@ -274,7 +307,13 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     return problem('hypothetical', 'the act is the condition of a request');
   if (ACT_CONDITION_END.test(text.slice(act.hit.end, clause.end)))
     return problem('hypothetical', 'the act stands inside a condition (…的话)');
-  if (s.hits(P.hypothetical).some((h) => !ofAct(h, act) && !masked(s, h) && !s.hits(P.weakeners).some((w) => overlaps(w, h))))
+  // ("would it be possible to …?": the "would" of a polite request is its politeness.)
+  const politeWord = (h: Hit): boolean => polite && s.hits(P.politeRequests).some((w) => overlaps(w, h));
+  if (
+    s
+      .hits(P.hypothetical)
+      .some((h) => !ofAct(h, act) && !masked(s, h) && !s.hits(P.weakeners).some((w) => overlaps(w, h)) && !politeWord(h))
+  )
     return problem('hypothetical', 'the statement is hypothetical');
   const clauseText = text.slice(clause.start, clause.end);
   const lead = clauseText.length - clauseText.trimStart().length;
@@ -418,7 +457,14 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   return null;
 }
 
-const POLITE_CLAUSE_ZH = /^[\s\p{P}]*(?:那|请问|请)?你?(?:可以|能不能|可不可以|能否|可否|能)[^，,。.!！?？]+[吗么][\s\p{P}]*$/u;
+// A clause that points back at another group's thing ("我们也照这个来", "we do the same").
+const POINTS_BACK = /也|同样|照|一样|这个|那个|\b(?:too|as well|the same|that|theirs|it)\b/u;
+// (A topic may come before the modal — "后面给 Go 代码可以都…吗" — and a dot inside a name, ".sel", ends nothing.)
+const POLITE_WORD = String.raw`(?:[^，,。.!！?？]|\.(?=[\p{L}\p{N}]))`;
+const POLITE_CLAUSE_ZH = new RegExp(
+  String.raw`^[\s\p{P}]*(?:那|请问|请)?(?:(?!吗)${POLITE_WORD}){0,16}?你?(?:可以|能不能|可不可以|能否|可否|能)${POLITE_WORD}+[吗么][\s\p{P}]*$`,
+  'u',
+);
 
 /** A clause after the act's that asks a question wanting no answer ("…, who's going to notice"). */
 function rhetoricalAfter(s: Sentence, clause: number): boolean {
@@ -529,7 +575,11 @@ export function judgeSentence(
     return problem('quoted_speech', 'the quoted words stand inside quotation marks');
   live.sort((a, b) => Number(!quoteClauses.has(a.clause)) - Number(!quoteClauses.has(b.clause)) || a.hit.index - b.hit.index);
   let first: GateProblem | null = null;
+  const lastQuoted = Math.max(-1, ...quoteClauses);
   for (const act of live) {
+    // "另一个团队的服务默认…, we follow whatever …": once an act of the quoted words fails, an act of a later clause
+    // the quote leaves out says something else; it does not make the quoted words stand.
+    if (first !== null && quoteClauses.size < s.clauses.length && act.clause > lastQuoted) continue;
     const p = actProblem(s, act, quoteClauses, kind);
     if (p === null) {
       // ("对不对" holds "不对": inside an A-not-A form it takes nothing back.)

@@ -63,7 +63,9 @@ function readSentences(text: string): Piece[] {
   const out: Piece[] = [];
   for (const piece of pieces) {
     const last = out[out.length - 1];
-    if (last && openQuote(text.slice(last.start, last.end))) last.end = piece.end;
+    // Nor inside a code span on its line: "用 `?` 传播错误" keeps the "?" of the code.
+    const inCode = last !== undefined && openCode(text.slice(last.start, last.end)) && !text.slice(last.end, piece.start).includes('\n');
+    if (last && (openQuote(text.slice(last.start, last.end)) || inCode)) last.end = piece.end;
     else out.push({ ...piece });
   }
   return out;
@@ -78,6 +80,11 @@ function openQuote(text: string): boolean {
     else if (CLOSERS.includes(ch) && depth > 0) depth -= 1;
   }
   return depth > 0;
+}
+
+/** An odd number of single backticks (a fence of three or more is not a code span's mark). */
+function openCode(text: string): boolean {
+  return (text.replace(/`{3,}/gu, '').match(/`/gu) ?? []).length % 2 === 1;
 }
 
 /** The clauses of one piece of a text. */

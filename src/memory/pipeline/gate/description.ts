@@ -24,6 +24,7 @@ import {
 import { type Act, Sentence, wordsOf } from './sentence.js';
 import { SHAPE } from './lexicon.js';
 import { tagged } from './pos.js';
+import { UNIVERSAL_LEAD } from './shape.js';
 
 // A verb of one or two characters with the perfective 了 / 过 opening the text ("实现了", "带了", "开过").
 const ZH_PERFECTIVE_START = /^\s*(?:都|也|就|已经)?\s*\p{Script=Han}{1,2}(?:了|过)(?![解])/u;
@@ -82,6 +83,9 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
     // "Go 的 map 默认是无序遍历的": a thing's noun phrase ("X 的 Y") as the subject, a copula or a prediction after.
     // ("Rust 的 HTTP 库默认不开压缩": a plain negation, not one of asking — 不要, 不许, 不用 — says what it does.)
     if (/的/u.test(before) && /^\s*(?:都|也|就|总)?\s*(?:是|会|为|不会|不(?![要许准用能得必]))/u.test(after)) return true;
+    // "pandas 的 read_csv 默认 infers the dtypes": a thing's noun phrase, then an English verb of the third person.
+    const en = /^\s*([a-z]+)\b/u.exec(after)?.[1];
+    if (/的/u.test(before) && en !== undefined && (EN_DESCRIPTION.has(en) || (/[^s]s$/u.test(en) && en.length > 3))) return true;
     // "Kotlin 的 data class 默认实现了 equals", "Unity 的 prefab 默认带了一个 Transform": a verb with the perfective 了
     // or 过 after a thing's noun phrase says what it already does.
     if (/的/u.test(before) && ZH_PERFECTIVE_START.test(after)) return true;
@@ -113,8 +117,10 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   }
   // "The tests never finish", "Our nightly job always fails": a thing as the subject, with no modal of wanting.
   if (EN_DETERMINERS.has(wordsBefore[0] ?? '') && !wordsBefore.some((w) => EN_WANTING.has(w))) return true;
-  if (wordsBefore.some((w) => EN_PERSONS.has(w))) return false;
-  if (wordsBefore.some((w) => EN_BE.has(w))) return true;
+  // ("would it be possible to default to …?": the "be" of a polite request describes nothing.)
+  if (wordsBefore.some((w) => EN_PERSONS.has(w)) || s.hits(P.politeRequests, clause.start, act.hit.index).length > 0) return false;
+  // ("numbers should be in SI units by default": a deontic modal before "be" says what is wanted.)
+  if (wordsBefore.some((w) => EN_BE.has(w)) && !wordsBefore.some((w) => EN_WANTING.has(w))) return true;
   const thirdPerson = (w: string | undefined): boolean => w !== undefined && (EN_DESCRIPTION.has(w) || (/[^s]s$/u.test(w) && w.length > 3));
   if (wordsBefore.length > 0) return wordsAfter.length > 0 ? thirdPerson(wordsAfter[0]) : wordsBefore.slice(1, 3).some(thirdPerson);
   // Fronted ("By default, …"): a subject that is not a person, followed by a verb of behaviour.
@@ -193,7 +199,10 @@ const INSTANCE_PART_TASK =
 
 export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 'suggest' | 'refuse' } | null {
   // "帮我写一个 GitHub Action，每次 push 都跑 lint": the rule describes a thing the user asks to have made.
-  if (s.hits(P.requestFrames).length > 0 && MAKE_ONE.test(s.span.text)) return { detail: 'a request to make one thing', verdict: 'refuse' };
+  // ("whenever you write a controller for me, …": a thing made inside a condition is the rule's occasion.)
+  const made = MAKE_ONE.exec(s.span.text);
+  if (s.hits(P.requestFrames).length > 0 && made && !s.isCondition(s.clauseOf(made.index)))
+    return { detail: 'a request to make one thing', verdict: 'refuse' };
   // "帮我把 utils.ts 里的所有 var 都改成 let": a quantifier over the parts of one named thing is one task.
   if (act.type === 'standing' && UNIVERSAL_OPENING.test(act.hit.text) && namedTask(s)) {
     return { detail: 'a change to every part of one named thing', verdict: 'refuse' };
@@ -210,7 +219,11 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
     .hits(P.localObjects)
     .filter((h) => !scopes.some((c) => c.index <= h.index && c.end >= h.end))
     .filter((h) => !QUANTIFIED_BEFORE.test(s.span.text.slice(Math.max(0, h.index - 24), h.index)));
-  if (local.length > 0) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
+  // ("凡是新加的 autoload，add one line to …": under a clause ranging over every such thing, one place is one per thing.)
+  const ranged = Array.from({ length: act.clause }, (_, j) => s.isCondition(j) || UNIVERSAL_LEAD.test(s.clauseText(j).trim())).some(
+    Boolean,
+  );
+  if (local.length > 0 && !ranged) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
   // "把 docker-compose.yml 里的端口改成 3307": a task on one named file or thing of the code.
   if (namedTask(s)) return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
   // "帮我把 Dockerfile 改成多阶段构建": 把 a thing named in Latin letters, then a verb of changing it.

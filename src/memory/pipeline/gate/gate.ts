@@ -19,7 +19,7 @@ import { overlaps, Sentence } from './sentence.js';
 import { isReportingFrame } from './speaker.js';
 import { inCodeOrOutput, insideRanges, nearPaste, quotedRanges } from './text-types.js';
 import { type GateProblem, held, problem, type StatementKind } from './verdict.js';
-import { fold, matchesOf, Phrases, Span } from './words.js';
+import { fold, type Hit, matchesOf, Phrases, Span } from './words.js';
 import { isRemembered, rememberOverrules } from '../remember-act.js';
 import { scoped } from './shape.js';
 import { dropsBack } from './drops.js';
@@ -127,6 +127,13 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     // (a question asking the assistant to do the same — "你也这样？" — is a wish: held).
     if (best?.reason === 'third_party' && best.verdict === 'suggest' && asksAbout(text.slice(begin)))
       return problem('third_party', 'the user asks about what someone else says', 'refuse');
+    // '「所有代码提交前必须跑 swiftformat。」\n对，这条就是我们项目的规矩，照这个来': quoted words that a line of the user's
+    // own after them takes on are for the user to confirm (M-5.7).
+    if (best?.reason === 'quoted_speech') {
+      const close = Math.max(0, ...quotedRanges(text).map(([, b]) => b));
+      if (close > begin && close < end && P.adoptions.has(new Span(fold(text.slice(close, end)))))
+        return problem('paste_nearby', 'the user takes on the quoted words as a rule of this project', 'suggest');
+    }
     // "Next sprint we move to X. Actually no, hold off, forget it.": what is held for the user is void once the user
     // takes it back, in the next sentence or the next turn.
     if (best?.verdict === 'suggest') {
@@ -263,6 +270,30 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
   const extends_ = P.standing.has(span) || P.decision.has(span) || P.extensions.has(span) || P.proposalReferences.has(span);
   return anyLength || Array.from(rest).length <= 8 || extends_ ? { confirms: true } : { confirms: false, problem: null };
 }
+
+/**
+ * "嗯……也许吧，我再想想", "uh, maybe? need to sleep on it": an answer with a hedged yes as a clause of its own and
+ * nothing turning the proposal down — neither a confirmation nor a refusal: held for the user.
+ */
+export function hedgedAnswer(text: string): boolean {
+  // (An answer: a few words, not a statement of its own that happens to open with "maybe".)
+  if (Array.from(text.trim()).length > 48) return false;
+  // A no or a retraction turns it down; "我再想想", "let me think" only put it off.
+  const span = new Span(fold(text));
+  if (P.refusals.find(span).length > 0 || P.retractions.find(span).some((h) => !P.memoryHolds.has(new Span(h.text)))) return false;
+  const clauses = fold(text)
+    .split(/(?<=[?？])|[，,。.!！;；…~～\n—–]+/u)
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0);
+  const hedged = (c: string): boolean => HEDGED_CLAUSE.test(c.replace(/[?？]+$/u, '').trim());
+  // A question of its own ("what does it break?") asks something else of the assistant.
+  if (clauses.some((c) => /[?？]$/u.test(c) && !hedged(c))) return false;
+  return clauses.some(hedged);
+}
+const HEDGED_CLAUSE = new RegExp(
+  `^(?:(?:嗯|呃|唔|hmm+|uh+|um+|mm+|well)\\s*)*(?:${[...L.HEDGED_ASSENTS.zh, ...L.HEDGED_ASSENTS.en].join('|')})吧?$`,
+  'u',
+);
 
 /**
  * True when a later turn takes back what was said before it: a retraction or a hold anywhere in it, or it
@@ -449,12 +480,12 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
       continue;
     }
     // "以后给我用表格对比方案": a standing marker opening the sentence, then a request to the assistant, is a standing
-    // wish (a preference), not what is being discussed.
-    if (
-      own.every((s) =>
-        s.hits(P.standing).some((h) => STANDING_WISH.test(s.span.text.slice(0, h.index)) && ADDRESSED.test(s.span.text.slice(h.end))),
-      )
-    ) {
+    // wish (a preference), not what is being discussed; so is one about how the assistant answers ("以后回答都…").
+    const wish = (s: Sentence, h: Hit): boolean =>
+      ADDRESSED.test(s.span.text.slice(h.end)) ||
+      ANSWERS_TOPIC.test(s.span.text.slice(h.index)) ||
+      s.hits(P.aboutAnswers, h.end).length > 0;
+    if (own.every((s) => s.hits(P.standing).some((h) => STANDING_WISH.test(s.span.text.slice(0, h.index)) && wish(s, h)))) {
       why = problem('no_speech_act', 'a standing wish to the assistant is a preference, not discussion');
       continue;
     }
@@ -508,6 +539,9 @@ export function judgeDiscussion(userQuotes: readonly { text: string; begin: numb
 }
 
 const STANDING_WISH = /^[\s\p{P}]*$/u;
+// The marker, then the assistant's answers as the topic ("以后回答都…", "from now on, your answers …").
+const ANSWERS_TOPIC =
+  /^\p{Script=Han}{2,3}(?:你的)?(?:回答|回复|答复)|^(?:[a-z]+\s+){1,3},?\s*(?:your\s+)?(?:answers|replies|responses)\b/u;
 const ADDRESSED = /^[\s,，]*(?:都|就|一律)?(?:给我|帮我|请|你(?!们)|(?:please\s+)?(?:give me|show me|answer|reply|write|use)\b)/u;
 
 // "先不看这个了", "不聊这个了", "let's talk about something else": a clause that drops the topic itself.

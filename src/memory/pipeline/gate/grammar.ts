@@ -15,9 +15,10 @@ import { type Hit, matchesOf, Span } from './words.js';
 
 const word = (words: readonly string[]): string => words.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 // A prohibitive opening its clause, after at most a short subject or a condition ("碰到 flaky 的测试别…").
+// ("别的团队的…": 别 before 的 is "other", no prohibitive.)
 const SUBJECT_OR_CONDITION = '((?:(?:碰到|遇到|每当|当)[^，,。]{1,20}?)|[^\\s，,。]{0,6}?)';
 const PROHIBITIVE_OPENING = new RegExp(
-  `^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*${SUBJECT_OR_CONDITION}\\s*(${word(G.prohibitives)})(?=\\s*[\\p{L}\\p{N}])`,
+  `^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*${SUBJECT_OR_CONDITION}\\s*(${word(G.prohibitives)})(?!的)(?=\\s*[\\p{L}\\p{N}])`,
   'u',
 );
 const IMPERATIVE_OPENING = new RegExp(`^[\\s\\p{P}]*(?:(?:${word(G.clauseLeads)})\\s*)*(${word(G.imperatives)})(?=[\\s\\p{L}\\p{N}])`, 'u');

@@ -50,6 +50,7 @@ export const STANDING = w(
     '只要{span}就',
     '一旦{span}就',
     '每次{span}都',
+    '每回{span}都',
     '任何{span}都',
     '默认',
     '一律',
@@ -440,6 +441,11 @@ export const RULING_LABELS = w(
     '规矩',
     '定个规则',
     '定一下',
+    // "统一一下口径：…": agreeing on how it is said announces the ruling after the colon.
+    '统一一下口径',
+    '统一口径',
+    '约定一下',
+    '立个规矩',
   ],
   [
     'decision',
@@ -982,6 +988,14 @@ export const REPORTING = w(
     'insisted',
     'the docs say',
     'the readme says',
+    // A plural source as the subject ("the official Go docs say", "the maintainers recommend").
+    'docs say',
+    'docs state',
+    'docs recommend',
+    'guidelines say',
+    'maintainers say',
+    'maintainers recommend',
+    'people say',
     'quote',
     'want us to',
     'wants us to',
@@ -1130,9 +1144,17 @@ export const TEMPORARY = w(
     '这次的',
     '这一版',
     '这一个',
+    // The one answer right after this one is one answer too.
+    '下一个回答',
+    '下个回答',
+    '下一条回答',
   ],
   [
     'for this answer',
+    'for the next answer',
+    'in the next answer',
+    'for your next answer',
+    'for the next reply',
     'just this time',
     'this time',
     'for now',
@@ -1438,7 +1460,7 @@ export const POLITE_REQUESTS = w(
  * Openers of the mood of a suggestion ("要不以后…", "how about we …", "mind adding …?"): the user proposes a
  * standing act and waits for agreement — held for the user, question mark or not (M-5.7).
  */
-export const SUGGESTION_OPENERS = w(['要不', '要不然', '不如'], ['how about', 'what about', "why don't we", 'why not', 'mind']);
+export const SUGGESTION_OPENERS = w(['要不', '要不然', '不如'], ['how about', 'what about', "why don't we", 'why not', 'mind', 'shall we']);
 
 /** Words that weaken a wish: it holds "if possible", not always (M-5.7 suggests instead of accepting). */
 export const WEAKENERS = w(
@@ -1605,8 +1627,27 @@ export const SARCASM = w(
 
 /** A correction of what the user said before: the restated rule is held for the user (M-5.7). */
 export const CORRECTIONS = w(
-  ['纠正一下', '更正一下', '更正', '纠正', '我是说', '我说的是', '我的意思是', '准确地说', '说错了', '打错了', '我刚才是说', '不对，'],
   [
+    '纠正一下',
+    '更正一下',
+    '更正',
+    '纠正',
+    '我是说',
+    '我说的是',
+    '我的意思是',
+    '准确地说',
+    '说错了',
+    '打错了',
+    '我刚才是说',
+    '不对，',
+    '说反了',
+    '写反了',
+  ],
+  [
+    // What was said before named as a slip ("I typed X by mistake", "my bad, …", "I had it backwards").
+    'by mistake',
+    'my bad',
+    'i had it backwards',
     'correction:',
     'to correct myself',
     'i mean',
@@ -1642,6 +1683,7 @@ export const ADOPTIONS = w(
     '就按这个来',
     '照这个来',
     '按这个来',
+    '也照这个',
     '也跟着',
     '就跟着',
     '跟着这么',
@@ -1673,6 +1715,15 @@ export const ADOPTIONS = w(
 export const PARTY_PREPOSITIONS = w(
   ['跟', '和', '与', '同', '向', '给', '找', '问', '对', '帮', '替', '被', '让'],
   ['with', 'to', 'for', 'asked'],
+);
+
+/**
+ * A hedged yes as a whole clause of an answer to a proposal ("也许吧", "maybe?", "I guess"): neither a confirmation
+ * nor a refusal ("maybe later" puts it off; the clause must hold nothing else).
+ */
+export const HEDGED_ASSENTS = w(
+  ['也许', '或许', '可能', '大概', '应该可以', '应该行', '应该没问题', '估计可以', '估计行', '兴许'],
+  ['maybe', 'perhaps', 'probably', 'possibly', 'i guess', 'i suppose', 'guess so', 'maybe so', 'could be', 'i think so'],
 );
 
 /** Typo'd forms of the commonest standing markers, matched like them ("form now on", "以侯"). */
@@ -1767,10 +1818,42 @@ export const OTHER_PROJECT_NP = {
   zhOwners: ['我自己的', '我的', '我自己', '我'],
   zhIndefinites: ['一个', '某个', '另一个'],
   nouns: w(['项目', '仓库', 'repo', '代码库'], ['project', 'projects', 'repo', 'repos', 'repository', 'codebase', 'app']),
+  /** A body of one's own work named only after "my" and a word of its own ("for my thesis code"). */
+  ownWork: ['code', 'scripts', 'notebooks'],
+  /** Another group as the owner of a thing ("另一个团队的 X", "the other team's X"): their thing, not this project. */
+  otherOwners: w(
+    [
+      '另一个团队的',
+      '别的团队的',
+      '其他团队的',
+      '隔壁团队的',
+      '另一个组的',
+      '别的组的',
+      '其他组的',
+      '隔壁组的',
+      '别的公司的',
+      '另一家公司的',
+    ],
+    ["another team's", "the other team's", "a different team's", "other teams'", "another company's", "a partner team's"],
+  ),
 };
 
 export const PROJECT_SCOPES = w(
-  ['我们这里', '咱们这里', '我们这边', '这个仓库', '本仓库', '这个项目', '本项目', '我们项目', '项目里', '仓库里', '这个 repo', '这个repo'],
+  [
+    '我们这里',
+    '咱们这里',
+    '我们这边',
+    '这个仓库',
+    '本仓库',
+    '这个项目',
+    '本项目',
+    '我们项目',
+    '项目里',
+    '仓库里',
+    '这个 repo',
+    '这个repo',
+    '这个服务里',
+  ],
   [
     'in this repo',
     'in this project',
@@ -1778,6 +1861,8 @@ export const PROJECT_SCOPES = w(
     'here',
     'for this repo',
     'for this project',
+    'in this service',
+    'for this service',
     'across the repo',
     'across the codebase',
   ],
@@ -3469,7 +3554,8 @@ export const GRAMMAR = {
   /** A negation right before a hedge cancels the hedge ("别纠结格式", "don't worry about"). */
   hedgeNegations: ['别', '不要', '不用', '不必', '无需', "don't", 'do not', 'no need to', 'never'],
   /** Interjections that may stand before a ruling label ("OK, final answer: {gap}", "好，结论：{gap}"). */
-  labelLeads: ['ok', 'okay', 'so', 'alright', 'well', 'right', '好的', '好', '那', '那么', '行'],
+  // (A suggestion may lead the label: "How about a convention: …?" proposes the ruling after it.)
+  labelLeads: ['ok', 'okay', 'so', 'alright', 'well', 'right', '好的', '好', '那', '那么', '行', 'how about a', 'what about a'],
   /** Words that may open an English clause before a question word ("so, what {gap}"). */
   enClauseOpeners: ['so', 'ok', 'okay', 'hey', 'hmm', 'also', 'and', 'but', 'btw', 'well'],
   /** English subjects and words around always/never. */
@@ -3788,6 +3874,14 @@ export const SHAPE = {
   /** Condition openings of a rule ("碰到…", "if …", "when …"). */
   condition: w(['如果', '要是', '假如', '碰到', '遇到', '当', '只要', '一旦', '凡是', '若'], ['if', 'when', 'whenever', 'once', 'unless']),
   /** Commitments of the first person plural ("we'll …", "let's …") and what they may not be followed by. */
+  /**
+   * An exclusive closure ("…, nothing else", "只认…"): the rule admits no other case, so it ranges over every one —
+   * a scope of its own.
+   */
+  exclusive: w(
+    ['只认', '只允许', '一律只', '别的一概不', '其他一概不', '别的都不', '其他都不', '除此之外都不', '除此以外都不'],
+    ['nothing else', 'no others', 'nothing but', 'exclusively', 'and no other', 'or nothing'],
+  ),
   commitment: w(['我们就', '咱们就', '我们统一', '我们以后'], ["we'll", 'we will', "we're going to", 'we are going to', "let's", 'let us']),
   notCommitted: [
     'not',

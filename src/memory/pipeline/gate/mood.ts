@@ -65,7 +65,10 @@ export function isAttributive(text: string, hit: Hit): boolean {
 /** A question signal in the sentence, or null. */
 export function questionSignal(s: Sentence, act: Act): string | null {
   const text = s.span.text;
-  for (const m of matchesOf(QUESTION_MARKS, text)) if (!insideRanges(s.quoted, m.index, m.index + 1)) return 'the statement is a question';
+  // ("用 `?` 传播错误": a question mark inside a code span is a symbol of the code.)
+  const code = matchesOf(CODE_SPAN, text).map((m): [number, number] => [m.index, m.index + m[0].length]);
+  for (const m of matchesOf(QUESTION_MARKS, text))
+    if (!insideRanges(s.quoted, m.index, m.index + 1) && !insideRanges(code, m.index, m.index + 1)) return 'the statement is a question';
   if (ZH_FINAL.test(text) && !ZH_WH_END.test(text.slice(-4))) return 'the statement is a question';
   // "以后回复的时候能带上表情吗，我觉得挺可爱的": the act's own clause may end on the question particle.
   const own = s.clauseText(act.clause);
@@ -107,6 +110,10 @@ export function questionSignal(s: Sentence, act: Act): string | null {
     // follows, a yes/no question ("any chance you could …") otherwise.
     if (first === 'any') {
       if (s.hits(P.deontic, s.clauses[i]!.start, s.clauses[i]!.end).length > 0) continue;
+      // ("Any task that needs a big stack, 都要写注释": the modal may stand in the clause after the noun phrase.)
+      if (!QUESTION_MARK.test(text) && s.hits(P.deontic, s.clauses[i]!.end).length > 0) continue;
+      // ("Any new cron job, list it in …": a noun phrase of its own clause, then the rule — no one is asked anything.)
+      if (!QUESTION_MARK.test(text) && i + 1 < s.clauses.length && !ANY_QUESTION.test(s.clauseText(i))) continue;
       return 'the statement is a question';
     }
     if (EN_WH.has(first) && !(first === 'how' && second === 'about')) return 'the statement is a wh-question';
@@ -116,6 +123,10 @@ export function questionSignal(s: Sentence, act: Act): string | null {
   }
   return null;
 }
+
+const CODE_SPAN = /`[^`\n]+`/gu;
+// "any chance you could …", "any idea why …": "any" opening a question to someone.
+const ANY_QUESTION = /\b(?:you|we|i|chance|idea|luck|way|reason|news|update)\b/u;
 
 export function isTagQuestion(span: Span): boolean {
   if (!QUESTION_MARK.test(span.text)) return false;

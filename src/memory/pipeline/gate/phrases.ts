@@ -37,11 +37,14 @@ const NEIGHBOURS: Readonly<Record<string, string>> = {
  * The markers and their typo'd forms: one adjacent transposition, a dropped or doubled letter or an added final
  * letter in a word of 4+ letters, or a letter after the first struck on a neighbouring key in a word of 3 letters;
  * in Chinese a character
- * a pinyin input method gives for the same syllable or a look-alike (后 as 後/侯/候, 以 as 已/一, 认 as 任/人).
+ * a pinyin input method gives for the same syllable or a look-alike (后 as 後/侯/候/厚, 以 as 已/一, 认 as 任/人).
  */
 export function typos(words: L.Words): L.Words {
   const en = new Set<string>();
-  for (const entry of words.en) {
+  // The spoken form of -ing with its g dropped ("goin forward", "movin fwd") is a form of the marker whose other
+  // words may be typo'd too.
+  const spoken = words.en.filter((e) => /ing\b/u.test(e)).map((e) => e.replace(/ing\b/gu, 'in'));
+  for (const entry of [...words.en, ...spoken]) {
     const parts = entry.split(' ');
     parts.forEach((part, i) => {
       if (part.length < 3 || !/^[a-z]+$/u.test(part)) return;
@@ -71,6 +74,7 @@ export function typos(words: L.Words): L.Words {
       ['后', '後'],
       ['后', '侯'],
       ['后', '候'],
+      ['后', '厚'],
       ['认', '任'],
       ['认', '人'],
       ['以', '已'],
@@ -78,7 +82,7 @@ export function typos(words: L.Words): L.Words {
     ] as const)
       if (entry.includes(from)) zh.add(entry.replace(from, to));
   }
-  return { zh: [...words.zh, ...zh], en: [...words.en, ...en] };
+  return { zh: [...words.zh, ...zh], en: [...new Set([...words.en, ...spoken, ...en])] };
 }
 
 export const P = {
@@ -111,6 +115,7 @@ export const P = {
   laterPartial: new Phrases(L.LATER_PARTIAL, 'either'),
   politeRequests: new Phrases(L.POLITE_REQUESTS, 'either'),
   suggestions: new Phrases(L.SUGGESTION_OPENERS),
+  otherOwners: new Phrases(L.OTHER_PROJECT_NP.otherOwners, 'none'),
   revisionVerbs: new Phrases(L.REVISION_LEADS.verbs, 'either'),
   revisedChoices: new Phrases(L.REVISION_LEADS.choices, 'either'),
   weakeners: new Phrases(L.WEAKENERS, 'either'),
@@ -254,7 +259,8 @@ const OP = L.OTHER_PROJECT_NP;
 export const OTHER_PROJECT_NP = new RegExp(
   `(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+${anyOf(OP.enDeterminers)}\\s+(?:(?!this\\b|the\\b)[\\w.-]+\\s+){1,3}` +
     `${anyOf(OP.nouns.en)}(?![\\p{L}])|(?<![\\p{L}])${anyOf(OP.nouns.en)}\\s+of\\s+mine\\b` +
-    `|${anyOf(OP.zhOwners)}${anyOf(OP.zhIndefinites)}[^，,。\\s]{0,2}\\s*[\\w.-]*\\s*${anyOf(OP.nouns.zh)}`,
+    `|${anyOf(OP.zhOwners)}${anyOf(OP.zhIndefinites)}[^，,。\\s]{0,2}\\s*[\\w.-]*\\s*${anyOf(OP.nouns.zh)}` +
+    `|(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+my\\s+(?:own\\s+)?(?:(?!own\\b)[\\w.-]+\\s+){1,2}${anyOf(OP.ownWork)}(?![\\p{L}])`,
   'u',
 );
 const FW = L.FOLLOW_UP_WORK;

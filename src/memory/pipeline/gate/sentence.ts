@@ -73,10 +73,10 @@ export class Sentence {
   private readonly conditionCache: boolean[] = [];
 
   private readCondition(i: number): boolean {
-    // "以后遇到不确定的地方": a time scope may stand before the condition.
+    // "以后遇到不确定的地方": a time scope may stand before the condition, and "again" ("以后再碰到…") after it.
     const text = this.clauseText(i)
       .trim()
-      .replace(/^(?:以后|今后|往后|之后|from now on,?|going forward,?)\s*/u, '');
+      .replace(/^(?:(?:以后|今后|往后|之后)(?:再|又)?|from now on,?|going forward,?)\s*/u, '');
     if (P.conditions.at(new Span(text), 0)) return true;
     return CONDITION_END.test(text);
   }

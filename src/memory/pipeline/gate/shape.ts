@@ -21,6 +21,7 @@ const C = {
   universal: new Phrases(SHAPE.universal, 'either'),
   condition: new Phrases(SHAPE.condition, 'either'),
   commitment: new Phrases(SHAPE.commitment, 'either'),
+  exclusive: new Phrases(SHAPE.exclusive, 'either'),
   particular: new Phrases(SHAPE.particular, 'either'),
 };
 const NOT_COMMITTED = new Set(SHAPE.notCommitted);
@@ -83,6 +84,8 @@ function englishImperative(text: string): { word: string; offset: number } | nul
   if (!head || head.word === '' || EN_NOT_VERBS.has(head.word)) return null;
   const w = head.word;
   if (/ing$|ed$/u.test(w) || (/[^s]s$/u.test(w) && w.length > 3)) return null;
+  // ("mix.exs deps:", "package.json scripts:": a word before a dot and letters is a file's name, no verb.)
+  if (/^\.[a-z]/u.test(text.slice(head.offset + w.length))) return null;
   // A verb is followed by an object or a particle: a lone noun ("ESM only") is no imperative.
   const after = text.slice(head.offset + w.length).trim();
   if (after.length === 0) return null;
@@ -167,7 +170,7 @@ export function particularClause(s: Sentence, raw: string, from: number, to: num
 }
 
 /** True when the sentence gives the rule a scope: a time scope, a universal noun phrase, a condition clause. */
-const UNIVERSAL_LEAD = new RegExp(
+export const UNIVERSAL_LEAD = new RegExp(
   '^(?:(?:for|with|on|in)\\s+)?(?:any|every|each|all|anything|everything)(?![\\p{L}])(?!\\s+(?:of\\s+)?(?:this|that|these|those|the)\\b)' +
     '|^(?:凡是|凡|所有|任何|每个|每一个)(?!人)',
   'u',
@@ -215,6 +218,8 @@ export function shapeEvidence(
   quoteClauses: ReadonlySet<number>,
   kind: 'user_preference' | 'project_decision',
 ): ShapeEvidence | null {
+  // ('{:phoenix, "~> 1.7"},', "[tool.ruff]": a line opened by a bracket is a line of code, not speech.)
+  if (/^\s*[{[<]/u.test(s.span.text)) return null;
   let best: ShapeEvidence | null = null;
   for (let i = 0; i < s.clauses.length; i += 1) {
     if (!quoteClauses.has(i)) continue;
@@ -234,7 +239,11 @@ export function shapeEvidence(
     const universal = s.hits(C.universal).some(within);
     const named = CODE_THING.test(text);
     const timed = s.hits(C.time).some(within) || s.hits(P.standing).some(within);
-    if (particularClause(s, rawClause, c.start, c.end, anaphoric) && (!universal || (named && !timed))) continue;
+    // ("凡是新加的 autoload，add one line to docs/autoloads.md": under a clause ranging over every such thing, a file
+    // named in the main clause is where the rule writes, not the one thing it is about.)
+    const ranged = Array.from({ length: i }, (_, j) => s.isCondition(j) || UNIVERSAL_LEAD.test(s.clauseText(j).trim())).some(Boolean);
+    const destination = ranged && named && !C.particular.find(new Span(text)).some((h) => !ANAPHORIC.has(h.text));
+    if (!destination && particularClause(s, rawClause, c.start, c.end, anaphoric) && (!universal || (named && !timed))) continue;
     const span = new Span(text.slice(main));
     let found: { mood: Mood; word: string; offset: number } | null = null;
     // A prohibitive opens its clause: after a short subject in Chinese ("前端不要…", not a pronoun), after
@@ -269,7 +278,10 @@ export function shapeEvidence(
     // "我们这个 repo 的 Python 是 3.11，so no 3.12-only syntax please": a decision's rule in a sentence that names this
     // project as its scope is a convention of the project ("here" alone may be one place of the code).
     const project = kind === 'project_decision' && s.hits(P.projectScopes).some((h) => h.text !== 'here');
-    const strong = found.mood === 'commitment' || main > 0 || project || scoped(s, i);
+    // "…: the official images or our mirror, nothing else", "只认官方文档，…别拿来当依据": a rule closed to every
+    // other case holds in all of them.
+    const exclusive = s.hits(C.exclusive).length > 0;
+    const strong = found.mood === 'commitment' || main > 0 || project || exclusive || scoped(s, i);
     if (!best || (strong && !best.strong)) best = { mood: found.mood, strong, hit, clause: i };
     if (best.strong) break;
   }
