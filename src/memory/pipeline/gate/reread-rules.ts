@@ -34,6 +34,7 @@ export const REREAD_RULES: readonly GateRule[] = [
       '提交前必须 rebase，这是我们组长说的。',
       'Never push to main directly, says our CTO.',
       '每次改接口都要更新 README，老板说的。',
+      '每次 push 前都跑 lint，这是我们 tech lead 说的。',
     ],
     stands: ['以后 commit message 用英文，这是我们定的。', '以后提交前都跑 lint，我说的。'],
   },
@@ -57,6 +58,7 @@ export const REREAD_RULES: readonly GateRule[] = [
       'Decision: Node 20 LTS',
       'Final call: Postgres 16.',
       '决定：Python 版本 3.12。',
+      '定了：超时 30 秒。',
     ],
   },
   {
@@ -78,6 +80,7 @@ export const REREAD_RULES: readonly GateRule[] = [
       'We use pnpm here, not npm.',
       'In this repo we use rebase merges, not merge commits.',
       '这个仓库只用 pnpm，不用 npm。',
+      '我们这边只用国内镜像，不用官方源。',
     ],
   },
   {
@@ -86,7 +89,7 @@ export const REREAD_RULES: readonly GateRule[] = [
     reason: 'accept',
     verdict: 'accept',
     kind: p,
-    fires: ['Only pull the changed files when you review.'],
+    fires: ['Only pull the changed files when you review.', 'Only run the affected tests when you change a module.'],
   },
   {
     name: 'past-convention',
@@ -94,7 +97,7 @@ export const REREAD_RULES: readonly GateRule[] = [
     reason: 'description',
     verdict: 'refuse',
     kind: d,
-    fires: ['我们之前只用 npm，不用 yarn。'],
+    fires: ['我们之前只用 npm，不用 yarn。', '我们以前只用 npm，不用 yarn。'],
   },
   {
     name: 'proposal-question',

@@ -104,8 +104,8 @@ const EN_FRAME_AFTER = re(
 const EN_FRAME_NEXT =
   /^(?:that's|that is|that was|this is)\s+(?:what\s+)?(?!i\b|we\b|our\b)[a-z][\w' ]{1,40}(?:said|says|told|rule|advice)\b/u;
 const ZH_FRAME = re(
-  String.raw`(?:^|[，,—])\s*(?:这是|这是我们|这个是|这条是|是|听)?(?!我们?(?:说|定|讲)的)[^，,。我]{0,4}?(?:[\p{Script=Han}a-z]`,
-  String.raw`{1,8})(?:说的|讲的|要求的|定的规矩|的规矩|的习惯|的说法)[\s\p{P}]*$`,
+  String.raw`(?:^|[，,—])\s*(?:这是|这是我们|这个是|这条是|是|听)?(?!我们?(?:说|定|讲)的)[^，,。我]{0,4}?`,
+  String.raw`(?:[\p{Script=Han}a-z ]{1,12})(?:说的|讲的|要求的|定的规矩|的规矩|的习惯|的说法)[\s\p{P}]*$`,
 );
 // What takes the reported rule on for this project: held for the user.
 const ADOPTED =
