@@ -70,6 +70,14 @@ export const REREAD_RULES: readonly GateRule[] = [
     fires: ['Decision pending: maybe Node 22.', '结论待定：JDK 17。'],
   },
   {
+    name: 'labelled-finding',
+    reads: 'a ruling label whose body is a finding (a count of things and what happened to them): a report, not a ruling',
+    reason: 'description',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['结论是 34 个测试失败了。', '结论：3 个接口超时了。', 'Verdict: 3 tests failed.'],
+  },
+  {
     name: 'present-convention',
     reads: 'this repo or we, a present-tense verb of practice, and a scope (here, only, not X): the user’s ruling',
     reason: 'accept',

@@ -141,6 +141,9 @@ const LABELLED = new RegExp(
 // A label said to be still open: "Decision pending:", "结论待定：", "决定还没定：".
 const PENDING_LABEL =
   /^(?:decision|ruling|verdict|结论|决定)\s*(?:is\s+)?(?:pending|open|tbd|to be decided|待定|未定|还没定|还没出)\s*[:：—–]\s*/u;
+// A finding: a count of things and what happened to them, or a result verb in the perfective.
+const FINDING =
+  /^\d+\s*(?:个|条|次|项|处)[^，,。]{0,12}(?:失败|通过|挂|报错|崩|超时)了$|^\d+\s+\w+(?:\s+\w+)?\s+(?:failed|passed|broke|crashed|timed out)$/u;
 // The body: a setting named by a word or two and its value, with no verb ("targetSdk 34", "JDK 版本 21", "Node 20 LTS").
 const SETTING_VALUE = re(
   String.raw`^(?:[a-z][\w.+#-]*|[\p{Script=Han}]{1,6})(?:\s*(?:[a-z][\w.+#-]*|[\p{Script=Han}]{1,4})){0`,
@@ -154,6 +157,9 @@ function labelledSetting(found: GateProblem | null, said: string, kind: Statemen
   // "Decision pending: maybe Node 22.": a label whose ruling is still open or only guessed rules nothing.
   if (label && found === null && (PENDING_LABEL.test(said) || P.speculation.has(new Span(said.slice(label[0].length)))))
     return problem('undecided', 'the labelled ruling is still open or only guessed');
+  // "结论是 34 个测试失败了。", "Result is: 3 tests failed.": a finding under the label reports, it does not rule.
+  if (label && found === null && FINDING.test(said.slice(label[0].length).replace(/[\s\p{P}]+$/u, '')))
+    return problem('description', 'the label introduces a finding, not a ruling');
   if (found?.reason !== 'no_speech_act' || !label || /[?？]/u.test(said) || hedged(said)) return undefined;
   const body = said.slice(label[0].length).replace(/[\s\p{P}]+$/u, '');
   return SETTING_VALUE.test(body) ? null : undefined;
