@@ -23,6 +23,7 @@ import { fold, type Hit, matchesOf, Phrases, Span } from './words.js';
 import { isRemembered, rememberOverrules } from '../remember-act.js';
 import { scoped } from './shape.js';
 import { dropsBack } from './drops.js';
+import { reread } from './reread.js';
 
 // A delimitative or this-time-only task ("更新一下", "this time"): an offer of work, not a project choice.
 const ONE_TIME = /一下|这次|这一次|\bthis time\b|\bright now\b/u;
@@ -49,7 +50,7 @@ export function judgeStatement(
   kind: StatementKind,
   next: string | null = null,
 ): GateProblem | null {
-  const found = correctionOf(readStatement(text, begin, end, kind, next), text, begin, end);
+  const found = correctionOf(reread(readStatement(text, begin, end, kind, next), text, begin, end, kind), text, begin, end);
   // M-5.7: an explicit `/remember` is the user's standing act, so it overrules the reading of the words; who
   // speaks and what is taken back still count, and then the user has already decided: no suggestion is held.
   if (found === null || !isRemembered(text, end, kind)) return found;

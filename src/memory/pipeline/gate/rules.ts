@@ -1,4 +1,5 @@
 import type { GateReason, StatementKind, Verdict } from './verdict.js';
+import { REREAD_RULES } from './reread-rules.js';
 
 /**
  * Every rule of the gate (M-5.6, M-5.7) as a named entry: what it reads, the reason and verdict it gives, and
@@ -28,6 +29,7 @@ const d = 'project_decision' as const;
 const c = 'discussion_context' as const;
 
 export const GATE_RULES: readonly GateRule[] = [
+  ...REREAD_RULES,
   // What stands: acts by marker, pattern, label, structure.
   {
     name: 'standing-marker',
