@@ -114,7 +114,6 @@ export const REREAD_RULES: readonly GateRule[] = [
     verdict: 'suggest',
     kind: d,
     fires: [
-      'How about a convention: every migration gets a down script?',
       '要不要定个规矩：每个 migration 都配一个回滚脚本？',
       'What if we make it a rule that every PR gets a changelog entry?',
       '以后所有接口都加版本号，怎么样？',
