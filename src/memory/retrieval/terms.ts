@@ -7,10 +7,8 @@ import {
   phraseKey,
   phraseUnits,
   startsCjk,
-  type WordGroup,
   wordGroups,
 } from '../../shared/search-words.js';
-import { chineseOf, englishOf } from '../../shared/dictionary.js';
 import { normalizeText } from '../../shared/text.js';
 import { specificity } from '../../shared/word-frequency.js';
 
@@ -46,8 +44,6 @@ export interface PreparedQuery {
 export const MAX_QUERY_WORDS = 12;
 /** A typo match counts this much of its word (ranked below exact matches, M-7.7). */
 export const TYPO_FACTOR = 0.8;
-/** A form a dictionary gloss gives counts this much of its word (below the word's own forms). */
-export const DICTIONARY_FACTOR = 0.8;
 /** Latin queries shorter than this never match inside a term (M-7.7). */
 const MIN_LATIN_SUBSTRING = 3;
 
@@ -71,7 +67,7 @@ export function prepareQuery(query: string): PreparedQuery | null {
   });
   const prefix = [shortLatin ? wordPrefix(text) : range(text), ...(canonical === text ? [] : [wordPrefix(canonical)])];
   const substring = shortLatin ? [] : variants.map((v) => range(Array.from(v).slice(0, SUFFIX_LENGTH).join('')));
-  const forms = rankedForms(query, { maxWords: MAX_QUERY_WORDS, typos: true, dictionary: true });
+  const forms = rankedForms(query, { maxWords: MAX_QUERY_WORDS, typos: true });
   return {
     text,
     canonical,
@@ -86,7 +82,7 @@ export function prepareQuery(query: string): PreparedQuery | null {
  * The ranked-stage forms of a text: each word (group g), the other indexed forms that stand for it, and, with
  * `typos`, its one-edit forms for Latin words of TYPO_MIN_LENGTH letters or more.
  */
-export function rankedForms(text: string, options: { maxWords: number; typos: boolean; dictionary?: boolean }): PreparedQuery['forms'] {
+export function rankedForms(text: string, options: { maxWords: number; typos: boolean }): PreparedQuery['forms'] {
   const forms: PreparedQuery['forms'] = [];
   const groups = wordGroups(text).slice(0, options.maxWords);
   // Phrases: every run of 2 to MAX_PHRASE_WORDS consecutive words, as the key a short metadata term has.
@@ -130,7 +126,6 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
     };
     at(group.term, 0, 1);
     for (const alternative of group.alternatives) at(alternative, 1, 1);
-    if (options.dictionary) for (const [term, kind] of dictionaryForms(group)) at(term, kind, DICTIONARY_FACTOR);
     if (!options.typos) return;
     for (const spelling of group.spellings) {
       if (Array.from(spelling).length < TYPO_MIN_LENGTH) continue;
@@ -139,34 +134,4 @@ export function rankedForms(text: string, options: { maxWords: number; typos: bo
     }
   });
   return forms;
-}
-
-/**
- * The forms a dictionary gives a query word the glossary has no family for: a Chinese word the English words of
- * its short glosses (and their glossary concepts), an English word the Chinese headwords whose gloss it is alone
- * (looked at only where no memory has the word itself, like a typo).
- */
-function dictionaryForms(group: WordGroup): [string, 1 | 2][] {
-  if (group.alternatives.some((a) => a.startsWith(CONCEPT_MARK)) || group.guess || group.paired) return [];
-  const out: [string, 1 | 2][] = [];
-  const add = (term: string, kind: 1 | 2): void => {
-    if (term !== group.term && !group.alternatives.includes(term) && !out.some((o) => o[0] === term)) out.push([term, kind]);
-  };
-  if (startsCjk(group.term)) {
-    if (Array.from(group.term).length < 2) return [];
-    for (const word of englishOf(group.term)) {
-      for (const g of wordGroups(word)) {
-        add(g.term, 1);
-        for (const a of g.alternatives) add(a, 1);
-      }
-    }
-    return out;
-  }
-  if (group.identifier !== undefined || group.surface === undefined || !/^\p{Script=Latin}+$/u.test(group.term)) return [];
-  for (const word of chineseOf(group.term)) {
-    // Only a headword the segmenter finds as one word can meet an indexed word.
-    const groups = wordGroups(word);
-    if (groups.length === 1 && groups[0]!.term === word) add(word, 2);
-  }
-  return out;
 }
