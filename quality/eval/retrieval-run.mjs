@@ -50,6 +50,8 @@ for (const [file, label] of [
 const unreadParts = [
   ['retrieval.heldback7.v1.json', 'Held-back queries v7 (labels reviewed, unread)'],
   ['retrieval.heldback8.v1.json', 'Held-back queries v8 (unread)'],
+  ['retrieval.heldback9.v1.json', 'Held-back queries v9 (unread)'],
+  ['retrieval.heldback10.v1.json', 'Held-back queries v10 (unread)'],
 ];
 for (const [file, label] of unreadParts) {
   if (!existsSync(here(file))) continue;
