@@ -427,8 +427,14 @@ const OPTION_LABEL = /^\s*[(（]?(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一�
  * M-5.6: discussion context rests on what the user said, and a statement of a code fact is not discussion.
  * Takes the located user quotes; returns null when one of them is discussion.
  */
-export function judgeDiscussion(userQuotes: readonly { text: string; begin: number; end: number }[]): GateProblem | null {
+export function judgeDiscussion(
+  userQuotes: readonly { text: string; begin: number; end: number }[],
+  next: string | null = null,
+): GateProblem | null {
   if (userQuotes.length === 0) return problem('assistant_only', 'discussion context needs a quote of the user');
+  // "A vs B is what we're weighing" then "nvm, ignore the comparison, we already picked A": the next turn of the
+  // user takes the discussion back, or opens by dropping it.
+  if (next !== null && (retractsLater(next) || turnsDown(next))) return problem('retracted', 'the next turn takes the discussion back');
   const spoken = userQuotes.filter((q) => !inCodeOrOutput(q.text, q.begin));
   if (spoken.length === 0) return problem('code_or_tool_output', 'every user quote sits in pasted code or output');
   // A quote that takes in a pasted log or code below its own words is not the user's words alone (M-5.6).

@@ -272,6 +272,13 @@ export const DECISION = w(
     '切到',
     '切换到',
     '迁移至',
+    // A verb of moving with its direction and no goal: the move to a choice named before ("就迁过去").
+    '迁过去',
+    '迁移过去',
+    '切过去',
+    '切换过去',
+    '换过去',
+    '搬过去',
     '就定',
     '就这么定',
     '用{gap}吧',
@@ -965,6 +972,11 @@ export const REPORTING = w(
     '劝我们',
     '催我',
     '催我们',
+    '反复强调',
+    '一再强调',
+    '一直强调',
+    '反复说',
+    '一再说',
   ],
   [
     'said',
@@ -1035,6 +1047,18 @@ export const REPORTING = w(
     'keeps telling',
     'keep telling',
     'keeps pushing',
+    // A verb of repeating or stressing with a complement: another party's words said again and again.
+    'keeps repeating',
+    'keep repeating',
+    'repeats that',
+    'stresses that',
+    'stress that',
+    'emphasizes that',
+    'emphasize that',
+    'keeps reminding',
+    'keep reminding',
+    'warns that',
+    'warn that',
   ],
 );
 
@@ -1820,6 +1844,12 @@ export const OTHER_PROJECT_NP = {
   nouns: w(['项目', '仓库', 'repo', '代码库'], ['project', 'projects', 'repo', 'repos', 'repository', 'codebase', 'app']),
   /** A body of one's own work named only after "my" and a word of its own ("for my thesis code"). */
   ownWork: ['code', 'scripts', 'notebooks'],
+  /**
+   * "in the mobile app project", "for the billing repo": a project named by words of its own after "the" is
+   * another one — unless the words say it is this one ("the whole project", "the current repo").
+   */
+  namedNouns: ['project', 'repo', 'repository', 'codebase'],
+  thisModifiers: ['whole', 'entire', 'current', 'same', 'main', 'root', 'new', 'this', 'our', 'present', 'overall', 'top-level'],
   /** Another group as the owner of a thing ("另一个团队的 X", "the other team's X"): their thing, not this project. */
   otherOwners: w(
     [
@@ -2005,6 +2035,7 @@ export const RETRACTIONS = w(
     'scratch that',
     'never mind',
     'nevermind',
+    'nvm',
     'forget it',
     'forget that',
     'forget what i said',
