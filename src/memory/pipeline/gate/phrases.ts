@@ -201,6 +201,7 @@ export const PARTY_OBJECT = new RegExp(
   `(?:${[...L.PARTY_PREPOSITIONS.zh, ...L.PARTY_PREPOSITIONS.en.map((w) => `\\b${w}`)].join('|')})\\s*(?:the\\s+)?$`,
   'u',
 );
+export const PARTY_MADE = new RegExp(`^\\s*(?:${L.PARTY_MADE.join('|')})的`, 'u');
 // "组件", "组合", "组成" are words, not groups.
 export const GROUP = new RegExp(
   `([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!${L.GRAMMAR.notGroupEndings.join('|')})`,

@@ -1436,6 +1436,38 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['我们在纠结新队列用 RabbitMQ 还是 Kafka。', "RabbitMQ vs Kafka for the event bus is what we're weighing up."],
   },
   {
+    name: 'hedge-told-to-stop',
+    reads: 'a word of hesitating after a prohibitive (别再纠结, no more debating): the matter is closed, not open',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: [
+      '定了：日志继续用 Loki，别再纠结了。',
+      'Decision: we keep Redis for sessions. no more debating it.',
+      '结论：前端继续用 Vite，no more 纠结。',
+    ],
+  },
+  {
+    name: 'return-under-way',
+    reads: "a return to an earlier choice said as under way (we're going back to, switching back to): the decision",
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: [
+      "We're switching back to Webpack; the Vite plugin for our legacy CSS kept crashing.",
+      'we are reverting to REST for the public API, GraphQL caching was too painful.',
+      "这个服务 we're going back to MySQL，TiDB 的运维成本太高。",
+    ],
+  },
+  {
+    name: 'party-made-thing',
+    reads: 'a party before a verb of making and 的 (官方出的术语表, 社区维护的规则) names who made a thing, not who speaks',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['社区维护的那套 lint 规则挺好，以后这个仓库就用它。', '官方出的 glossary 很全，以后 translation 都以它为准。'],
+  },
+  {
     name: 'any-question',
     reads: '"any chance / any idea" opening a sentence asks someone something, with or without a question mark',
     reason: 'question',
