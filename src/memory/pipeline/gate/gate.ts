@@ -253,7 +253,9 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
     if (P.undecided.has(part) || P.speculation.has(part) || postponed)
       return problem('undecided', 'confirmation: the answer is hedged or put off');
     // "别的断言库都不要了" drops something else; a retraction stands alone in its clause ("算了", "不要了").
-    if (P.retractions.find(part).some((h) => bareRetraction(part, h))) return problem('retracted', 'confirmation: taken back');
+    // ("行，按你说的来，qmake 那套不要了": a retraction after a topic of its own drops that thing, not the yes.)
+    if (P.retractions.find(part).some((h) => bareRetraction(part, h) && !afterOwnTopic(part, h)))
+      return problem('retracted', 'confirmation: taken back');
     // "行吧，先这样": a confirmation for now is provisional — held for the user.
     if (P.temporary.find(part).some((t) => !P.confirmations.find(part).some((h) => overlaps(h, t))))
       return problem('temporary', 'confirmation: for now only', 'suggest');
@@ -405,6 +407,15 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
 /** True when the text is about how the assistant answers or works ("以后我回答的时候先给 TL;DR"). */
 export function aboutAnswers(text: string): boolean {
   return P.aboutAnswers.has(new Span(fold(text)));
+}
+
+/** "qmake 那套不要了": the clause names a thing of its own, set apart by a space, before a pointer and the retraction. */
+function afterOwnTopic(span: Span, h: { index: number }): boolean {
+  const lead = span.text
+    .slice(0, h.index)
+    .split(/[，,。.!！;；:：]/u)
+    .at(-1)!;
+  return /[\p{L}\p{N}][\w.+-]*\s+(?:那|这)(?:套|个|些|种|块|一套)?\s*(?:就|也|都)?\s*$/u.test(lead) && /[A-Za-z0-9]/u.test(lead);
 }
 
 function bareRetraction(span: Span, h: { index: number; end: number }): boolean {
