@@ -166,7 +166,12 @@ export function validateCandidate(candidate: CandidateAnswer, context: Validatio
     const adjacent = located.find((s) => s.fromAdjacent);
     if (adjacent) return refuse('adjacent_turn_not_allowed', 'discussion context cites a turn outside the batch');
     // M-5.6: at least one user quote, and a statement of a code fact is not discussion.
-    const problem = judgeDiscussion(located.filter((s) => s.role === 'user').map((s) => ({ text: s.text, begin: s.begin, end: s.end })));
+    const users = located.filter((s) => s.role === 'user');
+    const next = users[0] ? nextUserText(users[0].turn, context) : null;
+    const problem = judgeDiscussion(
+      users.map((s) => ({ text: s.text, begin: s.begin, end: s.end })),
+      next,
+    );
     if (problem?.reason === 'assistant_only') return refuse('assistant_only', problem.detail);
     return verdictOf(problem);
   }

@@ -17,7 +17,8 @@ function verdictOf(
   const begin = quote === undefined ? 0 : text.indexOf(quote);
   if (begin < 0) throw new Error(`quote not in ${text}`);
   const end = quote === undefined ? text.length : begin + quote.length;
-  const found = kind === 'discussion_context' ? judgeDiscussion([{ text, begin, end }]) : judgeStatement(text, begin, end, kind, next);
+  const found =
+    kind === 'discussion_context' ? judgeDiscussion([{ text, begin, end }], next) : judgeStatement(text, begin, end, kind, next);
   return found === null ? { reason: 'accept', verdict: 'accept' } : { reason: found.reason, verdict: found.verdict };
 }
 

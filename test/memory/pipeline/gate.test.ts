@@ -144,6 +144,13 @@ describe('M-5.3 / M-5.6 confirmations and discussion context', () => {
     expect(judgeConfirmation('好，这次先这样。', 0, 1)).toMatchObject({ confirms: false, problem: { reason: 'temporary' } });
   });
 
+  it('a retraction after a topic of its own drops that thing, not the yes; a bare one takes the yes back', () => {
+    expect(judgeConfirmation('OK 就按你说的用 pnpm，yarn 那个不用了。', 0, 2)).toEqual({ confirms: true });
+    expect(judgeConfirmation('可以，照这个来，Jenkins 那套就不要了。', 0, 2)).toEqual({ confirms: true });
+    expect(judgeConfirmation('好，那套不要了。', 0, 1)).toMatchObject({ confirms: false, problem: { reason: 'retracted' } });
+    expect(judgeConfirmation('行，算了，不要了。', 0, 1)).toMatchObject({ confirms: false, problem: { reason: 'retracted' } });
+  });
+
   it('a hedged yes as a clause of its own is a hedged answer (held); a put-off, a no or a question of its own is not', () => {
     expect(hedgedAnswer('嗯……或许吧，我想一想')).toBe(true);
     expect(hedgedAnswer('hmm, probably? let me think about it')).toBe(true);

@@ -254,7 +254,9 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
     if (P.undecided.has(part) || P.speculation.has(part) || postponed)
       return problem('undecided', 'confirmation: the answer is hedged or put off');
     // "别的断言库都不要了" drops something else; a retraction stands alone in its clause ("算了", "不要了").
-    if (P.retractions.find(part).some((h) => bareRetraction(part, h))) return problem('retracted', 'confirmation: taken back');
+    // ("行，按你说的来，qmake 那套不要了": a retraction after a topic of its own drops that thing, not the yes.)
+    if (P.retractions.find(part).some((h) => bareRetraction(part, h) && !afterOwnTopic(part, h)))
+      return problem('retracted', 'confirmation: taken back');
     // "行吧，先这样": a confirmation for now is provisional — held for the user.
     if (P.temporary.find(part).some((t) => !P.confirmations.find(part).some((h) => overlaps(h, t))))
       return problem('temporary', 'confirmation: for now only', 'suggest');
@@ -408,6 +410,15 @@ export function aboutAnswers(text: string): boolean {
   return P.aboutAnswers.has(new Span(fold(text)));
 }
 
+/** "qmake 那套不要了": the clause names a thing of its own, set apart by a space, before a pointer and the retraction. */
+function afterOwnTopic(span: Span, h: { index: number }): boolean {
+  const lead = span.text
+    .slice(0, h.index)
+    .split(/[，,。.!！;；:：]/u)
+    .at(-1)!;
+  return /[\p{L}\p{N}][\w.+-]*\s+(?:那|这)(?:套|个|些|种|块|一套)?\s*(?:就|也|都)?\s*$/u.test(lead) && /[A-Za-z0-9]/u.test(lead);
+}
+
 function bareRetraction(span: Span, h: { index: number; end: number }): boolean {
   const from = Math.max(span.text.slice(0, h.index).search(/[^，,。.!！;；\s]*$/u), 0);
   const before = span.text.slice(from, h.index).replace(/[\s\p{P}]|还是|那|就|我|先/gu, '');
@@ -428,8 +439,14 @@ const OPTION_LABEL = /^\s*[(（]?(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一�
  * M-5.6: discussion context rests on what the user said, and a statement of a code fact is not discussion.
  * Takes the located user quotes; returns null when one of them is discussion.
  */
-export function judgeDiscussion(userQuotes: readonly { text: string; begin: number; end: number }[]): GateProblem | null {
+export function judgeDiscussion(
+  userQuotes: readonly { text: string; begin: number; end: number }[],
+  next: string | null = null,
+): GateProblem | null {
   if (userQuotes.length === 0) return problem('assistant_only', 'discussion context needs a quote of the user');
+  // "A vs B is what we're weighing" then "nvm, ignore the comparison, we already picked A": the next turn of the
+  // user takes the discussion back, or opens by dropping it.
+  if (next !== null && (retractsLater(next) || turnsDown(next))) return problem('retracted', 'the next turn takes the discussion back');
   const spoken = userQuotes.filter((q) => !inCodeOrOutput(q.text, q.begin));
   if (spoken.length === 0) return problem('code_or_tool_output', 'every user quote sits in pasted code or output');
   // A quote that takes in a pasted log or code below its own words is not the user's words alone (M-5.6).

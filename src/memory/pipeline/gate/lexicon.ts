@@ -272,6 +272,13 @@ export const DECISION = w(
     '切到',
     '切换到',
     '迁移至',
+    // A verb of moving with its direction and no goal: the move to a choice named before ("就迁过去").
+    '迁过去',
+    '迁移过去',
+    '切过去',
+    '切换过去',
+    '换过去',
+    '搬过去',
     '就定',
     '就这么定',
     '用{gap}吧',
@@ -311,6 +318,15 @@ export const DECISION = w(
     'my call is',
     "it's decided",
     'go back to',
+    // A return to an earlier choice, said as under way ("we're going back to X"): the decision itself.
+    "we're going back to",
+    'we are going back to',
+    "we're switching back to",
+    'we are switching back to',
+    "we're moving back to",
+    'we are moving back to',
+    "we're reverting to",
+    'we are reverting to',
     'adopting',
     'switch to',
     'switching to',
@@ -965,6 +981,11 @@ export const REPORTING = w(
     '劝我们',
     '催我',
     '催我们',
+    '反复强调',
+    '一再强调',
+    '一直强调',
+    '反复说',
+    '一再说',
   ],
   [
     'said',
@@ -1035,6 +1056,18 @@ export const REPORTING = w(
     'keeps telling',
     'keep telling',
     'keeps pushing',
+    // A verb of repeating or stressing with a complement: another party's words said again and again.
+    'keeps repeating',
+    'keep repeating',
+    'repeats that',
+    'stresses that',
+    'stress that',
+    'emphasizes that',
+    'emphasize that',
+    'keeps reminding',
+    'keep reminding',
+    'warns that',
+    'warn that',
   ],
 );
 
@@ -1712,6 +1745,12 @@ export const ADOPTIONS = w(
 );
 
 /** Prepositions before a party that make it an object, not the speaker ("跟运维确认过了", "checked with the SRE team"). */
+/**
+ * A verb of making right after a party and before 的 ("官方出的术语表", "厂商提供的 SDK"): the party made the thing
+ * the noun names — it says nothing there, so it is no speaker (a verb of saying or advising is: "官方推荐的").
+ */
+export const PARTY_MADE = ['出', '发', '发布', '整理', '提供', '编', '做', '维护', '开源'];
+
 export const PARTY_PREPOSITIONS = w(
   ['跟', '和', '与', '同', '向', '给', '找', '问', '对', '帮', '替', '被', '让'],
   ['with', 'to', 'for', 'asked'],
@@ -1820,6 +1859,12 @@ export const OTHER_PROJECT_NP = {
   nouns: w(['项目', '仓库', 'repo', '代码库'], ['project', 'projects', 'repo', 'repos', 'repository', 'codebase', 'app']),
   /** A body of one's own work named only after "my" and a word of its own ("for my thesis code"). */
   ownWork: ['code', 'scripts', 'notebooks'],
+  /**
+   * "in the mobile app project", "for the billing repo": a project named by words of its own after "the" is
+   * another one — unless the words say it is this one ("the whole project", "the current repo").
+   */
+  namedNouns: ['project', 'repo', 'repository', 'codebase'],
+  thisModifiers: ['whole', 'entire', 'current', 'same', 'main', 'root', 'new', 'this', 'our', 'present', 'overall', 'top-level'],
   /** Another group as the owner of a thing ("另一个团队的 X", "the other team's X"): their thing, not this project. */
   otherOwners: w(
     [
@@ -2005,6 +2050,7 @@ export const RETRACTIONS = w(
     'scratch that',
     'never mind',
     'nevermind',
+    'nvm',
     'forget it',
     'forget that',
     'forget what i said',
@@ -3552,7 +3598,24 @@ export const GRAMMAR = {
   /** Sentence ends that are wh-words, not question particles ("用什么"). */
   zhWhEnds: ['什么', '怎么', '多少'],
   /** A negation right before a hedge cancels the hedge ("别纠结格式", "don't worry about"). */
-  hedgeNegations: ['别', '不要', '不用', '不必', '无需', "don't", 'do not', 'no need to', 'never'],
+  // ("别再纠结", "stop going back and forth": a hedge told to stop again is the matter closed.)
+  hedgeNegations: [
+    '别',
+    '不要',
+    '不用',
+    '不必',
+    '无需',
+    "don't",
+    'do not',
+    'no need to',
+    'never',
+    '别再',
+    '不要再',
+    '不用再',
+    '不必再',
+    'stop',
+    'no more',
+  ],
   /** Interjections that may stand before a ruling label ("OK, final answer: {gap}", "好，结论：{gap}"). */
   // (A suggestion may lead the label: "How about a convention: …?" proposes the ruling after it.)
   labelLeads: ['ok', 'okay', 'so', 'alright', 'well', 'right', '好的', '好', '那', '那么', '行', 'how about a', 'what about a'],

@@ -201,6 +201,7 @@ export const PARTY_OBJECT = new RegExp(
   `(?:${[...L.PARTY_PREPOSITIONS.zh, ...L.PARTY_PREPOSITIONS.en.map((w) => `\\b${w}`)].join('|')})\\s*(?:the\\s+)?$`,
   'u',
 );
+export const PARTY_MADE = new RegExp(`^\\s*(?:${L.PARTY_MADE.join('|')})的`, 'u');
 // "组件", "组合", "组成" are words, not groups.
 export const GROUP = new RegExp(
   `([\\p{Script=Han}A-Za-z0-9]{1,8}?)(?:${L.GROUP_SUFFIXES.join('|')})(?!${L.GRAMMAR.notGroupEndings.join('|')})`,
@@ -260,7 +261,9 @@ export const OTHER_PROJECT_NP = new RegExp(
   `(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+${anyOf(OP.enDeterminers)}\\s+(?:(?!this\\b|the\\b)[\\w.-]+\\s+){1,3}` +
     `${anyOf(OP.nouns.en)}(?![\\p{L}])|(?<![\\p{L}])${anyOf(OP.nouns.en)}\\s+of\\s+mine\\b` +
     `|${anyOf(OP.zhOwners)}${anyOf(OP.zhIndefinites)}[^，,。\\s]{0,2}\\s*[\\w.-]*\\s*${anyOf(OP.nouns.zh)}` +
-    `|(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+my\\s+(?:own\\s+)?(?:(?!own\\b)[\\w.-]+\\s+){1,2}${anyOf(OP.ownWork)}(?![\\p{L}])`,
+    `|(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+my\\s+(?:own\\s+)?(?:(?!own\\b)[\\w.-]+\\s+){1,2}${anyOf(OP.ownWork)}(?![\\p{L}])` +
+    `|(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+the\\s+(?!${anyOf(OP.thisModifiers)}\\s)(?:[\\w.-]+\\s+){1,3}` +
+    `${anyOf(OP.namedNouns)}(?![\\p{L}])`,
   'u',
 );
 const FW = L.FOLLOW_UP_WORK;

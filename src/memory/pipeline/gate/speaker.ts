@@ -12,6 +12,7 @@ import {
   OWN_SUBJECT_ADVERBS,
   P,
   PARTY_OBJECT,
+  PARTY_MADE,
   REPORTING_BEFORE,
   ATTRIBUTION_AFTER,
   SPEAKER_FILLERS,
@@ -47,7 +48,9 @@ export function thirdParty(s: Sentence, act: Act): string | null {
       !owners.some((o) => o.index <= h.index && o.end >= h.end) &&
       !things.some((t) => t.index <= h.index && t.end >= h.end) &&
       // "跟运维确认过了": the object of a preposition is not who speaks.
-      !PARTY_OBJECT.test(text.slice(Math.max(0, h.index - 8), h.index)),
+      !PARTY_OBJECT.test(text.slice(Math.max(0, h.index - 8), h.index)) &&
+      // "官方出的术语表": a party that made the thing named after it is no speaker.
+      !PARTY_MADE.test(text.slice(h.end, h.end + 6)),
   );
   const last = [...parties].reverse().find((h) => !ownClause(h.index));
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.

@@ -75,6 +75,8 @@ const OUTPUT_LINE: readonly RegExp[] = [
     'u',
   ),
   /^\s*(?:\/\/|\/\*|\*\/|<!--)/u,
+  // a SQL or Lua comment ("-- keep two decimals"), not a rule of dashes ("---")
+  /^\s*--[ \t]+(?!-)\S/u,
   /^\s*<\/?[a-zA-Z][\w.-]*(?:\s[^>]*)?\/?>/u,
   /[;{]\s*$/u,
   /^\s*[})\]];?,?\s*$/u,
