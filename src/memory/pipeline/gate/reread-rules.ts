@@ -1,4 +1,4 @@
-import type { GateRule } from './rules.js';
+import type { GateRule } from './rule-entry.js';
 
 const p = 'user_preference' as const;
 const d = 'project_decision' as const;

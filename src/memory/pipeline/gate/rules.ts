@@ -1,29 +1,13 @@
-import type { GateReason, StatementKind, Verdict } from './verdict.js';
+import type { GateRule } from './rule-entry.js';
 import { REREAD_RULES } from './reread-rules.js';
+
+export type { GateRule } from './rule-entry.js';
 
 /**
  * Every rule of the gate (M-5.6, M-5.7) as a named entry: what it reads, the reason and verdict it gives, and
  * sentences it must decide — `fires` are judged with that reason, `stands` are accepted. One loop test
  * (test/memory/pipeline/gate-rules.test.ts) runs every example; a new rule comes with its examples here.
  */
-export interface GateRule {
-  name: string;
-  /** What the rule reads, in one sentence. */
-  reads: string;
-  reason: GateReason | 'accept';
-  verdict: Verdict | 'accept';
-  /** The kind judged; a `discussion_context` rule is read by the discussion check (judgeDiscussion). */
-  kind: StatementKind | 'discussion_context';
-  /** Sentences the rule decides with its reason and verdict. */
-  fires: readonly string[];
-  /** Near sentences it must leave standing (accepted). */
-  stands?: readonly string[];
-  /** The quoted part of each example, when it is not the whole text. */
-  quote?: string;
-  /** The user's next turn, for a rule that reads it. */
-  next?: string;
-}
-
 const p = 'user_preference' as const;
 const d = 'project_decision' as const;
 const c = 'discussion_context' as const;
