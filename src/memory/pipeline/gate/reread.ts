@@ -25,17 +25,13 @@ export function reread(found: GateProblem | null, text: string, begin: number, e
   const parts = [...covering, sentences[sentences.indexOf(last) + 1]].map((piece) =>
     piece ? fold(text.slice(piece.start, piece.end)).trim() : '',
   );
-  for (const read of [
-    () => nowTaskAfterStatus(found, said),
-    () => frameAfter(found, parts),
-    () => labelledSetting(found, said, kind),
-    () => presentConvention(found, said),
-    () => proposalQuestion(found, said),
-  ]) {
-    const verdict = read();
-    if (verdict !== undefined) return verdict;
-  }
-  return found;
+  // The first shape present decides; undefined from each means its shape is absent.
+  let verdict = nowTaskAfterStatus(found, said);
+  if (verdict === undefined) verdict = frameAfter(found, parts);
+  if (verdict === undefined) verdict = labelledSetting(found, said, kind);
+  if (verdict === undefined) verdict = presentConvention(found, said);
+  if (verdict === undefined) verdict = proposalQuestion(found, said);
+  return verdict === undefined ? found : verdict;
 }
 
 type Reading = GateProblem | null | undefined;
@@ -54,7 +50,8 @@ function hedged(said: string): boolean {
   return [P.undecided, P.speculation, P.hypothetical, P.temporary, P.thirdParties].some((words) => words.has(span));
 }
 
-function clausesOf(said: string): string[] {
+/** The comma- and dash-separated parts of a folded sentence, trailing punctuation dropped. */
+function commaParts(said: string): string[] {
   return said
     .split(/[，,;；:：—–]|\s-\s/u)
     .map((c) => c.replace(/[\s\p{P}]+$/u, '').trim())
@@ -86,7 +83,7 @@ const EN_NOT_VERB = re(
 /** Mechanism 1: "所有测试都过了，合并吧。", "CI is green, ship it.": a status report, then a one-off imperative. */
 function nowTaskAfterStatus(found: GateProblem | null, said: string): Reading {
   if (!accepted(found) || STANDING_SCOPE.test(said.replace(/所有[^，,。]*(?:都)?[^，,。]*了/u, ''))) return undefined;
-  const clauses = clausesOf(said.replace(/[.。!！]+$/u, ''));
+  const clauses = commaParts(said.replace(/[.。!！]+$/u, ''));
   if (clauses.length < 2) return undefined;
   const order = clauses.at(-1)!.replace(/^(?:so|then|ok|okay|alright|now)\s+/u, '');
   const status = clauses.slice(0, -1).some((c) => ZH_STATUS.test(c) || EN_STATUS.test(c));
