@@ -1,5 +1,7 @@
 /**
- * The words the gate reads (M-5.3, M-5.6), as data. Nothing else in the gate holds a phrase.
+ * The words the gate reads (M-5.3, M-5.6), as data. The readers' patterns are built from these lists; some
+ * readers (gate.ts, acts.ts, mood.ts) still spell particles and short function-word patterns inline, reread.ts
+ * none.
  *
  * Entries are matched on NFKC + lower-cased text. An entry written with Chinese characters must start on a
  * word boundary (Intl.Segmenter, word granularity) and end on one, or be followed only by a particle; an
@@ -4243,4 +4245,154 @@ export const DROP_FRAME = w(
 export const FACT_TAGS = w(
   ['对吧', '是吧', '没错吧', '对么', '是么', '对吗', '是吗'],
   ['right', 'correct', "isn't it", "doesn't it", "don't they", "isn't that right", 'no'],
+);
+
+/*
+ * The words of the second reading (reread.ts). Its sentence shapes (anchors, the clause a word must end, what
+ * may stand between two words) are patterns in code; every word they are built of is here.
+ */
+
+/** A standing scope anywhere in the sentence: an imperative under it is a rule, not a task. */
+export const REREAD_STANDING_SCOPES = w(
+  ['以后', '今后', '往后', '从现在', '默认', '每次', '每个', '每回', '所有', '一律', '统一', '总是', '永远', '一直', '都要', '都得'],
+  ['always', 'never', 'every', 'each', 'whenever', 'any time', 'from now on', 'going forward', 'by default', 'in future', 'from here on'],
+);
+
+/** A report of the state things are in now: a perfective Chinese predicate ending the clause, an English result verb. */
+export const REREAD_STATUS = w(
+  ['过了', '好了', '完了', '绿了', '通过了', '跑通了', '合了', '修了', '搞定了', '完成了', '没问题了', 'ok了', '就绪了'],
+  ['passed', 'pass', 'passes', 'succeeded', 'finished', 'landed', 'went through', 'is over'],
+);
+/** … or a state after a copula ("is green", "looks done"). */
+export const REREAD_COPULAS = w([], ['is', 'are', "'s", "'re", 'looks', 'look', 'seems', 'seem']);
+export const REREAD_STATES = w(
+  [],
+  ['green', 'done', 'ready', 'passing', 'fixed', 'merged', 'approved', 'good', 'fine', 'clean', 'through', 'in'],
+);
+/** What may open an imperative for now ("那就合并吧", "so ship it"). */
+export const REREAD_NOW_OPENERS = w(['那', '那就', '就', '直接', '现在', '马上', '先'], ['so', 'then', 'ok', 'okay', 'alright', 'now']);
+/** What opens an English clause that is no bare imperative: a subject, an auxiliary, a determiner, a joint. */
+export const REREAD_NOT_VERBS = w(
+  [],
+  [
+    'i',
+    'we',
+    'you',
+    'they',
+    'he',
+    'she',
+    'it',
+    'this',
+    'that',
+    'these',
+    'those',
+    'the',
+    'a',
+    'an',
+    'my',
+    'our',
+    'your',
+    'is',
+    'are',
+    'was',
+    'were',
+    'do',
+    'does',
+    'did',
+    'can',
+    'could',
+    'will',
+    'would',
+    'should',
+    'must',
+    'may',
+    'might',
+    'if',
+    'when',
+    'so',
+    'and',
+    'but',
+    'then',
+    'not',
+    'no',
+    'please',
+  ],
+);
+/** An imperative's lead that keeps it bare ("let's ship it"). */
+export const REREAD_IMPERATIVE_LEADS = w([], ["let's"]);
+
+/** A reporting frame after the rule: who said it comes after ("…, said my lead", "…，这是组长说的"). */
+export const REREAD_SAID_BY = w([], ['said', 'says', 'per', 'according to']);
+export const REREAD_TOLD = w([], ['said', 'says', 'told me', 'told us', 'insists', 'insisted']);
+/** The frame as a sentence of its own: "That's what my lead said.", "这是我们组长说的。" */
+export const REREAD_FRAME_LEADS = w(['这是', '这是我们', '这个是', '这条是', '是', '听'], ["that's", 'that is', 'that was', 'this is']);
+export const REREAD_FRAME_ENDS = w(
+  ['说的', '讲的', '要求的', '定的规矩', '的规矩', '的习惯', '的说法'],
+  ['said', 'says', 'told', 'rule', 'advice'],
+);
+/** Who a frame may name besides the third parties of the lexicon. */
+export const REREAD_PARTY_NOUNS = w(
+  [],
+  ['lead', 'manager', 'boss', 'team', 'cto', 'architect', 'colleague', 'mentor', 'he', 'she', 'they'],
+);
+/** What takes another party's rule on for this project. */
+export const REREAD_ADOPTED = w(
+  ['我们也', '这边也', '这里也', '我们这儿也', '照这个来'],
+  ['we do that here', 'we do the same here', 'we do it here', 'here too', 'we follow it', 'we follow that', 'and we do'],
+);
+
+/** A ruling label ("结论是", "Decision:"), a label still open ("结论待定："), a finding under a label. */
+export const REREAD_LABELS = w(
+  ['结论', '决定', '定了', '决议', '定论', '拍板'],
+  ['decision', 'ruling', 'verdict', 'resolution', 'final call'],
+);
+export const REREAD_PENDING = w(['待定', '未定', '还没定', '还没出'], ['pending', 'open', 'tbd', 'to be decided']);
+export const REREAD_COUNTERS = w(['个', '条', '次', '项', '处'], []);
+export const REREAD_RESULTS = w(['失败', '通过', '挂', '报错', '崩', '超时'], ['failed', 'passed', 'broke', 'crashed', 'timed out']);
+
+/** Our or this repo's present way of working: the place, the habit verb, the scope that makes it a ruling. */
+export const REREAD_PLACES = w(['仓库', '项目', '代码库'], ['repo', 'repository', 'project', 'codebase', 'monorepo', 'service']);
+export const REREAD_HABIT_ADVERBS = w(['都', '只', '一律', '统一'], []);
+export const REREAD_HABIT_VERBS = w(['用', '使用', '采用', '走', '跑', '只用', '只走'], []);
+/** Words after "we" that make no habit: modals, verbs of thinking, the past. */
+export const REREAD_NOT_HABITS = w(
+  [],
+  ['can', 'could', 'should', 'would', 'might', 'may', 'will', 'must', 'need', 'want', 'think', 'guess', 'were', 'was', 'had'],
+);
+export const REREAD_SCOPES = w(
+  ['只', '不用', '而不是', '不是', '这边', '这里', '别用'],
+  ['here', 'in this repo', 'only', 'not', 'instead of', 'rather than', 'never'],
+);
+/** A practice of the past, and what says it goes on. */
+export const REREAD_WAS_ONCE = w(['以前', '之前', '过去', '原来'], ['used to', 'until', 'previously', 'back then']);
+export const REREAD_STILL = w(['继续', '还是', '仍然', '依然', '现在'], ['still', 'keep', 'keeping', 'stays', 'stay', 'now', 'again']);
+export const REREAD_PAST = w(
+  ['以前', '之前', '过去', '去年', '上个月', '原来'],
+  ['used to', 'last year', 'last month', 'last week', 'last sprint', 'before', 'until', 'previously', 'back then'],
+);
+/** A restriction under a recurring occasion ("only … when you review", "review 的时候只看…"). */
+export const REREAD_ONLY = w(['只', '就只', '仅'], ['only']);
+export const REREAD_OCCASIONS = w(['的时候', '时'], ['when', 'whenever', 'every time']);
+
+/** A rule proposed in question form: its opener or closing tag, and what makes its content a rule. */
+export const REREAD_PROPOSALS = w(
+  ['要不', '要不要', '不如', '咱们要不要', '我们要不要', '咱们', '我们'],
+  [
+    'how about',
+    'what about',
+    'what if we',
+    'shall we',
+    "why don't we",
+    'should we make',
+    'should we adopt',
+    'should we agree',
+    'should we have',
+  ],
+);
+export const REREAD_PROPOSAL_TAGS = w(['怎么样', '如何', '好不好', '行不行', '可以吗', '好吗'], []);
+/** Irregular past forms after "what if we": imagining, not proposing. */
+export const REREAD_IRREGULAR_PASTS = w([], ['made', 'had', 'were', 'went', 'took', 'kept', 'ran', 'wrote', 'did', 'got']);
+export const REREAD_RULE_CONTENT = w(
+  ['规矩', '约定', '规范', '规则', '统一', '一律', '每个', '每次', '所有', '都要', '都得', '以后', '默认'],
+  ['convention', 'rule', 'policy', 'standard', 'always', 'every', 'each', 'all', 'never', 'from now on', 'by default', 'going forward'],
 );
