@@ -4271,53 +4271,8 @@ export const REREAD_STATES = w(
 );
 /** What may open an imperative for now ("那就合并吧", "so ship it"). */
 export const REREAD_NOW_OPENERS = w(['那', '那就', '就', '直接', '现在', '马上', '先'], ['so', 'then', 'ok', 'okay', 'alright', 'now']);
-/** What opens an English clause that is no bare imperative: a subject, an auxiliary, a determiner, a joint. */
-export const REREAD_NOT_VERBS = w(
-  [],
-  [
-    'i',
-    'we',
-    'you',
-    'they',
-    'he',
-    'she',
-    'it',
-    'this',
-    'that',
-    'these',
-    'those',
-    'the',
-    'a',
-    'an',
-    'my',
-    'our',
-    'your',
-    'is',
-    'are',
-    'was',
-    'were',
-    'do',
-    'does',
-    'did',
-    'can',
-    'could',
-    'will',
-    'would',
-    'should',
-    'must',
-    'may',
-    'might',
-    'if',
-    'when',
-    'so',
-    'and',
-    'but',
-    'then',
-    'not',
-    'no',
-    'please',
-  ],
-);
+/** What opens an English clause that is no bare imperative, besides SHAPE.enNotVerbs. */
+export const REREAD_NOT_VERBS = w([], ['no', 'please']);
 /** An imperative's lead that keeps it bare ("let's ship it"). */
 export const REREAD_IMPERATIVE_LEADS = w([], ["let's"]);
 

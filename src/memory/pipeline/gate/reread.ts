@@ -83,7 +83,8 @@ const EN_STATUS = re(
 const ZH_NOW_IMPERATIVE = re(`^(?:${zhOf(L.REREAD_NOW_OPENERS)})?[^，,。]{1,10}吧$`);
 const EN_NOW_OPENER = re(String.raw`^(?:${enOf(L.REREAD_NOW_OPENERS)})\s+`);
 const EN_BARE_VERB = re(String.raw`^(?:(?:${enOf(L.REREAD_IMPERATIVE_LEADS)})\s+)?[a-z]+\b`);
-const EN_NOT_VERB = re(String.raw`^(?:${enOf(L.REREAD_NOT_VERBS)})\b`);
+const NOT_VERBS = [...L.SHAPE.enNotVerbs, ...L.REREAD_NOT_VERBS.en].map(escape).join('|');
+const EN_NOT_VERB = re(String.raw`^(?:${NOT_VERBS})\b`);
 
 /** Mechanism 1: "所有测试都过了，合并吧。", "CI is green, ship it.": a status report, then a one-off imperative. */
 function nowTaskAfterStatus(found: GateProblem | null, said: string): Reading {
