@@ -59,9 +59,17 @@ describe('search words (M-7.7)', () => {
     expect(terms('how many days are logs kept')).toEqual(['log', 'kept']);
     expect(terms('the times of day')).toEqual(['tim', 'day']);
     expect(terms('a long comment')).toEqual(['long', 'comment']);
+    // Words of asking after what was agreed before: only the subject is left.
+    expect(terms('the Kafka setup we agreed on')).toEqual(['kafka', 'setup']);
+    expect(terms('is Jenkins still running the nightly job')).toEqual(['jenkin', 'run', 'nightly', 'job']);
+    expect(terms('限流规则，上次的结论')).toEqual(['限流', '结论']);
+    expect(terms('你之前说的缓存方案')).toEqual(['缓存', '方案']);
     const weight = (text: string): number[] => wordGroups(text).map((g) => g.weight);
     expect(weight('MySQL 版本')).toEqual([1, GENERIC_WEIGHT]);
     expect(weight('outbox pattern')).toEqual([1, GENERIC_WEIGHT]);
+    expect(weight('which test framework')).toEqual([1, GENERIC_WEIGHT]);
+    expect(weight('Jenkins 平台')).toEqual([1, GENERIC_WEIGHT]);
+    expect(weight('a build platform')).toEqual([1, GENERIC_WEIGHT]);
     // Inside an identifier a general word is part of a name.
     expect(weight('StyleSheet')).toEqual([1, 1]);
   });
@@ -137,6 +145,16 @@ describe('search words (M-7.7)', () => {
     same('behaviours', 'behavior');
     expect(['status', 'redis', 'k8s', 'go'].map(stemWord)).toEqual(['status', 'redis', 'k8s', 'go']);
     expect(['goes', 'heroes', 'echoes'].map(stemWord)).toEqual(['go', 'hero', 'echo']);
+    // A suffix is stripped only from a stem that keeps a vowel: these are words, not spr-ing.
+    expect(['spring', 'springs', 'string', 'strings', 'shred', 'bring'].map(stemWord)).toEqual([
+      'spring',
+      'spring',
+      'string',
+      'string',
+      'shred',
+      'bring',
+    ]);
+    expect(['sprinting', 'shredded'].map(stemWord)).toEqual(['sprint', 'shred']);
     expect(canonicalText('Integration tests')).toBe(canonicalText('integration test'));
   });
 });
