@@ -64,6 +64,10 @@ describe('search words (M-7.7)', () => {
     expect(terms('is Jenkins still running the nightly job')).toEqual(['jenkin', 'run', 'nightly', 'job']);
     expect(terms('限流规则，上次的结论')).toEqual(['限流', '结论']);
     expect(terms('你之前说的缓存方案')).toEqual(['缓存', '方案']);
+    expect(terms('what did we settle on for the queue')).toEqual(['queu']);
+    // The modal 该 ("should") asks like 应该: no bigram with its neighbour.
+    expect(terms('日志该怎么打')).toEqual(['日志']);
+    expect(terms('当时怎么定下来的日志格式')).toEqual(terms('日志格式'));
     const weight = (text: string): number[] => wordGroups(text).map((g) => g.weight);
     expect(weight('MySQL 版本')).toEqual([1, GENERIC_WEIGHT]);
     expect(weight('outbox pattern')).toEqual([1, GENERIC_WEIGHT]);
@@ -113,6 +117,9 @@ describe('search words (M-7.7)', () => {
   });
 
   it('a version number, an acronym plural and a compound ending in how it is done keep their words', () => {
+    // A negation before a hyphen is a word of its own: "non-idempotent" holds the word idempotent.
+    expect(wordGroups('non-idempotent calls').map((g) => g.term)).toEqual(['non', 'idempotent', 'call']);
+    expect(wordGroups('NON-BLOCKING reads').map((g) => g.term)).toEqual(['non', 'block', 'read']);
     const terms = (text: string): string[] => wordGroups(text).map((g) => g.term);
     expect(terms('MySQL 5.7 or 8.0')).toEqual(['sql', '5.7', '8.0']);
     expect(terms('DAGs and APIs')).toEqual(['dag', 'api']);
