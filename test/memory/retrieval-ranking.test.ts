@@ -67,6 +67,10 @@ describe('search words (M-7.7)', () => {
     expect(terms('what did we settle on for the queue')).toEqual(['queu']);
     // The modal 该 ("should") asks like 应该: no bigram with its neighbour.
     expect(terms('日志该怎么打')).toEqual(['日志']);
+    // The light verbs 放 and 走 standing alone say only "put" and "go by"; inside a word they are part of it.
+    expect(terms('镜像文件放哪')).toEqual(['镜像', '文件']);
+    expect(terms('发版走什么审批')).toEqual(terms('发版审批'));
+    expect(terms('存放').length).toBe(1);
     expect(terms('当时怎么定下来的日志格式')).toEqual(terms('日志格式'));
     const weight = (text: string): number[] => wordGroups(text).map((g) => g.weight);
     expect(weight('MySQL 版本')).toEqual([1, GENERIC_WEIGHT]);
