@@ -27,7 +27,7 @@ import { GLOSSARY } from './search-glossary.js';
  * (also a test file) and 看板 (also a dashboard) are no glossary forms; 18: -ing and -ed are stripped only from a stem
  * with a vowel (spring, string), glossary families of everyday code work and of what is allowed, "agreed", "still",
  * 上次 and 说的 ask, "framework", "platform" and 平台 are general words; a negation before a hyphen (non-idempotent) is
- * a word of its own; the modal 该 and the light verbs 放 and 走 standing alone pair with no neighbour.
+ * a word of its own; the modal 该 and the light verbs 放, 走, 加, 写, 打, 搞 and 弄 standing alone pair with no neighbour.
  */
 export const TERM_RULES_VERSION = 18;
 
@@ -176,10 +176,11 @@ function wordIndexes(): WordIndexes {
 
 // Single Chinese characters that are function words: never joined into a bigram. The interrogatives standing
 // alone (哪, 啥, 谁, 咋: "which, what, who, how") ask like 哪个 and 什么 ("一周里哪几天", "放哪"), and so does the
-// modal 该 ("should", like 应该: "日志该怎么打"). The light verbs of place and way standing alone, 放 and 走 ("put",
-// "go by": "文件放哪", "部署走什么流程"), say no more than "put" and "use" do; inside a word (存放, 走查) they are not alone.
+// modal 该 ("should", like 应该: "日志该怎么打"). The light verbs standing alone, 放 and 走 ("put", "go by": "文件放哪",
+// "部署走什么流程") and 加, 写, 打, 搞, 弄 ("add", "write", "make": "要不要加索引", "日志怎么打"), say no more than "put",
+// "use" and "make" do; inside a word (存放, 走查, 打包) they are not alone.
 const ZH_FUNCTION_CHARS = new Set(
-  Array.from('的了是在和与或也都就要会能把被让给对向从到吗呢吧啊呀嘛哦么着过而及其之以于为这那有没不很还又再用做哪啥谁咋该走放'),
+  Array.from('的了是在和与或也都就要会能把被让给对向从到吗呢吧啊呀嘛哦么着过而及其之以于为这那有没不很还又再用做哪啥谁咋该走放加写打搞弄'),
 );
 // A word made of function characters only ("都要", "就是") is a function word; a negation ("不要", "没有") says something.
 function functionWord(word: string): boolean {
