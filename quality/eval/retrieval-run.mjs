@@ -40,6 +40,8 @@ for (const [file, label] of [
   ['retrieval.heldback4.v1.json', 'Held-back queries v4 (read)'],
   ['retrieval.heldback5.v1.json', 'Held-back queries v5 (read)'],
   ['retrieval.heldback6.v1.json', 'Held-back queries v6 (read)'],
+  ['retrieval.heldback7.v1.json', 'Held-back queries v7 (read)'],
+  ['retrieval.heldback8.v1.json', 'Held-back queries v8 (read)'],
 ]) {
   if (!existsSync(here(file))) continue;
   const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev, details: failures });
@@ -48,8 +50,6 @@ for (const [file, label] of [
 }
 // The held-back parts kept unread: figures only, their queries are never printed, not even with --failures.
 const unreadParts = [
-  ['retrieval.heldback7.v1.json', 'Held-back queries v7 (labels reviewed, unread)'],
-  ['retrieval.heldback8.v1.json', 'Held-back queries v8 (unread)'],
   ['retrieval.heldback9.v1.json', 'Held-back queries v9 (unread)'],
   ['retrieval.heldback10.v1.json', 'Held-back queries v10 (unread)'],
 ];

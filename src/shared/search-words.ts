@@ -24,9 +24,12 @@ import { GLOSSARY } from './search-glossary.js';
  * networking and HTTP, security and messaging; 15: glossary families of languages and runtimes, dependencies, builds,
  * version control, testing, SQL and data, concurrency, front end and mobile, machine learning, documents and project
  * work, code quality and punctuation; 16: a lone interrogative (哪, 啥, 谁, 咋) is a function character; 17: "spec"
- * (also a test file) and 看板 (also a dashboard) are no glossary forms.
+ * (also a test file) and 看板 (also a dashboard) are no glossary forms; 18: -ing and -ed are stripped only from a stem
+ * with a vowel (spring, string), glossary families of everyday code work and of what is allowed, "agreed", "still",
+ * 上次 and 说的 ask, "framework", "platform" and 平台 are general words; a negation before a hyphen (non-idempotent) is
+ * a word of its own; the modal 该 and the light verbs 放, 走, 加, 写, 打, 搞 and 弄 standing alone pair with no neighbour.
  */
-export const TERM_RULES_VERSION = 17;
+export const TERM_RULES_VERSION = 18;
 
 let segmenter: Intl.Segmenter | undefined;
 /**
@@ -61,9 +64,9 @@ export const EN_STOPWORDS: ReadonlySet<string> = new Set(
     'upon us very via was we were what whatever when whenever where whether which while who whom whose why will with ' +
     'within without would yes yet you your yours ' +
     // asking about memories
-    'anything anyone currently decide decided decision decisions exactly kind know like mean means need needs ' +
+    'agree agreed agreement anything anyone currently decide decided decision decisions exactly kind know like mean means need needs ' +
     'policy policies prefer preference preferences preferred remember rule rules say said setting settings something ' +
-    'supposed tell thing things think use used uses using want wanted wants way ways'
+    'ok okay one recommend recommended settle settled still supposed tell thing things think use used uses using want wanted wants way ways'
   ).split(' '),
 );
 
@@ -76,7 +79,7 @@ export const ZH_STOPWORDS: ReadonlySet<string> = new Set(
     '我们 你们 他们 她们 它们 咱们 自己 这个 那个 这些 那些 这里 那里 这样 那样 这种 那种 什么 怎么 怎样 怎么样 如何 为什么 ' +
     '为何 哪些 哪个 哪里 哪儿 是否 是不是 有没有 可以 可能 应该 需要 一下 一些 一个 一种 还是 或者 以及 然后 因为 所以 如果 ' +
     '但是 不过 而且 并且 没有 不是 就是 只是 还有 现在 时候 关于 对于 其中 之前 之后 以前 时候 已经 一直 目前 当前 ' +
-    '要用 用户 要求 规定 规则 偏好 习惯 决定 约定 原则 说过 提过 记得 打算 想要 希望 喜欢 的话 东西 问题 情况 方面 相关 具体 一般 ' +
+    '要用 用户 要求 规定 规则 偏好 习惯 决定 约定 原则 说过 说的 提过 提到 记得 上次 上回 当时 当初 下来 打算 想要 希望 喜欢 的话 东西 问题 情况 方面 相关 具体 一般 ' +
     '到底 究竟 多少 多久 多长 多大 几个 哪种 哪里 怎么办 什么样 吗 呢 吧 啊 呀 嘛 哦 么 ' +
     // determiners of quantity, like "each every all any"
     '每个 每次 每种 每一个 各个 各种 所有 全部 任何 任意 整个 ' +
@@ -97,16 +100,16 @@ const GENERIC_EN_SOURCE =
   'approach aspect case choice convention definition detail example format formatting guideline guidelines handling idea ' +
   'comparison issue layout length level library manner management method mode name naming option order pattern plan practice ' +
   'principle problem procedure process question requirement scheme selection setup size solution standard step strategy ' +
-  'structure style tool tooling topic type usage version ' +
+  'framework platform structure style tool tooling topic type usage version ' +
   // light verbs
   'add apply choose chose chosen create define deal dealt follow generate give gave given handle keep kept look make made manage ' +
   'pick put set show shown take took taken work write wrote written';
 /** Chinese general nouns and light verbs, as whole segmenter words. */
 const GENERIC_ZH_SOURCE =
   '方案 策略 方式 方法 做法 写法 用法 办法 流程 步骤 过程 规范 标准 格式 风格 样式 版本 类型 模式 级别 顺序 大小 长度 数量 ' +
-  '设置 选项 工具 框架 语言 处理 管理 定义 生成 使用 选择 机制 细节 命名 名称 名字 例子 示例 思路 选型 对比 比较 场景 ' +
+  '设置 选项 工具 框架 平台 语言 处理 管理 定义 生成 使用 选择 机制 细节 命名 名称 名字 例子 示例 思路 选型 对比 比较 场景 ' +
   // light verbs, like "add apply create follow keep make put show write"
-  '引入 采用 添加 增加 创建 编写 修改 遵循 遵守 保持 显示 展示 应用 给出 进行 实现';
+  '引入 采用 添加 增加 创建 编写 修改 遵循 遵守 保持 显示 展示 应用 给出 进行 实现 放在 放到 存放 放置';
 /** A general word weighs this share of its IDF. */
 export const GENERIC_WEIGHT = 0.5;
 /** A character bigram the segmenter did not find as a word (a guess at one) weighs this share of its IDF. */
@@ -172,9 +175,12 @@ function wordIndexes(): WordIndexes {
 }
 
 // Single Chinese characters that are function words: never joined into a bigram. The interrogatives standing
-// alone (哪, 啥, 谁, 咋: "which, what, who, how") ask like 哪个 and 什么 ("一周里哪几天", "放哪").
+// alone (哪, 啥, 谁, 咋: "which, what, who, how") ask like 哪个 and 什么 ("一周里哪几天", "放哪"), and so does the
+// modal 该 ("should", like 应该: "日志该怎么打"). The light verbs standing alone, 放 and 走 ("put", "go by": "文件放哪",
+// "部署走什么流程") and 加, 写, 打, 搞, 弄 ("add", "write", "make": "要不要加索引", "日志怎么打"), say no more than "put",
+// "use" and "make" do; inside a word (存放, 走查, 打包) they are not alone.
 const ZH_FUNCTION_CHARS = new Set(
-  Array.from('的了是在和与或也都就要会能把被让给对向从到吗呢吧啊呀嘛哦么着过而及其之以于为这那有没不很还又再用做哪啥谁咋'),
+  Array.from('的了是在和与或也都就要会能把被让给对向从到吗呢吧啊呀嘛哦么着过而及其之以于为这那有没不很还又再用做哪啥谁咋该走放加写打搞弄'),
 );
 // A word made of function characters only ("都要", "就是") is a function word; a negation ("不要", "没有") says something.
 function functionWord(word: string): boolean {
@@ -232,14 +238,17 @@ export function stemWord(word: string): string {
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (/(?:ss|sh|ch|x|z|o)es$/u.test(w)) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(?:ss|us|is|as|os)$/u.test(w)) w = w.slice(0, -1);
-  if (w.endsWith('ing') && w.length >= 6) w = undouble(w.slice(0, -3));
-  else if (w.endsWith('ed') && w.length >= 5 && !w.endsWith('eed')) w = undouble(w.slice(0, -2));
+  if (w.endsWith('ing') && w.length >= 6 && STEM_VOWEL.test(w.slice(0, -3))) w = undouble(w.slice(0, -3));
+  else if (w.endsWith('ed') && w.length >= 5 && !w.endsWith('eed') && STEM_VOWEL.test(w.slice(0, -2))) w = undouble(w.slice(0, -2));
   if (w.endsWith('e') && w.length >= 4) w = w.slice(0, -1);
   // British spellings meet American ones: "vectorising" / "vectorizing", "behaviour" / "behavior".
   if (w.endsWith('is') && w.length >= 6) w = `${w.slice(0, -2)}iz`;
   else if (w.endsWith('our') && w.length >= 6) w = `${w.slice(0, -3)}or`;
   return w;
 }
+
+// A suffix is only stripped from a stem that keeps a vowel: "spring", "string" and "shred" are words, not spr-ing.
+const STEM_VOWEL = /[aeiouy]/u;
 
 function undouble(w: string): string {
   return /([b-df-hj-km-np-rtv-z])\1$/u.test(w) && !/(?:ll|ss|zz)$/u.test(w) ? w.slice(0, -1) : w;
@@ -287,9 +296,11 @@ function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[])
   // A compound's last word that says how (TaskFlow-style, trunk-based, type-safe) is a word of its own, not a part of the name.
   // So is a participle after a hyphen, written in small letters (TaskFlow-decorated, schema-generated): it says what
   // is done with the name.
+  // A negation before a hyphen (non-idempotent, non-blocking) is a word of its own, and so is what it negates.
   const affix =
     /^(.+)-(style|based|like|driven|related|specific|aware|friendly|safe|only|first|free|wide)$/iu.exec(chunk) ??
-    /^(.+)-(\p{Ll}{3,}(?:ed|ing))$/u.exec(chunk);
+    /^(.+)-(\p{Ll}{3,}(?:ed|ing))$/u.exec(chunk) ??
+    /^(non)-(\p{L}[\p{L}\p{N}]+)$/iu.exec(chunk);
   if (affix) {
     identifierGroups(affix[1]!, out, tokens);
     identifierGroups(affix[2]!, out, tokens);

@@ -71,6 +71,16 @@ describe('developer-terms glossary (M-7.7)', () => {
     expect(conceptsIn('依赖冲突')).toEqual(new Set(['=dependency', '=conflict']));
     expect(conceptsIn('QA')).toEqual(new Set(['=quality_assurance']));
     expect(conceptsIn('qa')).toEqual(new Set());
+    // Whether a thing is allowed: a rule that forbids it answers the question, in either language.
+    expect(conceptsIn('are retries allowed here').has('=allowed')).toBe(true);
+    expect(conceptsIn('生产库禁止直接改数据').has('=allowed')).toBe(true);
+    expect(conceptsIn('能不能在 handler 里不许 sleep').has('=allowed')).toBe(true);
+    // Everyday code work in both languages.
+    expect(conceptsIn('troubleshoot the slow checkout page').has('=troubleshooting')).toBe(true);
+    expect(conceptsIn('排查一下登录超时')).toEqual(new Set(['=troubleshooting', '=login', '=timeout']));
+    expect(conceptsIn('the admin panel 表格')).toEqual(new Set(['=admin_console']));
+    expect(conceptsIn('进程内缓存的大小').has('=local_cache')).toBe(true);
+    expect(conceptsIn('a local cache for prices').has('=local_cache')).toBe(true);
   });
 
   it('never creates a hit for an unrelated memory: an English form finds only memories saying one of its Chinese forms', async () => {

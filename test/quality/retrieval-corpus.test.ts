@@ -17,7 +17,7 @@ const heldBack5 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retri
 // A sixth set written apart, run twice before anyone read it (before and after v5 was read), then copied in.
 const heldBack6 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback6.v1.json', import.meta.url)));
 // A seventh set written apart, run once before anyone read it (rules after v5 was read), copied in, its labels
-// reviewed against every memory's content; still unread: its queries are never printed.
+// reviewed against every memory's content; read, with the eighth, after the tenth set's first contact.
 const heldBack7 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback7.v1.json', import.meta.url)));
 const heldBack8 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback8.v1.json', import.meta.url)));
 // The ninth and tenth sets, written apart with labels checked against every memory, run before anyone read them
@@ -86,16 +86,21 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
   // 14.6 %, 98.4 %. v10 first contact (the same rules): 0.761, 91.9 %, 22.9 %, 97.4 %.
   // A typo match counting 0.8 of its word (was 0.6): v6 0.714, 85.2 %, 16.7 %; v7 0.822, 86.5 %, 13.2 %; the other
   // parts unchanged.
+  // v7 and v8 read (their misses: the words of asking after an earlier agreement, concepts of everyday code work
+  // missing from the glossary, light verbs paired into guesses, a negation before a hyphen, spring stemmed to spr):
+  // v7 0.822 → 0.904, 86.5 → 90.4 %, 13.2 → 11.3 %, 97.3 → 98.9 %; v8 0.897 → 0.929, 96.0 → 96.7 %, 14.6 %,
+  // 98.9 → 99.5 %. Unread meanwhile: v9 0.782 → 0.808, 91.5 → 90.7 %, 14.6 → 12.5 %, 98.4 → 98.9 %; v10 0.761 → 0.776,
+  // 91.9 → 91.5 %, 22.9 → 18.8 %, 97.4 → 96.8 %.
   it.each([
-    { part: 'v2', corpus: heldBack2, recallAt5: 0.77, precision: 0.88, reach: 0.95, falseHits: 0.2 },
-    { part: 'v3', corpus: heldBack3, recallAt5: 0.85, precision: 0.85, reach: 0.95, falseHits: 0.15 },
-    { part: 'v4', corpus: heldBack4, recallAt5: 0.78, precision: 0.84, reach: 0.95, falseHits: 0.15 },
-    { part: 'v5', corpus: heldBack5, recallAt5: 0.77, precision: 0.92, reach: 0.96, falseHits: 0.2 },
-    { part: 'v6', corpus: heldBack6, recallAt5: 0.7, precision: 0.82, reach: 0.94, falseHits: 0.18 },
-    { part: 'v7', corpus: heldBack7, recallAt5: 0.8, precision: 0.84, reach: 0.96, falseHits: 0.19 },
-    { part: 'v8', corpus: heldBack8, recallAt5: 0.86, precision: 0.92, reach: 0.96, falseHits: 0.19 },
-    { part: 'v9', corpus: heldBack9, recallAt5: 0.76, precision: 0.89, reach: 0.96, falseHits: 0.17 },
-    { part: 'v10', corpus: heldBack10, recallAt5: 0.74, precision: 0.89, reach: 0.95, falseHits: 0.25 },
+    { part: 'v2', corpus: heldBack2, recallAt5: 0.82, precision: 0.9, reach: 0.96, falseHits: 0.2 },
+    { part: 'v3', corpus: heldBack3, recallAt5: 0.89, precision: 0.88, reach: 0.97, falseHits: 0.13 },
+    { part: 'v4', corpus: heldBack4, recallAt5: 0.79, precision: 0.83, reach: 0.95, falseHits: 0.15 },
+    { part: 'v5', corpus: heldBack5, recallAt5: 0.79, precision: 0.91, reach: 0.96, falseHits: 0.19 },
+    { part: 'v6', corpus: heldBack6, recallAt5: 0.7, precision: 0.83, reach: 0.94, falseHits: 0.18 },
+    { part: 'v7', corpus: heldBack7, recallAt5: 0.88, precision: 0.88, reach: 0.97, falseHits: 0.13 },
+    { part: 'v8', corpus: heldBack8, recallAt5: 0.9, precision: 0.94, reach: 0.97, falseHits: 0.17 },
+    { part: 'v9', corpus: heldBack9, recallAt5: 0.78, precision: 0.88, reach: 0.97, falseHits: 0.15 },
+    { part: 'v10', corpus: heldBack10, recallAt5: 0.75, precision: 0.89, reach: 0.95, falseHits: 0.21 },
   ])('held-back queries $part: floors a little below the measured figures, so a regression fails', async (floor) => {
     const report = await runRetrieval(floor.corpus, { MemoryManager, ScriptedLlm }, { base: corpus });
     const all = report.ours.all;
