@@ -52,6 +52,8 @@ for (const [file, label] of [
 const unreadParts = [
   ['retrieval.heldback9.v1.json', 'Held-back queries v9 (unread)'],
   ['retrieval.heldback10.v1.json', 'Held-back queries v10 (unread)'],
+  ['retrieval.heldback11.v1.json', 'Held-back queries v11 (unread)'],
+  ['retrieval.heldback12.v1.json', 'Held-back queries v12 (unread)'],
 ];
 for (const [file, label] of unreadParts) {
   if (!existsSync(here(file))) continue;
