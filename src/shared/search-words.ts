@@ -27,9 +27,12 @@ import { GLOSSARY } from './search-glossary.js';
  * (also a test file) and 看板 (also a dashboard) are no glossary forms; 18: -ing and -ed are stripped only from a stem
  * with a vowel (spring, string), glossary families of everyday code work and of what is allowed, "agreed", "still",
  * 上次 and 说的 ask, "framework", "platform" and 平台 are general words; a negation before a hyphen (non-idempotent) is
- * a word of its own; the modal 该 and the light verbs 放, 走, 加, 写, 打, 搞 and 弄 standing alone pair with no neighbour.
+ * a word of its own; the modal 该 and the light verbs 放, 走, 加, 写, 打, 搞 and 弄 standing alone pair with no neighbour;
+ * 19: an English function word standing alone among Chinese words is a word (写 any, 用 this), words of asking after
+ * a time (什么时候), a preference (倾向) or what was said (怎么说), 以后, 多个 and 同一 are stop words; a camelCase name with
+ * a part that is no word (MySQL) is marked partial.
  */
-export const TERM_RULES_VERSION = 18;
+export const TERM_RULES_VERSION = 19;
 
 let segmenter: Intl.Segmenter | undefined;
 /**
@@ -80,9 +83,11 @@ export const ZH_STOPWORDS: ReadonlySet<string> = new Set(
     '为何 哪些 哪个 哪里 哪儿 是否 是不是 有没有 可以 可能 应该 需要 一下 一些 一个 一种 还是 或者 以及 然后 因为 所以 如果 ' +
     '但是 不过 而且 并且 没有 不是 就是 只是 还有 现在 时候 关于 对于 其中 之前 之后 以前 时候 已经 一直 目前 当前 ' +
     '要用 用户 要求 规定 规则 偏好 习惯 决定 约定 原则 说过 说的 提过 提到 记得 上次 上回 当时 当初 下来 打算 想要 希望 喜欢 的话 东西 问题 情况 方面 相关 具体 一般 ' +
+    // asking after a time, a preference or what was said, like "when", "prefer", "said"
+    '怎么说 什么时候 啥时候 何时 倾向 我想 以后 同一 同一个 ' +
     '到底 究竟 多少 多久 多长 多大 几个 哪种 哪里 怎么办 什么样 吗 呢 吧 啊 呀 嘛 哦 么 ' +
     // determiners of quantity, like "each every all any"
-    '每个 每次 每种 每一个 各个 各种 所有 全部 任何 任意 整个 ' +
+    '每个 每次 每种 每一个 各个 各种 所有 全部 任何 任意 整个 多个 ' +
     // degree and modal words, like "most more few very much must only"
     '最多 最少 至少 更多 更少 很多 很少 非常 必须 一定 务必 只有 只能'
   ).split(' '),
@@ -212,6 +217,11 @@ export interface WordGroup {
   unknownShare: number;
   /** The identifier this word is a part of ("react-native-svg"): a name matches only with all its parts. */
   identifier?: string;
+  /**
+   * A part of an identifier another part of which is no word ("sql" of MySQL, whose "My" is a stop word): the
+   * parts left do not say the name, so a query matches it only whole (the item side indexes both).
+   */
+  partial?: boolean;
   /** The share of its IDF the word weighs in a query: GUESS_WEIGHT for a guess, GENERIC_WEIGHT for a general word, else 1. */
   weight: number;
   /**
@@ -271,11 +281,11 @@ function singularAcronym(raw: string): string {
   return /^\p{Lu}{2,}s$/u.test(raw) ? raw.slice(0, -1) : raw;
 }
 
-function latinWord(raw: string): string | null {
+function latinWord(raw: string, amongCjk = false): string | null {
   const word = raw.toLowerCase();
   // An acronym written in capitals is a name, not a function word: "IT" (integration tests), "US", "OR".
   const acronym = /^\p{Lu}{2,}$/u.test(raw);
-  return word.length < 2 || (EN_STOPWORDS.has(word) && !acronym) ? null : stemWord(word);
+  return word.length < 2 || (EN_STOPWORDS.has(word) && !acronym && !amongCjk) ? null : stemWord(word);
 }
 
 /** A Latin word of the text as written and stemmed, with the group it gave (-1: a stop word), for the glossary. */
@@ -286,7 +296,7 @@ interface LatinToken {
 }
 
 /** The words of one identifier chunk: its parts, each standing also for the joined form. */
-function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[]): void {
+function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[], amongCjk = false): void {
   // A version number is one word: "5.7" and "8.0" are not the digits 5, 7, 8 and 0 (each dropped as too short).
   if (VERSION_NUMBER.test(chunk)) {
     tokens.push({ raw: chunk, stem: chunk, group: out.length });
@@ -310,8 +320,12 @@ function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[])
   const whole = parts.length > 1 && parts.every((p) => /\p{L}/u.test(p)) ? parts.join('').toLowerCase() : null;
   const joined = whole === null ? null : stemWord(whole);
   const first = out.length;
+  // A part of a camelCase name that is no word ("My" of MySQL, "i" of iOS) leaves the name in the other parts: only
+  // the whole says it.
+  // Written with separators ("down-migrations", "on-call") the parts are words of their own.
+  const partial = joined !== null && !SEPARATORS.test(chunk) && parts.some((p) => latinWord(p) === null);
   for (const part of parts) {
-    const word = latinWord(part);
+    const word = latinWord(part, amongCjk && parts.length === 1);
     tokens.push({ raw: part, stem: stemWord(part.toLowerCase()), group: word === null ? -1 : out.length });
     if (word === null) continue;
     const spellings = [part.toLowerCase(), ...(whole ? [whole] : [])].filter((w) => /^\p{Script=Latin}+$/u.test(w));
@@ -322,6 +336,7 @@ function identifierGroups(chunk: string, out: WordGroup[], tokens: LatinToken[])
       weight: joined === null && wordIndexes().generic.has(word) ? GENERIC_WEIGHT : 1,
       unknownShare: 1,
       ...(joined ? { identifier: joined } : { surface: part.toLowerCase() }),
+      ...(partial ? { partial } : {}),
     });
   }
   // A glossary word written as one identifier: "E2E", "pub-sub", "e-mail".
@@ -475,8 +490,14 @@ export function wordGroups(text: string): WordGroup[] {
   const out: WordGroup[] = [];
   // Latin words in order; null where a CJK run stands between them (a glossary form does not span it).
   const tokens: (LatinToken | null)[] = [];
-  for (const match of text.normalize('NFKC').matchAll(CHUNK)) {
-    const chunk = match[0];
+  const chunks = Array.from(text.normalize('NFKC').matchAll(CHUNK), (m) => m[0]);
+  // An English function word standing alone among Chinese words is no function word of the sentence, whose
+  // grammar is Chinese: it names something ("前端能写 any 吗", "用 this 还是箭头函数").
+  const amongCjk = (i: number): boolean => {
+    const [before, after] = [chunks[i - 1], chunks[i + 1]];
+    return (before !== undefined || after !== undefined) && [before, after].every((c) => c === undefined || CJK_START.test(c));
+  };
+  for (const [i, chunk] of chunks.entries()) {
     if (CJK_START.test(chunk)) {
       tokens.push(null);
       for (const { term, paired, guess, concepts, alone } of cjkTerms(chunk)) {
@@ -493,7 +514,7 @@ export function wordGroups(text: string): WordGroup[] {
       }
     } else {
       const latin: LatinToken[] = [];
-      identifierGroups(chunk, out, latin);
+      identifierGroups(chunk, out, latin, amongCjk(i));
       tokens.push(...latin);
     }
   }
@@ -527,6 +548,8 @@ export function wordGroups(text: string): WordGroup[] {
       seen.set(group.term, { ...group, alternatives: [...group.alternatives], spellings: [...group.spellings] });
       continue;
     }
+    // The word said on its own as well ("MySQL 和 SQL") is a word, not only a part of the name.
+    if (known.partial && !group.partial) delete known.partial;
     for (const alt of group.alternatives) if (!known.alternatives.includes(alt)) known.alternatives.push(alt);
     for (const spelling of group.spellings) if (!known.spellings.includes(spelling)) known.spellings.push(spelling);
   }

@@ -12,6 +12,7 @@ import {
   wordGroups,
 } from '../../src/shared/search-words.js';
 import { CUT_SHARE, specificity } from '../../src/shared/word-frequency.js';
+import { rankedForms } from '../../src/memory/retrieval/terms.js';
 import { seedItems } from '../helpers/seed-items.js';
 import { tempRepo } from '../helpers/temp-repo.js';
 
@@ -65,6 +66,18 @@ describe('search words (M-7.7)', () => {
     expect(terms('限流规则，上次的结论')).toEqual(['限流', '结论']);
     expect(terms('你之前说的缓存方案')).toEqual(['缓存', '方案']);
     expect(terms('what did we settle on for the queue')).toEqual(['queu']);
+    // Asking after a time, a preference or what was said, like "when", "prefer", "said"; 以后 is "after" like 之后.
+    expect(terms('什么时候打 tag')).toEqual(['tag']);
+    expect(terms('消息队列倾向用哪个')).toEqual(['消息', '队列']);
+    expect(terms('回滚之后怎么说的')).toEqual(['回滚']);
+    expect(terms('合并以后要通知谁')).toEqual(['合并', '通知']);
+    // 多个 and 同一 are determiners, like 几个 and "same".
+    expect(terms('多个服务共用')).toEqual(['服务', '共用']);
+    expect(terms('同一个接口')).toEqual(['接口']);
+    // An English function word alone among Chinese words names something: the grammar around it is Chinese.
+    expect(terms('能不能用 this 绑定')).toEqual(['this', '绑定']);
+    expect(terms('返回值能是 null 吗')).toContain('null');
+    expect(terms('use this for that')).toEqual([]);
     // The modal 该 ("should") asks like 应该: no bigram with its neighbour.
     expect(terms('日志该怎么打')).toEqual(['日志']);
     // The light verbs 放 and 走 standing alone say only "put" and "go by"; inside a word they are part of it.
@@ -114,6 +127,20 @@ describe('search words (M-7.7)', () => {
     expect(group('用飞书通知', '飞书')).toMatchObject({ guess: true, weight: GUESS_WEIGHT, unknownShare: UNKNOWN_PAIR_SHARE });
     // A lone character with only function characters beside it is paired all the same (支付|对|账).
     expect(wordGroups('支付对账').map((g) => g.term)).toEqual(['支付', '对账']);
+  });
+
+  it('a camelCase name with a part that is no word is searched whole: "MySQL" is not any SQL', () => {
+    const words = (text: string): string[] =>
+      rankedForms(text, { maxWords: 12, typos: false })
+        .filter((f) => f[2] === 0)
+        .map((f) => f[1]);
+    expect(words('MySQL version')).toEqual(['mysql', 'version']);
+    expect(words('iOS 推送证书')).toEqual(['ios', '推送', '证书']);
+    // The item side keeps both forms, and the word said on its own is a word.
+    expect(indexWords('MySQL')).toEqual(['sql', 'mysql']);
+    expect(words('MySQL 和 SQL')).toEqual(['sql']);
+    // With separators the parts are words of their own ("down" of down-migrations).
+    expect(words('down-migrations')).toEqual(['migration']);
   });
 
   it('an identifier is one word of a phrase: its parts are no phrase', () => {

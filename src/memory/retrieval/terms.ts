@@ -7,6 +7,7 @@ import {
   phraseKey,
   phraseUnits,
   startsCjk,
+  type WordGroup,
   wordGroups,
 } from '../../shared/search-words.js';
 import { normalizeText } from '../../shared/text.js';
@@ -79,12 +80,32 @@ export function prepareQuery(query: string): PreparedQuery | null {
 }
 
 /**
+ * A name whose other parts are no words ("MySQL": "My" is a stop word) is searched only whole: its part "sql" alone
+ * would find every item about SQL. One word, the joined form, stands for the parts left.
+ */
+function wholeNames(groups: WordGroup[]): WordGroup[] {
+  const named = new Set<string>();
+  const out: WordGroup[] = [];
+  for (const group of groups) {
+    if (!group.partial || group.identifier === undefined) {
+      out.push(group);
+      continue;
+    }
+    if (named.has(group.identifier)) continue;
+    named.add(group.identifier);
+    const { identifier, partial: _partial, ...rest } = group;
+    out.push({ ...rest, term: identifier, alternatives: [], spellings: group.spellings.filter((w) => w !== group.term) });
+  }
+  return out;
+}
+
+/**
  * The ranked-stage forms of a text: each word (group g), the other indexed forms that stand for it, and, with
  * `typos`, its one-edit forms for Latin words of TYPO_MIN_LENGTH letters or more.
  */
 export function rankedForms(text: string, options: { maxWords: number; typos: boolean }): PreparedQuery['forms'] {
   const forms: PreparedQuery['forms'] = [];
-  const groups = wordGroups(text).slice(0, options.maxWords);
+  const groups = wholeNames(wordGroups(text)).slice(0, options.maxWords);
   // Phrases: every run of 2 to MAX_PHRASE_WORDS consecutive words, as the key a short metadata term has.
   const words = phraseUnits(groups);
   // A phrase of general words only ("命名规范") answers a query of general words only: where the query has a
