@@ -28,9 +28,11 @@ import { GLOSSARY } from './search-glossary.js';
  * with a vowel (spring, string), glossary families of everyday code work and of what is allowed, "agreed", "still",
  * 上次 and 说的 ask, "framework", "platform" and 平台 are general words; a negation before a hyphen (non-idempotent) is
  * a word of its own; the modal 该 and the light verbs 放, 走, 加, 写, 打, 搞 and 弄 standing alone pair with no neighbour;
- * 19: an English function word standing alone among Chinese words is a word (写 any, 用 this), words of asking after
- * a time (什么时候), a preference (倾向) or what was said (怎么说), 以后, 多个 and 同一 are stop words; a camelCase name with
- * a part that is no word (MySQL) is marked partial.
+ * 19: an English function word standing alone among Chinese words is a word (写 any, 用 this); words of asking after
+ * a time (什么时候), a preference (倾向, 我想) or what was said (怎么说), 以后, 多个, 同一, 一次, 好几, 讲究, 合适 and 大家 are
+ * stop words, and so is an outcome after a word of the past (上次的结论); 哪 and 一 with a measure word ask (哪一层);
+ * aspects a subject is measured or placed by (比例, 位置, ratio, location) are general words; the particle 过 after a
+ * verb of talking stands alone (讨论|过|分库分表); a camelCase name with a part that is no word (MySQL) is marked partial.
  */
 export const TERM_RULES_VERSION = 19;
 
@@ -79,15 +81,15 @@ export const EN_STOPWORDS: ReadonlySet<string> = new Set(
  */
 export const ZH_STOPWORDS: ReadonlySet<string> = new Set(
   (
-    '我们 你们 他们 她们 它们 咱们 自己 这个 那个 这些 那些 这里 那里 这样 那样 这种 那种 什么 怎么 怎样 怎么样 如何 为什么 ' +
+    '我们 你们 他们 她们 它们 咱们 大家 自己 这个 那个 这些 那些 这里 那里 这样 那样 这种 那种 什么 怎么 怎样 怎么样 如何 为什么 ' +
     '为何 哪些 哪个 哪里 哪儿 是否 是不是 有没有 可以 可能 应该 需要 一下 一些 一个 一种 还是 或者 以及 然后 因为 所以 如果 ' +
     '但是 不过 而且 并且 没有 不是 就是 只是 还有 现在 时候 关于 对于 其中 之前 之后 以前 时候 已经 一直 目前 当前 ' +
     '要用 用户 要求 规定 规则 偏好 习惯 决定 约定 原则 说过 说的 提过 提到 记得 上次 上回 当时 当初 下来 打算 想要 希望 喜欢 的话 东西 问题 情况 方面 相关 具体 一般 ' +
     // asking after a time, a preference or what was said, like "when", "prefer", "said"
-    '怎么说 什么时候 啥时候 何时 倾向 我想 以后 同一 同一个 ' +
+    '怎么说 什么时候 啥时候 何时 倾向 我想 我能 能否 以后 同一 同一个 讲究 合适 ' +
     '到底 究竟 多少 多久 多长 多大 几个 哪种 哪里 怎么办 什么样 吗 呢 吧 啊 呀 嘛 哦 么 ' +
     // determiners of quantity, like "each every all any"
-    '每个 每次 每种 每一个 各个 各种 所有 全部 任何 任意 整个 多个 ' +
+    '每个 每次 每种 每一个 各个 各种 所有 全部 任何 任意 整个 多个 好几 好几个 一次 ' +
     // degree and modal words, like "most more few very much must only"
     '最多 最少 至少 更多 更少 很多 很少 非常 必须 一定 务必 只有 只能'
   ).split(' '),
@@ -106,6 +108,8 @@ const GENERIC_EN_SOURCE =
   'comparison issue layout length level library manner management method mode name naming option order pattern plan practice ' +
   'principle problem procedure process question requirement scheme selection setup size solution standard step strategy ' +
   'framework platform structure style tool tooling topic type usage version ' +
+  // aspects a subject is measured or placed by, like "size" and "level"
+  'capability degree location percentage proportion range ratio system ' +
   // light verbs
   'add apply choose chose chosen create define deal dealt follow generate give gave given handle keep kept look make made manage ' +
   'pick put set show shown take took taken work write wrote written';
@@ -113,6 +117,8 @@ const GENERIC_EN_SOURCE =
 const GENERIC_ZH_SOURCE =
   '方案 策略 方式 方法 做法 写法 用法 办法 流程 步骤 过程 规范 标准 格式 风格 样式 版本 类型 模式 级别 顺序 大小 长度 数量 ' +
   '设置 选项 工具 框架 平台 语言 处理 管理 定义 生成 使用 选择 机制 细节 命名 名称 名字 例子 示例 思路 选型 对比 比较 场景 ' +
+  // aspects a subject is measured or placed by, like 大小 and 级别
+  '比例 位置 程度 能力 系统 ' +
   // light verbs, like "add apply create follow keep make put show write"
   '引入 采用 添加 增加 创建 编写 修改 遵循 遵守 保持 显示 展示 应用 给出 进行 实现 放在 放到 存放 放置';
 /** A general word weighs this share of its IDF. */
@@ -368,6 +374,31 @@ const ASKING = '\u0000';
 const MEASURES = '个|次|天|年|月|周|号|分钟|小时|秒|毫秒|种|条|位|台|倍|遍|层|步|轮|项|页|行|份';
 const MEASURE = new RegExp(`^(?:${MEASURES})$`, 'u');
 const HOW_MANY = new RegExp(`^几(?:${MEASURES})$`, 'u');
+const WHICH_ONE = new RegExp(`^一(?:${MEASURES})$`, 'u');
+// Words of the past a question about an earlier agreement starts with, and the outcomes it asks after.
+const PAST_WORDS = new Set(['上次', '上回', '当时', '当初', '之前', '以前', '那次']);
+const OUTCOME_WORDS = new Set(['结论', '共识', '定论', '结果']);
+
+// Verbs of talking something over and settling it, after which 过 marks that it happened ("讨论过", "商量过").
+const TALK_VERBS = new Set(['讨论', '商量', '商定', '确认', '决定', '约定', '聊', '说', '提', '定', '问']);
+
+/**
+ * The segmenter joins the particle 过 after a verb of talking to the next character ("讨论|过分|库|分|表"), a cut that
+ * hides the words after it: the particle stands alone, and the character after it starts the next word again.
+ */
+function experientialParticles(parts: { segment: string; start: number; end: number }[]): typeof parts {
+  const out: typeof parts = [];
+  for (const [i, part] of parts.entries()) {
+    const before = parts[i - 1]?.segment;
+    if (part.segment.length === 2 && part.segment.startsWith('过') && before !== undefined && TALK_VERBS.has(before)) {
+      out.push(
+        { segment: '过', start: part.start, end: part.start + 1 },
+        { segment: part.segment[1]!, start: part.start + 1, end: part.end },
+      );
+    } else out.push(part);
+  }
+  return out;
+}
 
 /** A CJK term with the characters of its run it stands for ([start, end), in code units) and its concepts. */
 interface CjkTerm {
@@ -389,7 +420,9 @@ interface CjkTerm {
  * every term inside one stands also for its concept.
  */
 function cjkTerms(run: string): CjkTerm[] {
-  const parts = Array.from(wordSegmenter().segment(run), (s) => ({ segment: s.segment, start: s.index, end: s.index + s.segment.length }));
+  const parts = experientialParticles(
+    Array.from(wordSegmenter().segment(run), (s) => ({ segment: s.segment, start: s.index, end: s.index + s.segment.length })),
+  );
   const segments = parts.map((p) => p.segment);
   const single = (i: number): boolean =>
     i >= 0 &&
@@ -410,8 +443,20 @@ function cjkTerms(run: string): CjkTerm[] {
     for (let j = i; j < i + Math.max(split, 1); j += 1) segments[j] = ASKING;
     i += Math.max(split, 1) - 1;
   }
-  // "几" and a measure word ask a number, like 多少: "重试几次", "保留几天", "几|个".
+  // An earlier outcome after a word of the past asks after what was agreed, like "what did we settle on": "上次的结论",
+  // "当时结论". Standing alone it is a subject ("先说结论": the answer's conclusion first).
   for (let i = 0; i < segments.length; i += 1) {
+    const before = segments[i - 1] === '的' ? segments[i - 2] : segments[i - 1];
+    if (OUTCOME_WORDS.has(segments[i]!) && before !== undefined && PAST_WORDS.has(before)) segments[i] = ASKING;
+  }
+  // "几" and a measure word ask a number, like 多少: "重试几次", "保留几天", "几|个". "哪" and 一 with a measure word
+  // ask which one, like 哪个: "放在哪一层", "哪一|天", "用哪|一种".
+  for (let i = 0; i < segments.length; i += 1) {
+    if (segments[i] === '哪' && WHICH_ONE.test(segments[i + 1] ?? '')) segments[i + 1] = ASKING;
+    else if (segments[i] === '哪一') {
+      segments[i] = ASKING;
+      if (MEASURE.test(segments[i + 1] ?? '')) segments[i + 1] = ASKING;
+    }
     if (HOW_MANY.test(segments[i]!)) segments[i] = ASKING;
     else if (segments[i] === '几' && MEASURE.test(segments[i + 1] ?? '')) {
       segments[i] = ASKING;
@@ -458,6 +503,8 @@ function cjkTerms(run: string): CjkTerm[] {
       ?.find((e) => run.startsWith(e.form, start) && boundaries.has(start + e.form.length));
     if (!entry) continue;
     const end = start + entry.form.length;
+    // A form whose words ask ("上次的结论") names no concept.
+    if (parts.some((p, i) => p.start >= start && p.end <= end && segments[i] === ASKING)) continue;
     const inside = out.filter((t) => t.start >= start && t.end <= end);
     if (inside.length === 0) out.push({ term: entry.concept, paired: false, guess: false, start, end, concepts: [] });
     // A glossary form is a word, whatever the segmenter made of it.

@@ -63,7 +63,13 @@ describe('search words (M-7.7)', () => {
     // Words of asking after what was agreed before: only the subject is left.
     expect(terms('the Kafka setup we agreed on')).toEqual(['kafka', 'setup']);
     expect(terms('is Jenkins still running the nightly job')).toEqual(['jenkin', 'run', 'nightly', 'job']);
-    expect(terms('限流规则，上次的结论')).toEqual(['限流', '结论']);
+    // An outcome after a word of the past asks after it ("what did we conclude"); alone it is a subject.
+    expect(terms('限流规则，上次的结论')).toEqual(['限流']);
+    expect(terms('熔断，当时结论')).toEqual(['熔断']);
+    expect(wordGroups('熔断，当时结论').flatMap((g) => g.alternatives)).not.toContain('=conclusion');
+    expect(terms('先说结论')).toContain('结论');
+    // The particle 过 after a verb of talking stands alone: the words after it are not cut ("讨论|过分|库…").
+    expect(terms('讨论过分库分表吗')).toEqual(terms('讨论分库分表吗'));
     expect(terms('你之前说的缓存方案')).toEqual(['缓存', '方案']);
     expect(terms('what did we settle on for the queue')).toEqual(['queu']);
     // Asking after a time, a preference or what was said, like "when", "prefer", "said"; 以后 is "after" like 之后.
@@ -93,6 +99,10 @@ describe('search words (M-7.7)', () => {
     expect(weight('which test framework')).toEqual([1, GENERIC_WEIGHT]);
     expect(weight('Jenkins 平台')).toEqual([1, GENERIC_WEIGHT]);
     expect(weight('a build platform')).toEqual([1, GENERIC_WEIGHT]);
+    // Aspects a subject is measured or placed by are general words: "canary ratio", "配置位置".
+    expect(weight('canary ratio')).toEqual([1, GENERIC_WEIGHT]);
+    expect(weight('灰度比例')).toEqual([1, GENERIC_WEIGHT]);
+    expect(weight('证书位置')).toEqual([1, GENERIC_WEIGHT]);
     // Inside an identifier a general word is part of a name.
     expect(weight('StyleSheet')).toEqual([1, 1]);
   });
@@ -113,6 +123,10 @@ describe('search words (M-7.7)', () => {
     // 里 and 时 alone are "in" and "when": no pair is made with them.
     expect(terms('配置里写死')).not.toContain('置里');
     expect(terms('部署时回滚')).toEqual(['部署', '回滚']);
+    // 哪 and 一 with a measure word ask which one, like 哪个; 一次 and 好几 count, like 几个.
+    expect(terms('校验放在哪一层')).toEqual(['校验']);
+    expect(terms('哪一天上线')).toEqual(terms('上线'));
+    expect(terms('一次改好几个模块')).toEqual(['改好', '模块']);
     // Inside a word they are the word's: 时间 and 前端 stay.
     expect(terms('前端时间格式')).toEqual(['前端', '时间', '格式']);
   });
@@ -247,6 +261,19 @@ describe('ranked retrieval (M-7.7)', () => {
     expect(memory.search(handle, 'kuberntes').map((h) => [h.title, h.match])).toEqual([['Deploy with Kubernetes', 'content']]);
     // Four letters is too short for a typo: no guess.
     expect(memory.search(handle, 'helx')).toEqual([]);
+    await memory.close();
+  });
+
+  it('a misspelt word counts in full towards the share an item needs; it only ranks below the word spelt right', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'project_decision', title: 'Prometheus for service metrics', content: 'Every service exports Prometheus metrics.' },
+      { kind: 'project_decision', title: 'Dashboards', content: 'Grafana dashboards live in the ops repo.' },
+    ]);
+    const { memory, handle } = open(repo);
+    // Two of four words held, one of them misspelt: as many as with both spelt right.
+    expect(memory.search(handle, 'promethues metrics cardinality budget').map((h) => h.title)).toEqual(['Prometheus for service metrics']);
+    expect(memory.search(handle, 'prometheus metrics cardinality budget').map((h) => h.title)).toEqual(['Prometheus for service metrics']);
     await memory.close();
   });
 
@@ -386,6 +413,11 @@ describe('ranked retrieval (M-7.7)', () => {
     const { memory, handle } = open(repo);
     expect(specificity('agreed')).toBeLessThan(0.6);
     expect(specificity('讨论')).toBeLessThan(0.5);
+    // The Chinese list counts written text, where the words of software work are common: a Chinese word weighs on a
+    // scale a Zipf step wider, so an aspect no memory has (保留, 升级) keeps most of its weight, asking words little.
+    expect(specificity('保留')).toBeGreaterThan(0.6);
+    expect(specificity('升级')).toBeGreaterThan(0.5);
+    expect(specificity('突然')).toBeLessThan(0.4);
     expect(specificity('expiration')).toBe(1);
     // A name or a term no list has is fully specific.
     expect(specificity('flyway')).toBe(1);

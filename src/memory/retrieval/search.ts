@@ -29,8 +29,8 @@ export const MIN_QUERY_SHARE = 0.5;
 export const SHORT_QUERY_WORDS = 3;
 export const SHORT_QUERY_SHARE = 0.6;
 export const QUERY_SHARE_STEP = 0.1;
-export const LONG_QUERY_WORDS = 6;
-export const LONG_QUERY_SHARE = 0.3;
+export const LONG_QUERY_WORDS = 7;
+export const LONG_QUERY_SHARE = 0.2;
 
 /** The share of the query's weight an item holding two of its words or more needs (see MIN_QUERY_SHARE). */
 export function queryShare(forms: PreparedQuery['forms']): number {
@@ -53,7 +53,7 @@ export const MIN_SINGLE_SHARE = 0.6;
  */
 export const MIN_PHRASE_SHARE = 0.3;
 /** … and this share of the best item's score: what ranks far below the best match is not returned. */
-export const MIN_TOP_SHARE = 0.75;
+export const MIN_TOP_SHARE = 0.8;
 
 // SQL: a term row of a repo-wide item or of the request's thread; `VISIBLE_CONTENT` is the same for `memory_content_terms c`.
 const VISIBLE = '(thread_id IS NULL OR thread_id = :thread)';
@@ -101,7 +101,8 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
  * fewer items than the limit propose candidates from their postings; common words are then probed for those
  * candidates only, through the primary key. An item scores the weight of the words it has (a typo match
  * counts TYPO_FACTOR of it, and typo forms are only looked at for words no item has; the parts of an
- * identifier count only together, "react-native-svg" is one name) and needs queryShare() of the query's
+ * identifier count only together, "react-native-svg" is one name). The weight of the words it holds (a typo match
+ * in full: a misspelt word is the word asked for, it only ranks below the word spelt right) needs queryShare() of the query's
  * weight and a word of full weight (a subject, not only general words), or a short metadata term whose words
  * are all among the query's words (a phrase row) and MIN_PHRASE_SHARE of the weight, and MIN_TOP_SHARE of the
  * best such score. An unknown word
@@ -156,8 +157,9 @@ matched AS (
   SELECT k.item_id, f.g, f.factor, f.u, f.n FROM candidates k JOIN forms f ON f.df >= ${POSTING_LIMIT}
    WHERE EXISTS (SELECT 1 FROM memory_content_terms c WHERE c.term = f.term AND c.item_id = k.item_id)),
 scored AS MATERIALIZED (
-  SELECT item_id, sum(score) AS score, max(subject) AS subject, count(DISTINCT wk) AS units FROM (
-    SELECT m.item_id, sum(weights.w * m.factor) AS score, max(weights.subject) AS subject, count(*) AS parts, max(m.n) AS n,
+  SELECT item_id, sum(score) AS score, sum(held) AS held, max(subject) AS subject, count(DISTINCT wk) AS units FROM (
+    SELECT m.item_id, sum(weights.w * m.factor) AS score, sum(weights.w) AS held, max(weights.subject) AS subject, count(*) AS parts,
+           max(m.n) AS n,
            max(k.wk) AS wk
       FROM (SELECT item_id, g, max(factor) AS factor, max(u) AS u, max(n) AS n FROM matched GROUP BY item_id, g) m
       JOIN weights USING (g) JOIN wkeys k USING (g)
@@ -165,8 +167,8 @@ scored AS MATERIALIZED (
    WHERE parts >= n GROUP BY item_id),
 eligible AS MATERIALIZED (
   SELECT item_id, score FROM scored
-   WHERE (subject AND score >= CASE WHEN units > 1 THEN :share ELSE :single END * (SELECT sum(w) FROM weights))
-      OR (item_id IN (SELECT item_id FROM phrases) AND score >= :phraseShare * (SELECT sum(w) FROM weights)))
+   WHERE (subject AND held >= CASE WHEN units > 1 THEN :share ELSE :single END * (SELECT sum(w) FROM weights))
+      OR (item_id IN (SELECT item_id FROM phrases) AND held >= :phraseShare * (SELECT sum(w) FROM weights)))
 `;
 
 const CONTENT_SQL = `${RANKED_CTE}
