@@ -27,6 +27,10 @@ describe('search words (M-7.7)', () => {
     // 缓存 is two single characters to the segmenter: their bigram stands for the word.
     expect(indexWords('缓存策略')).toEqual(['缓存', '=cache', '策略']);
     expect(indexWords('限流')).toEqual(['限流', '=rate_limit']);
+    // Usual short names and Chinese names of the same concept meet: kube, 有效期, 编码器.
+    expect(indexWords('kube')).toContain('=kubernetes');
+    expect(indexWords('证书有效期')).toContain('=expiration');
+    expect(indexWords('JSON 编码器')).toContain('=encoder');
   });
 
   it('identifiers split into their parts, each standing also for the joined form', () => {
