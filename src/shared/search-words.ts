@@ -32,7 +32,8 @@ import { GLOSSARY } from './search-glossary.js';
  * a time (什么时候), a preference (倾向, 我想) or what was said (怎么说), 以后, 多个, 同一, 一次, 好几, 讲究, 合适 and 大家 are
  * stop words, and so is an outcome after a word of the past (上次的结论); 哪 and 一 with a measure word ask (哪一层);
  * aspects a subject is measured or placed by (比例, 位置, ratio, location) are general words; the particle 过 after a
- * verb of talking stands alone (讨论|过|分库分表); a camelCase name with a part that is no word (MySQL) is marked partial.
+ * verb of talking stands alone (讨论|过|分库分表); a camelCase name with a part that is no word (MySQL) is marked partial;
+ * glossary forms kube, 有效期, encoder and exporter.
  */
 export const TERM_RULES_VERSION = 19;
 

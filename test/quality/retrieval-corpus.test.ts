@@ -21,7 +21,7 @@ const heldBack6 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retri
 const heldBack7 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback7.v1.json', import.meta.url)));
 const heldBack8 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback8.v1.json', import.meta.url)));
 // The ninth and tenth sets, written apart with labels checked against every memory, run before anyone read them
-// (v9 twice), then copied in unread: their queries are never printed.
+// (v9 twice), copied in unread, then read after v11 and v12 first ran.
 const heldBack9 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback9.v1.json', import.meta.url)));
 const heldBack10 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback10.v1.json', import.meta.url)));
 // The eleventh and twelfth sets, written apart in the same way (half of their no-answer queries near misses: a
@@ -98,18 +98,25 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
   // v11 and v12 on the rules before v7 and v8 were read: 0.842, 94.2 %, 29.2 %, 99.5 % and 0.786, 88.2 %, 31.3 %,
   // 97.4 %; first contact with the rules after (the same run's figures stand): 0.863, 94.3 %, 31.3 %, 100 % and
   // 0.786, 87.2 %, 29.2 %, 97.4 %.
+  // v9 and v10 read (their misses and false hits: near misses naming a remembered subject and an aspect no memory has,
+  // Chinese aspect words weighed like words of asking, words of asking after a time, a preference or an outcome, an
+  // English function word among Chinese words, MySQL found as SQL, misspelt words held below the share): v9 0.808 →
+  // 0.829, 90.7 → 90.4 %, 12.5 → 10.4 %, 98.9 %; v10 0.776 → 0.782, 91.5 → 92.1 %, 18.8 → 14.6 %, 96.8 %; v7 0.904,
+  // 90.4 → 91.9 %, 11.3 %, 98.9 %; v8 0.929 → 0.934, 96.7 → 97.3 %, 14.6 → 10.4 %, 99.5 %; dev 0.960, 91.9 → 92.5 %,
+  // 2.5 → 1.2 %. Unread meanwhile: v11 0.863 → 0.858, 94.3 → 97.0 %, 31.3 → 29.2 %, 100 %; v12 0.786 → 0.802,
+  // 87.2 → 88.4 %, 29.2 → 22.9 %, 97.4 → 98.4 %.
   it.each([
-    { part: 'v2', corpus: heldBack2, recallAt5: 0.82, precision: 0.9, reach: 0.96, falseHits: 0.2 },
-    { part: 'v3', corpus: heldBack3, recallAt5: 0.89, precision: 0.88, reach: 0.97, falseHits: 0.13 },
-    { part: 'v4', corpus: heldBack4, recallAt5: 0.79, precision: 0.83, reach: 0.95, falseHits: 0.15 },
-    { part: 'v5', corpus: heldBack5, recallAt5: 0.79, precision: 0.91, reach: 0.96, falseHits: 0.19 },
-    { part: 'v6', corpus: heldBack6, recallAt5: 0.7, precision: 0.83, reach: 0.94, falseHits: 0.18 },
-    { part: 'v7', corpus: heldBack7, recallAt5: 0.88, precision: 0.88, reach: 0.97, falseHits: 0.13 },
-    { part: 'v8', corpus: heldBack8, recallAt5: 0.9, precision: 0.94, reach: 0.97, falseHits: 0.17 },
-    { part: 'v9', corpus: heldBack9, recallAt5: 0.78, precision: 0.88, reach: 0.97, falseHits: 0.15 },
-    { part: 'v10', corpus: heldBack10, recallAt5: 0.75, precision: 0.89, reach: 0.95, falseHits: 0.21 },
-    { part: 'v11', corpus: heldBack11, recallAt5: 0.84, precision: 0.92, reach: 0.98, falseHits: 0.34 },
-    { part: 'v12', corpus: heldBack12, recallAt5: 0.77, precision: 0.85, reach: 0.96, falseHits: 0.32 },
+    { part: 'v2', corpus: heldBack2, recallAt5: 0.84, precision: 0.93, reach: 0.97, falseHits: 0.18 },
+    { part: 'v3', corpus: heldBack3, recallAt5: 0.9, precision: 0.9, reach: 0.98, falseHits: 0.12 },
+    { part: 'v4', corpus: heldBack4, recallAt5: 0.82, precision: 0.88, reach: 0.96, falseHits: 0.11 },
+    { part: 'v5', corpus: heldBack5, recallAt5: 0.81, precision: 0.93, reach: 0.97, falseHits: 0.16 },
+    { part: 'v6', corpus: heldBack6, recallAt5: 0.71, precision: 0.83, reach: 0.95, falseHits: 0.18 },
+    { part: 'v7', corpus: heldBack7, recallAt5: 0.89, precision: 0.9, reach: 0.98, falseHits: 0.12 },
+    { part: 'v8', corpus: heldBack8, recallAt5: 0.92, precision: 0.96, reach: 0.98, falseHits: 0.12 },
+    { part: 'v9', corpus: heldBack9, recallAt5: 0.82, precision: 0.89, reach: 0.98, falseHits: 0.12 },
+    { part: 'v10', corpus: heldBack10, recallAt5: 0.77, precision: 0.91, reach: 0.96, falseHits: 0.16 },
+    { part: 'v11', corpus: heldBack11, recallAt5: 0.85, precision: 0.96, reach: 0.99, falseHits: 0.3 },
+    { part: 'v12', corpus: heldBack12, recallAt5: 0.79, precision: 0.87, reach: 0.97, falseHits: 0.24 },
   ])('held-back queries $part: floors a little below the measured figures, so a regression fails', async (floor) => {
     const report = await runRetrieval(floor.corpus, { MemoryManager, ScriptedLlm }, { base: corpus });
     const all = report.ours.all;
