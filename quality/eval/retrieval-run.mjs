@@ -1,39 +1,20 @@
 #!/usr/bin/env node
 // npm run eval:quality (retrieval part) [-- --corpus PATH] [--heldback PATH] [--failures]: the retrieval corpus
-// through dist/, figures per query type and language for the dev part, each read held-back part and each unread one,
-// beside a BM25 baseline. `--heldback PATH` adds an unread part: figures only, its queries are never printed.
-import { existsSync } from 'node:fs';
+// on src/ (quality/eval/retrieval-eval.test.ts, vitest project quality-eval), figures per query type and language
+// for the dev part, each read held-back part and each unread one, beside a BM25 baseline. `--heldback PATH` adds
+// an unread part: figures only, its queries are never printed.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MemoryManager, ScriptedLlm } from '../../dist/index.js';
-import { formatRetrieval, loadRetrievalCorpus, runRetrieval } from './retrieval.mjs';
+import { runEvaluation } from './launch.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined);
 const here = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
-const api = { MemoryManager, ScriptedLlm };
-const failures = args.includes('--failures');
+const parts = (list) => JSON.stringify(list.map(([file, label]) => [here(file), label]));
 
-function printFailures(report) {
-  for (const d of report.details) {
-    const relevant = new Set(d.relevant);
-    const ok = d.relevant.length === 0 ? d.keys.length === 0 : d.keys.some((k) => relevant.has(k)) && d.keys.every((k) => relevant.has(k));
-    if (!ok)
-      console.log(
-        `  ✗ [${d.project} ${d.type} ${d.lang}] ${JSON.stringify(d.q)} → ${JSON.stringify(d.keys.map((k, i) => `${k}:${d.matches[i]}`))} want ${JSON.stringify(d.relevant)}${d.routed ? ' (reached)' : ''}`,
-      );
-  }
-}
-
-const devPath = option('corpus') ?? here('retrieval.v1.json');
-const dev = loadRetrievalCorpus(devPath);
-const report = await runRetrieval(dev, api, { details: failures });
-console.log(formatRetrieval(report, `Retrieval corpus ${devPath.split('/').at(-1)}`));
-for (const m of report.missing) console.log(`  not stored: ${m.project}/${m.key} (${m.reason})`);
-if (failures) printFailures(report);
 // The held-back parts already read (their failures were looked at after the first run): figures, and with
 // --failures their misses too.
-for (const [file, label] of [
+const readParts = [
   ['retrieval.heldback.v1.json', 'Held-back queries v1 (read)'],
   ['retrieval.heldback2.v1.json', 'Held-back queries v2 (read)'],
   ['retrieval.heldback3.v1.json', 'Held-back queries v3 (read)'],
@@ -44,25 +25,18 @@ for (const [file, label] of [
   ['retrieval.heldback8.v1.json', 'Held-back queries v8 (read)'],
   ['retrieval.heldback9.v1.json', 'Held-back queries v9 (read)'],
   ['retrieval.heldback10.v1.json', 'Held-back queries v10 (read)'],
-]) {
-  if (!existsSync(here(file))) continue;
-  const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev, details: failures });
-  console.log(formatRetrieval(held, label));
-  if (failures) printFailures(held);
-}
+];
 // The held-back parts kept unread: figures only, their queries are never printed, not even with --failures.
 const unreadParts = [
   ['retrieval.heldback11.v1.json', 'Held-back queries v11 (unread)'],
   ['retrieval.heldback12.v1.json', 'Held-back queries v12 (unread)'],
 ];
-for (const [file, label] of unreadParts) {
-  if (!existsSync(here(file))) continue;
-  const held = await runRetrieval(loadRetrievalCorpus(here(file)), api, { base: dev });
-  console.log(formatRetrieval(held, label));
-}
 const unread = option('heldback');
-if (unread && !unreadParts.some(([file]) => resolve(unread) === here(file))) {
-  // Figures only: the queries of an unread part are never printed.
-  const held = await runRetrieval(loadRetrievalCorpus(unread), api, { base: dev });
-  console.log(formatRetrieval(held, `Held-back queries ${unread.split('/').at(-1)} (unread)`));
-}
+
+await runEvaluation('quality/eval/retrieval-eval.test.ts', {
+  RETRIEVAL_CORPUS: resolve(option('corpus') ?? here('retrieval.v1.json')),
+  RETRIEVAL_READ_PARTS: parts(readParts),
+  RETRIEVAL_UNREAD_PARTS: parts(unreadParts),
+  RETRIEVAL_HELDBACK: unread ? resolve(unread) : '',
+  RETRIEVAL_FAILURES: args.includes('--failures') ? '1' : '0',
+});

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadCorpus, runCorpus } from '../../quality/eval/corpus.mjs';
-import { auditProvenance, repairLeaks } from '../../quality/eval/invariants.mjs';
+import { loadCorpus, runCorpus } from '../../quality/eval/corpus.js';
+import { auditProvenance, repairLeaks } from '../../quality/eval/invariants.js';
 
 const corpus = loadCorpus(fileURLToPath(new URL('../../quality/corpus.v1.json', import.meta.url)));
 

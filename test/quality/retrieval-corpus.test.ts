@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MemoryManager, ScriptedLlm } from '../../src/index.js';
-import { QUERY_TYPES, loadRetrievalCorpus, runRetrieval } from '../../quality/eval/retrieval.mjs';
+import { QUERY_TYPES, loadRetrievalCorpus, runRetrieval } from '../../quality/eval/retrieval.js';
 
 const corpus = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.v1.json', import.meta.url)));
 // Written apart from the rules and first run after them: the generalization check (see the README).

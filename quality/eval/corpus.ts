@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { MemoryManager, ScriptedLlm } from '../../dist/index.js';
-import { auditProvenance, crossRepoLeaks, repairLeaks } from './invariants.mjs';
+import { type ChatRequest, type ChatResponse, MemoryManager, ScriptedLlm } from '../../src/index.js';
+import { type CaseRepo, auditProvenance, crossRepoLeaks, repairLeaks } from './invariants.js';
 
 const SourceSpec = z.strictObject({
   turn: z.union([z.number().int().min(0), z.literal('unknown')]),
@@ -60,15 +60,62 @@ export const Corpus = z.strictObject({
   cases: z.array(Case),
 });
 
-export function loadCorpus(path) {
+export type Corpus = z.infer<typeof Corpus>;
+export type CorpusCase = z.infer<typeof Case>;
+type CandidateSpec = z.infer<typeof CandidateSpec>;
+type Consolidation = { op: 'create' | 'revise' | 'supersede' | 'reject'; target?: string | undefined };
+
+/** What the program decided on a case's labelled candidates. */
+export interface CaseLabels {
+  expectedAccept: number;
+  expectedReject: number;
+  accepted: number;
+  rejected: number;
+  agreed: number;
+}
+
+/** One case's outcome: every step that did not go as the corpus says, and its label counts. */
+export interface CaseReport {
+  id: string;
+  category: string;
+  failures: string[];
+  labels: CaseLabels;
+}
+
+/** The M-13.3 invariants over the whole corpus. */
+export interface Invariants {
+  illegalProvenance: number;
+  repairLeakage: number;
+  crossRepoLeakage: number;
+  crossThreadLeakage: number;
+  forgottenRebuilt: number;
+  provenanceCompleteness: number;
+  activePreferencesAndDecisions: number;
+}
+
+/** The figures of a corpus run. */
+export interface QualityReport {
+  version: number;
+  cases: CaseReport[];
+  invariants: Invariants;
+  labels: { candidates: number; agreed: number; falseAccepts: number; falseRejects: number; wrongReason: number };
+}
+
+/** The payload of a consolidation request, as far as the scripted answer reads it. */
+interface ConsolidationPayload {
+  active_items: { item_id: string; title: string }[];
+  candidates: { candidate_id: string; title: string; aliases: string[] }[];
+}
+
+export function loadCorpus(path: string): Corpus {
   return Corpus.parse(JSON.parse(readFileSync(path, 'utf8')));
 }
 
 /** Runs every case in its own temporary repository and measures the M-13.3 invariants. */
-export async function runCorpus(corpus, options = {}) {
-  const reports = [];
-  const repos = [];
-  const invariants = {
+export async function runCorpus(corpus: Corpus, options: { keepRepos?: boolean } = {}): Promise<QualityReport> {
+  const reports: CaseReport[] = [];
+  const repos: CaseRepo[] = [];
+  const invariants: Invariants = {
     illegalProvenance: 0,
     repairLeakage: 0,
     crossRepoLeakage: 0,
@@ -108,16 +155,16 @@ export async function runCorpus(corpus, options = {}) {
   return { version: corpus.version, cases: reports, invariants, labels };
 }
 
-async function runCase(c, dir) {
-  let extraction = null;
-  let consolidation = { op: 'create' };
+async function runCase(c: CorpusCase, dir: string): Promise<{ report: CaseReport; titles: string[]; threadLeaks: number }> {
+  let extraction: (() => ChatResponse) | null = null;
+  let consolidation: Consolidation = { op: 'create' };
   const llm = new ScriptedLlm()
     .always('memory_extraction', () => {
       if (!extraction) throw new Error('no extraction scripted');
       return extraction();
     })
-    .always('memory_consolidation', (request) => {
-      const payload = JSON.parse(request.messages[1].content);
+    .always('memory_consolidation', (request: ChatRequest) => {
+      const payload = JSON.parse(request.messages[1]!.content) as ConsolidationPayload;
       const target = consolidation.target
         ? (payload.active_items.find((i) => i.title === consolidation.target)?.item_id ?? 'missing')
         : null;
@@ -135,12 +182,12 @@ async function runCase(c, dir) {
       return { content: JSON.stringify({ operations }) };
     });
   const memory = MemoryManager.open({ repoRoot: dir, llm });
-  const failures = [];
-  const labels = { expectedAccept: 0, expectedReject: 0, accepted: 0, rejected: 0, agreed: 0 };
-  const turnIds = [];
+  const failures: string[] = [];
+  const labels: CaseLabels = { expectedAccept: 0, expectedReject: 0, accepted: 0, rejected: 0, agreed: 0 };
+  const turnIds: string[] = [];
   let threadLeaks = 0;
   const probe = () => memory.beginTurn({ intent: 'general_chat', userText: '(quality probe)' });
-  const titleToId = (title) => memory.list().find((i) => i.title === title)?.id;
+  const titleToId = (title: string): string | undefined => memory.list().find((i) => i.title === title)?.id;
   try {
     for (const step of c.steps) {
       if ('say' in step) {
@@ -215,7 +262,13 @@ async function runCase(c, dir) {
 }
 
 /** Compares the program's decision on each candidate with the corpus label, from `refused()`: what it refused since `newest`. */
-function judgeLabels(memory, newest, specs, failures, labels) {
+function judgeLabels(
+  memory: MemoryManager,
+  newest: string | undefined,
+  specs: CandidateSpec[],
+  failures: string[],
+  labels: CaseLabels,
+): void {
   const recent = memory.refused({ limit: 64 });
   const cut = recent.findIndex((r) => r.candidateId === newest);
   const refusals = cut < 0 ? recent : recent.slice(0, cut);
@@ -229,9 +282,9 @@ function judgeLabels(memory, newest, specs, failures, labels) {
     if (accepted) labels.accepted += 1;
     else labels.rejected += 1;
     if (spec.expect === 'accept') {
-      if (accepted) labels.agreed += 1;
+      if (rejection === undefined) labels.agreed += 1;
       else failures.push(`false reject: '${spec.title}' (${rejection.reason})`);
-    } else if (accepted) {
+    } else if (rejection === undefined) {
       failures.push(`false accept: '${spec.title}' (expected ${spec.expect})`);
     } else if (spec.expect !== 'reject' && rejection.reason !== spec.expect) {
       failures.push(`wrong reason: '${spec.title}' refused as ${rejection.reason}, expected ${spec.expect}`);

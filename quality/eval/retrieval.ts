@@ -2,13 +2,20 @@
 // turn; a scripted model answers extraction and consolidation with the corpus's fields, so the memories go
 // through the real pipeline (gate, evidence checks, term writing) into a real SQLite file in a temp dir. The
 // queries then go through the public API: `search` for ranked hits, `beginTurn` + `routingItems` for what
-// routing shows for a request of that text. The API is passed in, so the test suite runs it on src/ and
-// `npm run eval:quality` on dist/.
+// routing shows for a request of that text. The API is passed in (the test suite and `npm run eval:quality`
+// both pass that of src/).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { z } from 'zod';
+import type { ChatRequest, MemoryManager, ScriptedLlm, TurnHandle } from '../../src/index.js';
+
+/** The part of the public API the retrieval corpus runs on. */
+export interface RetrievalApi {
+  MemoryManager: typeof MemoryManager;
+  ScriptedLlm: typeof ScriptedLlm;
+}
 
 const Memory = z.object({
   key: z.string(),
@@ -23,7 +30,7 @@ const Memory = z.object({
   keywords: z.array(z.string()).default([]),
 });
 
-export const QUERY_TYPES = ['keyword', 'phrase', 'cross_lingual', 'synonym', 'variant', 'typo', 'content_only', 'no_answer'];
+export const QUERY_TYPES = ['keyword', 'phrase', 'cross_lingual', 'synonym', 'variant', 'typo', 'content_only', 'no_answer'] as const;
 
 const Query = z.object({
   q: z.string(),
@@ -46,7 +53,68 @@ const RetrievalCorpus = z.object({
   projects: z.array(Project),
 });
 
-export function loadRetrievalCorpus(path) {
+export type RetrievalCorpus = z.infer<typeof RetrievalCorpus>;
+export type RetrievalProject = z.infer<typeof Project>;
+type CorpusMemory = z.infer<typeof Memory>;
+type Query = z.infer<typeof Query>;
+
+/** One project's Memory built through the pipeline (see `buildProject`). */
+export interface BuiltProject {
+  memory: MemoryManager;
+  handle: TurnHandle;
+  /** The corpus key of every stored item, by item id. */
+  keyOf: Map<string, string>;
+  missing: { key: string; reason: string }[];
+  clock: () => number;
+}
+
+/** The figures of one group of queries (see `figures`). */
+export interface RetrievalFigures {
+  n: number;
+  answerable: number;
+  recallAt5: number | null;
+  mrr: number | null;
+  top1: number | null;
+  precision: number | null;
+  emptyAnswerable: number | null;
+  noAnswer: number;
+  falseHits: number | null;
+  reach: number | null;
+}
+
+export interface FigureSet {
+  all: RetrievalFigures;
+  byType: Record<string, RetrievalFigures>;
+  byLang: Record<string, RetrievalFigures>;
+}
+
+/** One query's outcome (`runRetrieval` with `details`). */
+export interface QueryDetail extends Query {
+  project: string;
+  keys: string[];
+  matches: string[];
+  routed: boolean;
+  bm25: string[];
+}
+
+export interface RetrievalReport {
+  part: string;
+  version: number;
+  ours: FigureSet;
+  bm25: FigureSet;
+  missing: { project: string; key: string; reason: string }[];
+  unanswerable: number;
+  details: QueryDetail[];
+}
+
+interface ExtractionPayload {
+  turns: { turn_id: string; user: string }[];
+}
+interface ConsolidationPayload {
+  candidates: { candidate_id: string; kind: string; title: string; content: string }[];
+}
+
+export function loadRetrievalCorpus(path: string): RetrievalCorpus {
   return RetrievalCorpus.parse(JSON.parse(readFileSync(path, 'utf8')));
 }
 
@@ -54,12 +122,12 @@ export function loadRetrievalCorpus(path) {
  * Builds one project's Memory through the pipeline. Returns the open manager, a handle for searches and the
  * corpus key of every stored item (by item id); memories the program refused are listed with their reason.
  */
-export async function buildProject(project, api, dir) {
+export async function buildProject(project: RetrievalProject, api: RetrievalApi, dir: string): Promise<BuiltProject> {
   const bySay = new Map(project.memories.map((m) => [m.say, m]));
   const byTitle = new Map(project.memories.map((m) => [`${m.kind}\u0000${m.title}`, m]));
   const llm = new api.ScriptedLlm()
-    .always('memory_extraction', (request) => {
-      const payload = JSON.parse(request.messages[1].content);
+    .always('memory_extraction', (request: ChatRequest) => {
+      const payload = JSON.parse(request.messages[1]!.content) as ExtractionPayload;
       const candidates = payload.turns.flatMap((t) => {
         const m = bySay.get(t.user);
         if (!m) return [];
@@ -75,8 +143,8 @@ export async function buildProject(project, api, dir) {
       });
       return { content: JSON.stringify({ thread_compaction: 'The user and the assistant talk about this project.', candidates }) };
     })
-    .always('memory_consolidation', (request) => {
-      const payload = JSON.parse(request.messages[1].content);
+    .always('memory_consolidation', (request: ChatRequest) => {
+      const payload = JSON.parse(request.messages[1]!.content) as ConsolidationPayload;
       const operations = payload.candidates.map((c) => {
         const m = byTitle.get(`${c.kind}\u0000${c.title}`);
         if (!m) return { operation: 'reject', candidate_ids: [c.candidate_id], target_id: null, title: c.title, content: c.content };
@@ -102,7 +170,7 @@ export async function buildProject(project, api, dir) {
     await memory.processDue({ force: true });
   }
   await memory.processDue({ force: true });
-  const keyOf = new Map();
+  const keyOf = new Map<string, string>();
   for (const item of memory.list()) {
     const m = byTitle.get(`${item.kind}\u0000${item.title}`);
     if (m) keyOf.set(item.id, m.key);
@@ -116,8 +184,8 @@ export async function buildProject(project, api, dir) {
   return { memory, handle, keyOf, missing, clock: () => (clock += 1000) };
 }
 
-function words(text) {
-  const out = [];
+function words(text: string): string[] {
+  const out: string[] = [];
   for (const s of new Intl.Segmenter('zh', { granularity: 'word' }).segment(text.normalize('NFKC').toLowerCase())) {
     if (s.isWordLike) out.push(s.segment);
   }
@@ -125,8 +193,8 @@ function words(text) {
 }
 
 /** Plain BM25 over the same memories (MiniSearch, Intl.Segmenter words): the baseline the ranking must beat. */
-function bm25Index(memories) {
-  const index = new MiniSearch({
+function bm25Index(memories: CorpusMemory[]): (q: string) => string[] {
+  const index = new MiniSearch<Record<string, string>>({
     fields: ['title', 'content', 'synopsis', 'aliases', 'keywords'],
     idField: 'key',
     tokenize: words,
@@ -137,10 +205,24 @@ function bm25Index(memories) {
     index
       .search(q, { tokenize: words })
       .slice(0, 5)
-      .map((r) => r.id);
+      .map((r) => String(r.id));
 }
 
-function emptyTally() {
+interface Tally {
+  n: number;
+  answerable: number;
+  recall: number;
+  rr: number;
+  top1: number;
+  returned: number;
+  relevantReturned: number;
+  empty: number;
+  noAnswer: number;
+  falseHits: number;
+  reach: number;
+}
+
+function emptyTally(): Tally {
   return {
     n: 0,
     answerable: 0,
@@ -156,7 +238,7 @@ function emptyTally() {
   };
 }
 
-function add(tally, query, keys, reached) {
+function add(tally: Tally, query: Query, keys: string[], reached: boolean): void {
   tally.n += 1;
   if (query.relevant.length === 0) {
     tally.noAnswer += 1;
@@ -176,8 +258,8 @@ function add(tally, query, keys, reached) {
 }
 
 /** The figures of a tally: recall@5, MRR, precision of returned hits, false hits on no-answer queries. */
-export function figures(t) {
-  const ratio = (a, b) => (b === 0 ? null : a / b);
+export function figures(t: Tally): RetrievalFigures {
+  const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
   return {
     n: t.n,
     answerable: t.answerable,
@@ -193,18 +275,18 @@ export function figures(t) {
 }
 
 class Tallies {
-  constructor() {
-    this.all = emptyTally();
-    this.byType = {};
-    this.byLang = {};
-  }
-  add(query, keys, reached) {
+  readonly all = emptyTally();
+  readonly byType: Record<string, Tally> = {};
+  readonly byLang: Record<string, Tally> = {};
+
+  add(query: Query, keys: string[], reached: boolean): void {
     add(this.all, query, keys, reached);
     add((this.byType[query.type] ??= emptyTally()), query, keys, reached);
     add((this.byLang[query.lang] ??= emptyTally()), query, keys, reached);
   }
-  figures() {
-    const map = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, figures(v)]));
+  figures(): FigureSet {
+    const map = (o: Record<string, Tally>): Record<string, RetrievalFigures> =>
+      Object.fromEntries(Object.entries(o).map(([k, v]) => [k, figures(v)]));
     return { all: figures(this.all), byType: map(this.byType), byLang: map(this.byLang) };
   }
 }
@@ -214,11 +296,15 @@ class Tallies {
  * project) is run against that project of `base`. Returns the figures for Memory search and for the BM25
  * baseline, the memories the program did not store, and (with `details`) every query's outcome.
  */
-export async function runRetrieval(corpus, api, options = {}) {
+export async function runRetrieval(
+  corpus: RetrievalCorpus,
+  api: RetrievalApi,
+  options: { base?: RetrievalCorpus; details?: boolean } = {},
+): Promise<RetrievalReport> {
   const ours = new Tallies();
   const bm25 = new Tallies();
-  const missing = [];
-  const details = [];
+  const missing: RetrievalReport['missing'] = [];
+  const details: QueryDetail[] = [];
   let unanswerable = 0;
   for (const project of corpus.projects) {
     const memories =
@@ -242,7 +328,7 @@ export async function runRetrieval(corpus, api, options = {}) {
         const hits = built.memory.search(built.handle, query.q);
         const keys = hits.map((h) => built.keyOf.get(h.id) ?? `?${h.id}`);
         let reached = false;
-        let routed = [];
+        let routed: (string | undefined)[] = [];
         if (query.relevant.length > 0) {
           const turn = built.memory.beginTurn({ intent: 'general_chat', userText: query.q });
           routed = built.memory.routingItems(turn).map((r) => built.keyOf.get(r.id));
@@ -264,10 +350,10 @@ export async function runRetrieval(corpus, api, options = {}) {
   return { part: corpus.part, version: corpus.version, ours: ours.figures(), bm25: bm25.figures(), missing, unanswerable, details };
 }
 
-const pct = (x) => (x === null ? '—' : `${(x * 100).toFixed(1)}`);
+const pct = (x: number | null): string => (x === null ? '—' : `${(x * 100).toFixed(1)}`);
 
 /** A report as Markdown tables (figures only: no query text). */
-export function formatRetrieval(report, label) {
+export function formatRetrieval(report: RetrievalReport, label: string): string {
   const lines = [`\n${label} (part ${report.part}, v${report.version})`];
   if (report.missing.length > 0) {
     lines.push(
@@ -277,11 +363,16 @@ export function formatRetrieval(report, label) {
   const head =
     '| group | n | recall@5 | MRR | top hit relevant | precision | answerable → [] | no-answer | false hits | routing or search | BM25 recall@5 | BM25 MRR | BM25 precision | BM25 false hits |';
   const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
-  const row = (name, f, b) =>
+  const row = (name: string, f: RetrievalFigures, b: RetrievalFigures): string =>
     `| ${name} | ${f.n} | ${pct(f.recallAt5)} | ${pct(f.mrr)} | ${pct(f.top1)} | ${pct(f.precision)} | ${pct(f.emptyAnswerable)} | ${f.noAnswer} | ${pct(f.falseHits)} | ${pct(f.reach)} | ${pct(b.recallAt5)} | ${pct(b.mrr)} | ${pct(b.precision)} | ${pct(b.falseHits)} |`;
   lines.push(head, rule, row('all', report.ours.all, report.bm25.all));
-  for (const type of QUERY_TYPES) if (report.ours.byType[type]) lines.push(row(type, report.ours.byType[type], report.bm25.byType[type]));
-  for (const lang of ['zh', 'en', 'mixed'])
-    if (report.ours.byLang[lang]) lines.push(row(lang, report.ours.byLang[lang], report.bm25.byLang[lang]));
+  for (const type of QUERY_TYPES) {
+    const f = report.ours.byType[type];
+    if (f) lines.push(row(type, f, report.bm25.byType[type]!));
+  }
+  for (const lang of ['zh', 'en', 'mixed']) {
+    const f = report.ours.byLang[lang];
+    if (f) lines.push(row(lang, f, report.bm25.byLang[lang]!));
+  }
   return lines.join('\n');
 }

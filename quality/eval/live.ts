@@ -4,16 +4,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryManager } from '../../dist/index.js';
+import { MemoryManager } from '../../src/index.js';
 // Configuration and the provider are what the CLI uses; they are not part of the library API.
-import { loadConfig } from '../../dist/config/config.js';
-import { OpenAiCompatibleProvider } from '../../dist/llm/openai-provider.js';
-import { auditProvenance } from './invariants.mjs';
+import { type AppConfig, loadConfig } from '../../src/config/config.js';
+import { OpenAiCompatibleProvider } from '../../src/llm/openai-provider.js';
+import type { Corpus } from './corpus.js';
+import { auditProvenance } from './invariants.js';
 
-export async function runCorpusLive(corpus, config = loadConfig()) {
+/** The figures of a live run: only the invariants are judged, the model's candidates are not labelled. */
+export interface LiveReport {
+  cases: number;
+  modelFailures: number;
+  kept: number;
+  refused: number;
+  invariants: { illegalProvenance: number; provenanceCompleteness: number; activePreferencesAndDecisions: number };
+}
+
+export async function runCorpusLive(corpus: Corpus, config: AppConfig = loadConfig()): Promise<LiveReport> {
   if (!config.llm) throw new Error('the live evaluation needs a configured model (AUTOPATCH_LLM_API_KEY / AUTOPATCH_LLM_BASE_URL)');
   const llm = new OpenAiCompatibleProvider(config.llm);
-  const report = {
+  const report: LiveReport = {
     cases: 0,
     modelFailures: 0,
     kept: 0,
