@@ -156,6 +156,7 @@ const PROJECT_NOUN = new RegExp(
   anyOf([...L.OTHER_PROJECT_NP.nouns.zh, ...L.OTHER_PROJECT_NP.nouns.en, ...L.OTHER_PROJECT_NP.ownWork]),
   'u',
 );
+const OTHERNESS_LEAD = new RegExp(`^(?:${L.OTHER_PROJECT_NP.zhOthers.join('|')})`, 'u');
 const ZH_LABEL_COPULA = new RegExp(
   `^(${L.RULING_LABELS.zh.join('|')})(?:${SHAPE.labelCopulas.filter((x) => HAN.test(x)).join('|')})(?!否|不是)`,
   'u',
@@ -238,7 +239,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   // "For a hobby project of mine I always …": a project its determiner says is not this one, before the act or
   // in its clause — unless a condition makes it any project of a kind ("when I start a new project, …").
   const named = PROJECT_NOUN.test(text) ? OTHER_PROJECT_NP.exec(text.slice(0, clause.end)) : null;
-  if (named && !s.isCondition(s.clauseOf(named.index)) && (named.index < act.hit.index || s.clauseOf(named.index) === act.clause))
+  // ("在另一个 Nx repo 里…": a determiner of otherness names that one other project, condition or not.)
+  const general = named !== null && s.isCondition(s.clauseOf(named.index)) && !OTHERNESS_LEAD.test(named[0]);
+  if (named && !general && (named.index < act.hit.index || s.clauseOf(named.index) === act.clause))
     return problem('other_project', 'the statement is about another project of the user');
   // "另一个团队的 analytics 服务默认…", "another team's gateway always …": a thing another group owns is theirs —
   // unless the sentence takes it on for this project ("…，我们也照这个来").
@@ -337,7 +340,10 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
     // A later clause about something else ("读写分离先上，分库分表以后再说") leaves this act standing; a bare one
     // ("…，还没想好") hedges the whole sentence.
     const uc = s.clauseOf(u.index);
-    if (uc > act.clause && !isBareOf(s, uc, P.undecided)) continue;
+    // "Decision: TBD between A and B", "结论：待定": the clause right after a ruling label is its ruling, so a word
+    // of not deciding there says no ruling is made.
+    const labelled = act.type === 'label' && uc === act.clause + 1 && opensClause(s, u.index);
+    if (uc > act.clause && !labelled && !isBareOf(s, uc, P.undecided)) continue;
     // "could you maybe always …?": a hedge inside a polite request is its politeness; the wish is held.
     if (polite) return problem('polite_request', 'a standing wish asked as a question, hedged');
     return problem('undecided', 'the statement is undecided');

@@ -127,9 +127,12 @@ export function describesBehaviour(s: Sentence, act: Act): boolean {
   const first = wordsAfter[0];
   if (first === undefined || EN_WISH_STARTS.has(first)) return false;
   if (wordsAfter.slice(1, 4).some((w) => EN_DESCRIPTION.has(w))) return true;
+  // "by default the scheduler kills …": an article after the marker opens a subject, with or without a comma.
+  if (EN_ARTICLES.has(first) && indicativeOfThing(wordsAfter)) return true;
   return after !== text.slice(act.hit.end, clause.end) && namedSubject(s, act) && indicativeOfThing(wordsAfter);
 }
 
+const EN_ARTICLES = new Set(['the', 'a', 'an']);
 // Words before a noun: a plural after one of them is a noun ("all endpoints require …"), not a verb.
 const EN_NOUN_LEADS = new Set([...EN_DETERMINERS, 'all', 'every', 'each', 'new', 'most', 'some', 'any', 'both', 'many', 'no', 'other']);
 // A subject of ours ("our builds", "this repo", "we") makes a fronted default our convention, not software's.

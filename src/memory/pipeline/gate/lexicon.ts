@@ -1854,10 +1854,12 @@ export const DEICTICS = w(
  * ("for a hobby project of mine", "in my personal dotfiles repo", "我自己的一个 demo 仓库"); "this repo" is ours.
  */
 export const OTHER_PROJECT_NP = {
-  enDeterminers: ['a', 'an', 'one of my', 'my own', 'my', 'some'],
+  enDeterminers: ['a', 'an', 'another', 'one of my', 'my own', 'my', 'some'],
   enPrepositions: ['for', 'in', 'on', 'at', 'with'],
   zhOwners: ['我自己的', '我的', '我自己', '我'],
   zhIndefinites: ['一个', '某个', '另一个'],
+  /** A determiner of otherness that names another project without an owner ("另一个 Nx repo", "别的 Go 项目"). */
+  zhOthers: ['另一个', '另外一个', '别的', '其他的', '其他'],
   nouns: w(['项目', '仓库', 'repo', '代码库'], ['project', 'projects', 'repo', 'repos', 'repository', 'codebase', 'app']),
   /** A body of one's own work named only after "my" and a word of its own ("for my thesis code"). */
   ownWork: ['code', 'scripts', 'notebooks'],

@@ -261,6 +261,7 @@ export const OTHER_PROJECT_NP = new RegExp(
   `(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+${anyOf(OP.enDeterminers)}\\s+(?:(?!this\\b|the\\b)[\\w.-]+\\s+){1,3}` +
     `${anyOf(OP.nouns.en)}(?![\\p{L}])|(?<![\\p{L}])${anyOf(OP.nouns.en)}\\s+of\\s+mine\\b` +
     `|${anyOf(OP.zhOwners)}${anyOf(OP.zhIndefinites)}[^，,。\\s]{0,2}\\s*[\\w.-]*\\s*${anyOf(OP.nouns.zh)}` +
+    `|${anyOf(OP.zhOthers)}[^，,。\\s]{0,2}\\s*[\\w.-]*\\s*${anyOf(OP.nouns.zh)}` +
     `|(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+my\\s+(?:own\\s+)?(?:(?!own\\b)[\\w.-]+\\s+){1,2}${anyOf(OP.ownWork)}(?![\\p{L}])` +
     `|(?<![\\p{L}])${anyOf(OP.enPrepositions)}\\s+the\\s+(?!${anyOf(OP.thisModifiers)}\\s)(?:[\\w.-]+\\s+){1,3}` +
     `${anyOf(OP.namedNouns)}(?![\\p{L}])`,

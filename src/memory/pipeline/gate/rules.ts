@@ -527,6 +527,15 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['数据库用哪个还没决定，以后再说。', '缓存用本地的还是 Redis，下周再拍板。'],
   },
   {
+    name: 'label-undecided',
+    reads: 'a ruling label whose ruling, the clause right after it, is a word of not deciding (TBD, 待定)',
+    reason: 'undecided',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['Decision: TBD, we compare Kafka and NATS next week.', '结论：待定，两个方案都再压测一轮。'],
+    stands: ['Decision: Postgres for billing, the version is TBD.'],
+  },
+  {
     name: 'speculation',
     reads: 'a guess or a prediction',
     reason: 'speculation',
@@ -857,6 +866,19 @@ export const GATE_RULES: readonly GateRule[] = [
     kind: p,
     fires: ['For an old Rails app of mine I always skip the tests.', 'in my personal blog repo I always write commit messages in Chinese'],
     stands: ['When I start a new project, always add a README.'],
+  },
+  {
+    name: 'other-determined-project',
+    reads: 'a project named with a determiner of otherness (另一个 X repo, 别的 X 项目, in another X repo), condition or not',
+    reason: 'other_project',
+    verdict: 'refuse',
+    kind: p,
+    fires: [
+      '在另一个 Flask repo 里我一直默认用 poetry。',
+      '在别的 Go 项目里我习惯每次都写 benchmark。',
+      'In another Rails repo I always squash merges.',
+    ],
+    stands: ['在这个 repo 里默认用 pnpm。'],
   },
   {
     name: 'pasted-material',
@@ -1220,6 +1242,15 @@ export const GATE_RULES: readonly GateRule[] = [
       'Stop reading env vars directly in this service, go through the config module.',
       '这个服务里别直接读环境变量，统一走 config 模块。',
     ],
+  },
+  {
+    name: 'software-default-article',
+    reads: 'a fronted default with no comma, then an article-led subject and a present verb of the third person: behaviour',
+    reason: 'description',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['by default the kernel drops packets that exceed the MTU', 'By default the linker strips debug symbols in release builds.'],
+    stands: ['by default the tests should run in parallel'],
   },
   {
     name: 'thing-default-english-verb',
