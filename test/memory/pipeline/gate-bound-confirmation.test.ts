@@ -40,4 +40,16 @@ describe('M-5.3 a confirmation bound to the listed item it names', () => {
     const plain = '目前有两处：1. open-in-view 开着；2. 查询接口没有分页。';
     expect(isProposal(plain, plain.indexOf('2.'), plain.length, false)).toBe(false);
   });
+
+  it('an item quoted after its label is named by the ordinal of a later sentence that proposes it', () => {
+    const answer = '两种做法：1) 每个服务自己管 migration；2) 统一放到 db-migrations 仓库。我推荐第二种，好追踪。';
+    const quote = '统一放到 db-migrations 仓库';
+    expect(isProposal(answer, answer.indexOf(quote), answer.indexOf(quote) + quote.length, false)).toBe(true);
+    const en = 'Options: (A) keep the cron job; (B) move it to a queue worker. I would go with the second one.';
+    const item = 'move it to a queue worker';
+    expect(isProposal(en, en.indexOf(item), en.indexOf(item) + item.length, false)).toBe(true);
+    // The first item is not the one named.
+    const first = '每个服务自己管 migration';
+    expect(isProposal(answer, answer.indexOf(first), answer.indexOf(first) + first.length, false)).toBe(false);
+  });
 });

@@ -425,6 +425,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && durativeState(s, act)) {
     return problem('description', 'a state described with the durative 着, or a wish', 'suggest');
   }
+  // "oh sure, open every reply with …, exactly what I need /s": an explicit marker of sarcasm says the sentence means
+  // the other way, whatever shape its request has.
+  if (s.hits(P.sarcasm).length > 0) return problem('sarcasm', 'the sentence is marked as sarcasm');
   if (act.type === 'ruling' || act.type === 'decision' || act.type === 'rule' || act.type === 'standing' || act.type === 'shape') {
     const task = oneOffTask(s, act);
     // Under a condition ("如果要改的超过 100 行，先给我方案"), a request frame is part of the rule.

@@ -88,7 +88,9 @@ function correctionOf(verdict: GateProblem | null, text: string, begin: number, 
 // "不对，…", "no wait, …": an opening that says what was said before is wrong.
 const CORRECTING_OPENING = /^[\s\p{P}]*(?:(?:不对|错了)[\s\p{P}]*)+|^[\s\p{P}]*(?:no,?\s+wait|wait,?\s+no)\b/u;
 // "是 X，不是 Y", "而不是", "not Y", "instead of", "rather than": a value set against another.
-const RESTATED_CONTRAST = /不是|而非|\bnot\b|\binstead of\b|\brather than\b/u;
+// … or a clause after the correction opening with the copula, its subject left out ("打错了，是 Nextflow", "typo, it's 5.0").
+const RESTATED_CONTRAST =
+  /不是|而非|\bnot\b|\binstead of\b|\brather than\b|[，,:：;；]\s*(?:应该|其实)?是(?!的|不是|否)\s*[\p{L}\p{N}]|[,:;]\s*it(?:'s| is| should be)\s/u;
 
 // "哎，还是解释吧", "还是先用 Java 吧": what follows settles the other way.
 const REVERSAL =
@@ -392,7 +394,10 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   };
   if (covering.some(signalled)) return true;
   // An option of a list ("A. 在网关层做限流…") is proposed by another sentence of the answer that names it ("我建议 A").
-  const label = OPTION_LABEL.exec(text.slice(begin, end))?.[1];
+  // ("2) 用 Foundry 脚本部署" quoted from "用 Foundry…": the label may open the sentence just before the quote.)
+  const opening = OPTION_LABEL.exec(text.slice(covering[0]!.start, end));
+  const labelled = opening !== null && text.slice(covering[0]!.start + opening[0].length, begin).trim().length === 0;
+  const label = OPTION_LABEL.exec(text.slice(begin, end))?.[1] ?? (labelled ? opening[1] : undefined);
   if (!label) return false;
   // An item of a list its introduction proposes ("两个建议：1. …；2. …", "My proposal: (1) …").
   const before = new Span(fold(text.slice(0, begin)));
@@ -401,7 +406,13 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   if (LIST_OF_PROPOSALS.test(before.text)) return true;
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // "我推荐方案二" names it after 方案 whatever stands before; "I'd pick B" names it as a word of its own.
-  const named = new RegExp(`方案\\s*${escaped}|(?<![\\p{L}\\p{N}])(?:option\\s*)?${escaped}(?![\\p{L}\\p{N}])`, 'iu');
+  // … or by its ordinal ("我建议第二个", "I'd go with the second one").
+  const nth = indexOf(label);
+  const ordinal =
+    nth >= 1 && nth <= 5
+      ? `|第\\s*${ZH_ORDINALS[nth - 1]}\\s*(?:个|种|条|项|套)?(?![\\p{N}])|\\bthe\\s+${EN_ORDINALS[nth - 1]}\\s+(?:one|option)\\b`
+      : '';
+  const named = new RegExp(`方案\\s*${escaped}|(?<![\\p{L}\\p{N}])(?:option\\s*)?${escaped}(?![\\p{L}\\p{N}])${ordinal}`, 'iu');
   return sentences.some((piece) => !covering.includes(piece) && named.test(text.slice(piece.start, piece.end)) && signalled(piece));
 }
 
@@ -430,6 +441,8 @@ export function isOffer(text: string, begin: number, end: number): boolean {
   return sentencesCovering(sentencesOf(text), begin, end).some((piece) => new Sentence(text, piece).hits(P.offers).length > 0);
 }
 
+const ZH_ORDINALS = ['一', '二', '三', '四', '五'];
+const EN_ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
 const LIST_OF_PROPOSALS = /\b(?:suggestions|recommendations|proposals)\s*[:：]\s*$/u;
 
 /** The label of a listed option at the start of a quote: "A.", "方案二：", "1)", "Option B:". */
@@ -591,6 +604,8 @@ const ACKNOWLEDGEMENT = new RegExp(`^[\\s\\p{P}]*(?:${anyOf([...L.ACKNOWLEDGEMEN
 // A first person at work on something ("我们在排查", "我这周在准备", "we're comparing", "let's first"), not just "我".
 const AT_WORK = new RegExp(
   '(?:我们|咱们|我(?!们))(?!的)[^，,。]{0,6}?(?:在|正在|想|打算|准备|卡在|还在|刚|已经|一直)' +
+    // "当前在 debug 的是…", "现在在排查…": a progressive of work after an adverb of now, its first person left out.
+    `|(?:${L.NOW_AT_WORK.adverbs.join('|')})正?在\\s*(?:${L.NOW_AT_WORK.verbs.join('|')})` +
     "|(?<![\\p{L}])(?:we're|we are|i'm|i am)\\s+(?:still\\s+|now\\s+)?[a-z]+ing\\b" +
     "|(?<![\\p{L}])let's\\b|(?<![\\p{L}])we\\s+(?:need|want|have)\\s+to\\b",
   'u',

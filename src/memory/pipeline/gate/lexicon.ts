@@ -1237,7 +1237,7 @@ export const TEMPORARY = w(
 
 /** A hypothetical anywhere in the sentence. */
 export const HYPOTHETICAL = w(
-  ['假设', '假如', '万一', '倘若', '假使', '设想', '如果说', '要是说', '想象一下', '打个比方', '理想情况下', '最好能', '要是能', '如果能'],
+  ['假设', '假如', '万一', '倘若', '假使', '设想', '如果说', '要是说', '想象一下', '打个比方', '最好能', '要是能', '如果能'],
   [
     'what if',
     'hypothetically',
@@ -1510,6 +1510,11 @@ export const WEAKENERS = w(
     '方便的话',
     '有空的话',
     '能的话',
+    // A condition of feasibility or the ideal case weakens the wish; it does not make it hypothetical.
+    '理想情况下',
+    '能做到的话',
+    '做得到的话',
+    '条件允许的话',
     '争取',
     '适当',
     '酌情',
@@ -2672,6 +2677,12 @@ export const CODE_FACT = w(
 );
 
 /** What marks a discussion the user is having (needed with a fact for discussion context). */
+/** "当前在 debug", "现在在排查": an adverb of now, the progressive 在 and a verb of work — someone at work on it. */
+export const NOW_AT_WORK = {
+  adverbs: ['当前', '现在', '目前', '眼下', '这会儿'],
+  verbs: ['debug', '排查', '调试', '定位', '修', '查', '看', '研究', '调研', '处理', '搞', '弄', '改'],
+};
+
 export const DISCUSSION = w(
   [
     '我们在',

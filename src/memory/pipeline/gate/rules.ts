@@ -1028,6 +1028,14 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['以后尽量少用缩写。', 'From now on, keep replies short where possible.'],
   },
   {
+    name: 'feasibility-weakener',
+    reads: 'the ideal case or a condition of feasibility (理想情况下, 能做到的话) weakens the rule; it is no hypothetical',
+    reason: 'weakened',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['理想情况下每个接口都写契约测试。', '每个镜像都打上 git sha 的标签，条件允许的话。'],
+  },
+  {
     name: 'weakened-ability-pattern',
     reads: 'a weakener or modal before a 每…都能 pattern: the ability is what is wished, weakly (not what happens)',
     reason: 'weakened',
@@ -1042,6 +1050,14 @@ export const GATE_RULES: readonly GateRule[] = [
     verdict: 'suggest',
     kind: p,
     fires: ['呵呵，以后都别写测试了。', '以后文档就别写了呗，反正我们自己记得住。', '以后上线都跳过灰度，反正半夜回滚的是我。'],
+  },
+  {
+    name: 'sarcasm-over-task',
+    reads: 'an explicit marker of sarcasm (/s, 🙄) is read before the shape of a one-off request: the request means the other way',
+    reason: 'sarcasm',
+    verdict: 'suggest',
+    kind: p,
+    fires: ['yeah right, paste the whole stack trace into every answer, super readable /s', '行行行，每个回答都先来一段免责声明。'],
   },
   {
     name: 'sarcasm-cues',
@@ -1107,6 +1123,14 @@ export const GATE_RULES: readonly GateRule[] = [
     verdict: 'suggest',
     kind: d,
     fires: ['更正一下：超时定的是 30 秒，不是 60 秒。', '不对，数据库时区是 UTC，不是东八区。', '纠正一下，灰度比例是 5%，不是 10%。'],
+  },
+  {
+    name: 'correction-copula-restated',
+    reads: 'a correction (打错了, typo) then a clause opening with the copula, its subject left out (是 X, it is X): a value restated',
+    reason: 'correction',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['我们部署在 us-east-1，打错了，是 eu-west-1，所有环境都在那边。', 'we run Postgres 14, my bad, it is 16 on every cluster.'],
   },
   {
     name: 'value-raised',
@@ -1273,6 +1297,14 @@ export const GATE_RULES: readonly GateRule[] = [
       'The Kafka docs say consumers must always commit offsets by hand. Is that true for our setup?',
       'The maintainers recommend 每个 crate 都开 deny(warnings)，这对我们适用吗？',
     ],
+  },
+  {
+    name: 'now-at-work',
+    reads: 'an adverb of now, the progressive 在 and a verb of work (当前在 debug, 现在在排查): someone at work, the first person left out',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: c,
+    fires: ['现在在排查的是支付回调丢失的问题，别的先放一放。', '目前在调试的是 WebSocket 断线重连。'],
   },
   {
     name: 'answers-topic-not-discussion',
