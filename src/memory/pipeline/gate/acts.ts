@@ -156,6 +156,16 @@ const PROJECT_NOUN = new RegExp(
   anyOf([...L.OTHER_PROJECT_NP.nouns.zh, ...L.OTHER_PROJECT_NP.nouns.en, ...L.OTHER_PROJECT_NP.ownWork]),
   'u',
 );
+const PS = L.PROJECT_SWITCH;
+const PROJECT_SWITCH = new RegExp(
+  `(?:${PS.subjects.zh.join('|')})[^，,。]{0,6}?(?:${PS.verbs.zh.join('|')})` +
+    `|(?<![\\p{L}])(?:${PS.subjects.en.join('|')})\\s+(?:ever\\s+|someday\\s+|one day\\s+)?(?:${PS.verbs.en.join('|')})(?![\\p{L}])`,
+  'u',
+);
+const POINTING_ONLY = new RegExp(
+  `^\\s*(?:是|就是|都是)?\\s*(?:${[...L.POINTING_PREDICATES.zh, ...L.POINTING_PREDICATES.en].join('|')})[了的啊呀吧嘛]*[\\s\\p{P}\\p{S}]*$`,
+  'u',
+);
 const OTHERNESS_LEAD = new RegExp(`^(?:${L.OTHER_PROJECT_NP.zhOthers.join('|')})`, 'u');
 const ZH_LABEL_COPULA = new RegExp(
   `^(${L.RULING_LABELS.zh.join('|')})(?:${SHAPE.labelCopulas.filter((x) => HAN.test(x)).join('|')})(?!否|不是)`,
@@ -297,6 +307,12 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
         return problem('hypothetical', 'the decision waits on a condition');
     }
   }
+  // "如果哪天我们换成 Nx 了，记得…", "if we ever move to Bazel, …": a rule under a condition that the project switches
+  // to another choice is for a setup not chosen yet.
+  for (let i = 0; i < act.clause; i += 1) {
+    if (s.isCondition(i) && PROJECT_SWITCH.test(s.clauseText(i)))
+      return problem('hypothetical', 'the rule waits on the project switching to another choice');
+  }
   // "要不以后都交给 ruff 吧？", "how about we tag every release by default?": a standing act proposed for agreement.
   if (suggestionMood(s, act)) return problem('polite_request', 'a standing act proposed in the mood of a suggestion');
   const asked = questionSignal(s, act);
@@ -418,6 +434,11 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   if (act.type === 'standing' && !FUTURE_ADVERB.has(act.hit.text) && s.hits(P.complaints, clause.end).length > 0) {
     return problem('description', 'a complaint about how things are, not a wish');
   }
+  // "每次都这样，你又…", "总是这样": a habit whose predicate only points at what happened is a complaint, not a wish
+  // ("以后都这样" asks for it from now on).
+  const ahead = [...FUTURE_ADVERB].some((f) => act.hit.text.startsWith(f));
+  if (act.type === 'standing' && !ahead && POINTING_ONLY.test(text.slice(act.hit.end, clause.end)))
+    return problem('description', 'a habit whose predicate only points at what happened');
   // What the act is: a description of behaviour, a one-off task.
   if (act.type === 'standing' && s.hits(P.descriptiveMarkers).some((d) => d.index === act.hit.index) && describesBehaviour(s, act)) {
     return problem('description', 'the sentence describes how software behaves, not a wish');

@@ -229,6 +229,10 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
   if (local.length > 0 && !ranged) return { detail: 'a change to one place, not a project ruling', verdict: 'refuse' };
   // "把 docker-compose.yml 里的端口改成 3307": a task on one named file or thing of the code.
   if (namedTask(s)) return { detail: 'a task on one named thing of the code', verdict: 'refuse' };
+  // "把那个 hotfix 分支干掉吧": 把 a thing pointed at by a demonstrative is a task on that one thing — or an
+  // imperative ruling about it: held for the user.
+  if (/^[\s\p{P}]*(?:先|帮我|给我|麻烦|请)?把\s*(?:那|这)(?:个|几个|些|条|两个|俩|根|套)/u.test(s.span.text))
+    return { detail: 'a task on a thing pointed at', verdict: 'suggest' };
   // "帮我把 Dockerfile 改成多阶段构建": 把 a thing named in Latin letters, then a verb of changing it.
   if (/^[\s\p{P}]*(?:先|帮我|给我|麻烦|请)?把\s*[a-z][\w.-]*\s*(?:里的?[^，,。]{0,10})?(?:改成|换成|改为|删|去掉|拆成)/u.test(s.span.text))
     return { detail: 'a task on one named thing of the code', verdict: 'refuse' };

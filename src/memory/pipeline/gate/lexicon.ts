@@ -2013,6 +2013,24 @@ export const ZH_ANAPHORS = ['这个', '这事', '这件事', '这条', '这点',
 export const TOPIC_ADVERBS = ['彻底', '完全', '全部', '就', '都', '也', '先', '还是', '那', '我们', '咱们', '暂时', '直接', '以后', '再'];
 
 /** Verbs of choosing: "还是" and one of them opening a later turn's clause settles the other way ("还是用现有的"). */
+/**
+ * A condition that the project itself switches to another choice ("如果哪天我们换成 Nx", "if we ever move to Bazel"):
+ * a rule under it is for a setup not chosen yet.
+ */
+export const PROJECT_SWITCH = {
+  subjects: w(['我们', '咱们', '项目', '团队', '仓库'], ['we', 'the project', 'the team', 'the repo']),
+  verbs: w(
+    ['换成', '换到', '迁到', '迁移到', '改用', '切到', '切换到', '转到'],
+    ['switch to', 'switch over to', 'move to', 'migrate to', 'moved to', 'switched to', 'migrated to'],
+  ),
+};
+
+/** A predicate that only points at what happened ("每次都这样", "总是这样", "always like this"): a complaint, no rule. */
+export const POINTING_PREDICATES = w(
+  ['这样', '那样', '这个样子', '这个样', '如此', '这德行'],
+  ['like this', 'like that', 'the same', 'this way', 'that way'],
+);
+
 export const CHOICE_VERBS = ['用', '选', '走', '保持', '继续用', '沿用', '维持', '留着', '回到', '换回'];
 
 /** Words of a later turn that take back a part of what was said ("私有的那条去掉吧", "drop the part about …"). */
