@@ -156,6 +156,14 @@ const PROJECT_NOUN = new RegExp(
   anyOf([...L.OTHER_PROJECT_NP.nouns.zh, ...L.OTHER_PROJECT_NP.nouns.en, ...L.OTHER_PROJECT_NP.ownWork]),
   'u',
 );
+/** A comparison ("像", "跟", "like") right before the offset: what follows is what the statement is compared to. */
+function comparedTo(text: string, index: number): boolean {
+  const from = Math.max(0, index - 5);
+  const lead = text.slice(from, index).trimEnd();
+  // (It may take in the preposition opening what follows: "as in the mobile repo".)
+  return P.comparisons.find(new Span(text.slice(from, index + 3))).some((c) => c.index < lead.length && c.end >= lead.length - 1);
+}
+
 const PS = L.PROJECT_SWITCH;
 const PROJECT_SWITCH = new RegExp(
   `(?:${PS.subjects.zh.join('|')})[^，,。]{0,6}?(?:${PS.verbs.zh.join('|')})` +
@@ -242,8 +250,7 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   // Who speaks, about which project.
   for (const other of s.hits(P.otherProjects, 0, clause.end)) {
     if (other.index >= act.hit.index && s.clauseOf(other.index) !== act.clause) continue;
-    const lead = text.slice(Math.max(0, other.index - 4), other.index);
-    if (P.comparisons.find(new Span(lead)).some((c) => c.end >= lead.trimEnd().length - 1)) continue;
+    if (comparedTo(text, other.index)) continue;
     return problem('other_project', 'the statement is about another or an earlier project');
   }
   // "For a hobby project of mine I always …": a project its determiner says is not this one, before the act or
@@ -251,7 +258,9 @@ export function actProblem(s: Sentence, act: Act, quoteClauses: ReadonlySet<numb
   const named = PROJECT_NOUN.test(text) ? OTHER_PROJECT_NP.exec(text.slice(0, clause.end)) : null;
   // ("在另一个 Nx repo 里…": a determiner of otherness names that one other project, condition or not.)
   const general = named !== null && s.isCondition(s.clauseOf(named.index)) && !OTHERNESS_LEAD.test(named[0]);
-  if (named && !general && (named.index < act.hit.index || s.clauseOf(named.index) === act.clause))
+  // "like in the genomics project, we'll …": a project a comparison names is the model, not the subject.
+  const compared = named !== null && comparedTo(text, named.index);
+  if (named && !general && !compared && (named.index < act.hit.index || s.clauseOf(named.index) === act.clause))
     return problem('other_project', 'the statement is about another project of the user');
   // "另一个团队的 analytics 服务默认…", "another team's gateway always …": a thing another group owns is theirs —
   // unless the sentence takes it on for this project ("…，我们也照这个来").

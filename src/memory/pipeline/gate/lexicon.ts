@@ -1488,6 +1488,12 @@ export const POLITE_REQUESTS = w(
     'you could',
     'is it possible to',
     'would it be possible to',
+    'any chance',
+    // Chat spelling of "you".
+    'could u',
+    'can u',
+    'would u',
+    'u could',
   ],
 );
 

@@ -899,6 +899,25 @@ export const GATE_RULES: readonly GateRule[] = [
     stands: ['在这个 repo 里默认用 pnpm。'],
   },
   {
+    name: 'project-compared',
+    reads: 'a project a comparison names (like in the X project, 像 X 项目那样): the model of the statement, not its subject',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: [
+      "like in the billing project, we'll pin every base image here too",
+      "As in the mobile repo, we'll use Renovate for dependency updates here too.",
+    ],
+  },
+  {
+    name: 'own-clause-after-conjunction',
+    reads: "a clause opened by a conjunction and our own subject (…, and we're adopting that) ends what a source before it says",
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ["the Terraform docs recommend remote state, and we're adopting that: state lives in S3 for this repo"],
+  },
+  {
     name: 'pasted-material',
     reads: 'a quote in pasted code, logs, chat transcripts, documents or comments',
     reason: 'code_or_tool_output',
@@ -1032,6 +1051,14 @@ export const GATE_RULES: readonly GateRule[] = [
       '可以以后都给出完整的 docker compose 文件而不只是改动的那几行吗？',
       '能把以后所有给我的 Python 示例都改成带类型注解的写法而不是老写法吗，谢谢',
     ],
+  },
+  {
+    name: 'polite-chat-spelling',
+    reads: 'a polite request in chat spelling or by "any chance" (could u, any chance you could …?): a wish asked, held',
+    reason: 'polite_request',
+    verdict: 'suggest',
+    kind: p,
+    fires: ['any chance you could always show the diff first?', 'could u default to metric units from now on?'],
   },
   {
     name: 'suggestion-mood',

@@ -139,7 +139,8 @@ export function thirdParty(s: Sentence, act: Act): string | null {
 
 const CONCLUSION_OPENING = /^[\s\p{P}]*(?:所以|因此|因而|于是|(?:so|therefore|hence|that's why|which is why)(?![\p{L}]))/u;
 const SAYING = /说|讲|告诉|提到|said|says|told|tell|mentioned/u;
-const OWN_OPENING = /^[\s\p{P}]*(?:那|那么|所以|那就|好|so|then|ok)?[\s,，]*(?:我们|我|咱们|你|(?:we|i|you|let's)(?![\p{L}]))/u;
+// ("…, and we're adopting that": a conjunction may open the clause before its subject.)
+const OWN_OPENING = /^[\s\p{P}]*(?:那|那么|所以|那就|好|而|so|then|ok|and)?[\s,，]*(?:我们|我|咱们|你|(?:we|i|you|let's)(?![\p{L}]))/u;
 
 /**
  * True when a Chinese subject before a verb of saying names someone other than the user: a party of the
