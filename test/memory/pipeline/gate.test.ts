@@ -160,6 +160,9 @@ describe('M-5.3 / M-5.6 confirmations and discussion context', () => {
     expect(hedgedAnswer('hmm not sure. what does it break?')).toBe(false);
     expect(hedgedAnswer('也许吧？不过为什么不直接用 Redis？')).toBe(false);
     expect(hedgedAnswer('不，也许以后再说')).toBe(false);
+    // A yes for a trial takes the proposal on for a while only.
+    expect(hedgedAnswer('唔，行吧，先试试看')).toBe(true);
+    expect(hedgedAnswer('嗯，试试看？')).toBe(true);
   });
 
   it('discussion context needs a user quote, and a code fact is not discussion', () => {

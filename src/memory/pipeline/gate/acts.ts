@@ -164,6 +164,7 @@ function comparedTo(text: string, index: number): boolean {
   return P.comparisons.find(new Span(text.slice(from, index + 3))).some((c) => c.index < lead.length && c.end >= lead.length - 1);
 }
 
+const RHETORICAL_NEGATION = /不是[^，,。?？]{1,30}?[吗么][\s\p{P}]*$/u;
 const PS = L.PROJECT_SWITCH;
 const PROJECT_SWITCH = new RegExp(
   `(?:${PS.subjects.zh.join('|')})[^，,。]{0,6}?(?:${PS.verbs.zh.join('|')})` +
@@ -605,6 +606,9 @@ export function judgeSentence(
     if (s.hits(P.undecided).length > 0) return problem('undecided', 'the statement is undecided');
     // "UDF 最好能不写就不写": a weakened prohibition — the negation is its content; held as weakened.
     if (s.hits(P.weakeners).length > 0) return problem('weakened', 'a weakened rule of not doing something');
+    // "上周不是定了用 X 吗，怎么又…": the rhetorical 不是…吗 recalls the act as made — the user restates it, held.
+    if (acts.some((a) => RHETORICAL_NEGATION.test(s.clauseText(a.clause))))
+      return problem('question', 'a rhetorical 不是…吗 recalls the act as made', 'suggest');
     return problem('negated', 'the speech act is negated');
   }
   if (framed) return problem('third_party', 'the sentence reports what someone else said');

@@ -137,6 +137,10 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
       if (close > begin && close < end && P.adoptions.has(new Span(fold(text.slice(close, end)))))
         return problem('paste_nearby', 'the user takes on the quoted words as a rule of this project', 'suggest');
     }
+    // "（贴的聊天）\n我觉得可以，按这个来": a line of the user's own right after pasted material that takes it on —
+    // what the project adopts is for the user to confirm (M-5.7).
+    if (best?.reason === 'no_speech_act' && P.adoptions.has(new Span(fold(text.slice(begin, end)))) && pastedLineBefore(text, begin))
+      return problem('paste_nearby', 'the user takes on the pasted material just before', 'suggest');
     // "Next sprint we move to X. Actually no, hold off, forget it.": what is held for the user is void once the user
     // takes it back, in the next sentence or the next turn.
     if (best?.verdict === 'suggest') {
@@ -179,6 +183,13 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
   }
   return null;
+}
+
+/** True when the line before the one the offset stands in is pasted material (code, a log, a chat transcript). */
+function pastedLineBefore(text: string, at: number): boolean {
+  const line = text.lastIndexOf('\n', at - 1);
+  if (line <= 0) return false;
+  return inCodeOrOutput(text, text.lastIndexOf('\n', line - 1) + 1);
 }
 
 const FACT_TAG_END = new RegExp(

@@ -1774,7 +1774,8 @@ export const PARTY_PREPOSITIONS = w(
  * nor a refusal ("maybe later" puts it off; the clause must hold nothing else).
  */
 export const HEDGED_ASSENTS = w(
-  ['也许', '或许', '可能', '大概', '应该可以', '应该行', '应该没问题', '估计可以', '估计行', '兴许'],
+  // A yes for a trial ("好吧，先试试看") takes the proposal on for a while only.
+  ['也许', '或许', '可能', '大概', '应该可以', '应该行', '应该没问题', '估计可以', '估计行', '兴许', '先试试看', '先试试', '试试看'],
   ['maybe', 'perhaps', 'probably', 'possibly', 'i guess', 'i suppose', 'guess so', 'maybe so', 'could be', 'i think so'],
 );
 

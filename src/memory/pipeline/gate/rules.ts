@@ -554,6 +554,14 @@ export const GATE_RULES: readonly GateRule[] = [
     stands: ['以后都这样，先给结论再给代码。'],
   },
   {
+    name: 'rhetorical-negative-question',
+    reads: 'a negated act in a rhetorical 不是…吗 (不是定了用 X 吗): it recalls the act as made, held for the user',
+    reason: 'question',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['之前不是定了统一用 pnpm 吗，怎么又出现 yarn.lock 了', '不是决定了用 gRPC 吗？'],
+  },
+  {
     name: 'speculation',
     reads: 'a guess or a prediction',
     reason: 'speculation',
@@ -916,6 +924,18 @@ export const GATE_RULES: readonly GateRule[] = [
     verdict: 'accept',
     kind: d,
     fires: ["the Terraform docs recommend remote state, and we're adopting that: state lives in S3 for this repo"],
+  },
+  {
+    name: 'adopted-after-paste',
+    reads: "a line of the user's own that only takes on the pasted material on the line before it (按这个来): held for the user",
+    reason: 'paste_nearby',
+    verdict: 'suggest',
+    kind: d,
+    quote: '行，照这个来',
+    fires: [
+      '群聊记录：\n王五：以后发版都打 tag\n赵六：收到\n行，照这个来',
+      '转一下频道里的讨论：\n小周：所有 PR 都要两个人 review\n行，照这个来',
+    ],
   },
   {
     name: 'pasted-material',
