@@ -164,6 +164,7 @@ function comparedTo(text: string, index: number): boolean {
   return P.comparisons.find(new Span(text.slice(from, index + 3))).some((c) => c.index < lead.length && c.end >= lead.length - 1);
 }
 
+const ADVICE_MODALS = new Set(L.ADVICE_MODALS);
 const RHETORICAL_NEGATION = /不是[^，,。?？]{1,30}?[吗么][\s\p{P}]*$/u;
 const PS = L.PROJECT_SWITCH;
 const PROJECT_SWITCH = new RegExp(
@@ -599,6 +600,12 @@ export function judgeSentence(
   if (acts.length === 0) {
     // "这次回答用英文": a request scoped to this answer, and nothing standing.
     if (s.hits(P.temporary).some((t) => !masked(s, t))) return problem('temporary', 'a request for this answer only');
+    // "我们 Celery 的 queue 最好按业务拆开": with no act of its own, a modal of advice before a verb (not the adjective
+    // of "最好的办法") says what should be, weakly: held for the user.
+    const advised = s
+      .hits(P.weakeners)
+      .some((h) => ADVICE_MODALS.has(h.text) && !/^\s*(?:的|是|不过)/u.test(s.span.text.slice(h.end)) && !masked(s, h));
+    if (advised && !QUESTION_MARK.test(s.span.text)) return problem('weakened', 'a rule of advice with no act of its own, weakened');
     return problem('no_speech_act', 'no explicit speech act in the quoted sentence');
   }
   const live = acts.filter((a) => !a.negated);

@@ -570,6 +570,10 @@ export const RULING_VERBS = w(
     '全部换成',
     '一律改成',
     '都用',
+    // 走 as a verb of choosing a route ("都走 UUPS proxy", "统一走网关").
+    '都走',
+    '全部走',
+    '一律走',
     '直接上',
     '统一上',
     '全用',
@@ -1527,6 +1531,12 @@ export const WEAKENERS = w(
     '视情况',
     '大部分情况下',
     '多数情况下',
+    // "基本都…", "大体上…": a rule said to hold mostly.
+    '基本',
+    '基本上',
+    '大体上',
+    '不强求',
+    '不是硬性',
   ],
   [
     'if possible',
@@ -1548,8 +1558,16 @@ export const WEAKENERS = w(
     'where practical',
     'if it is not too much trouble',
     'if convenient',
+    'mostly',
+    'for the most part',
+    'not a hard rule',
+    'no hard rule',
+    'not a strict rule',
   ],
 );
+
+/** Weakeners that are modals of advice before a verb ("最好按业务拆开", "ideally split …"): a rule of their own. */
+export const ADVICE_MODALS = ['最好', '尽量', '尽可能', 'ideally', 'preferably'];
 
 /**
  * Weak cues of sarcasm or resignation: each is common on its own ("反正" is mostly "anyway"); two of them in one

@@ -1109,6 +1109,23 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['理想情况下每个接口都写契约测试。', '每个镜像都打上 git sha 的标签，条件允许的话。'],
   },
   {
+    name: 'mostly-weakener',
+    reads: 'a rule said to hold mostly or not strictly (基本都, 大体上, mostly, not a hard rule): weakened',
+    reason: 'weakened',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['我们这边服务间调用基本都走 gRPC。', 'Every service exposes /healthz, not a hard rule though.'],
+  },
+  {
+    name: 'advice-modal-no-act',
+    reads: 'no act of its own, but a modal of advice before a verb (最好按…拆开, ideally split …): a weakened rule',
+    reason: 'weakened',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['我们的定时任务最好按业务线分开部署。', 'The API gateway ideally terminates TLS for every service.'],
+    stands: ['我们这边部署都走 Helm。'],
+  },
+  {
     name: 'weakened-ability-pattern',
     reads: 'a weakener or modal before a 每…都能 pattern: the ability is what is wished, weakly (not what happens)',
     reason: 'weakened',
