@@ -122,6 +122,13 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     if (best === null || (best.reason === 'no_speech_act' && r.reason !== 'no_speech_act')) best = r;
   }
   if (standing === null) {
+    // "安全组要求所有管理接口都加审计日志。我们也照做。": a later sentence of the quote taking on what a party before it
+    // asks for makes it this project's rule, as in one sentence; what a party only recommends, with no act read
+    // in it ("the auditors recommend a timelock …. agreed, we do the same here"), is for the user to confirm.
+    const adopted = covering.slice(1).some((piece) => P.adoptions.has(new Span(fold(text.slice(piece.start, piece.end)))));
+    if (adopted && best?.reason === 'third_party') return null;
+    if (adopted && best?.reason === 'no_speech_act' && partyAdvises(fold(text.slice(covering[0]!.start, covering[0]!.end))))
+      return problem('third_party', 'the user takes on what another party recommends', 'suggest');
     // "以后写 Dockerfile 要不要都用 multi-stage？我感觉应该要。": a yes/no question the user answers with a leaning
     // of their own is a wish in question form: held for the user (a wh-question asks for information).
     if (best?.reason === 'question' && !best.detail.includes('wh-') && leansAfter(text, covering[covering.length - 1]!.end))
@@ -178,8 +185,14 @@ function readStatement(text: string, begin: number, end: number, kind: Statement
     const nextTurn = !sentences[index + 1];
     // In the same turn, a sentence that takes it back anywhere ("… hmm no, too much noise, forget it").
     const sameTurn = !nextTurn && retractsLater(following);
-    if (P.retractions.find(span).some((h) => h.index <= 16) || (nextTurn && turnsDown(following)) || sameTurn || REVERSAL.test(span.text))
+    const early = P.retractions.find(span).some((h) => h.index <= 16);
+    if (early || (nextTurn && turnsDown(following)) || sameTurn || REVERSAL.test(span.text)) {
+      // "…省了吧。嗯……架构类的问题还是留着吧": a sentence after it keeps the old way for a topic of its own — an exception
+      // to the statement, not its retraction: what stands is for the user to say.
+      if (!early && !nextTurn && keepsForOwnTopic(span.text))
+        return problem('retracted', 'a later sentence keeps the old way for a part of its own', 'suggest');
       return problem('retracted', 'the statement is taken back right after');
+    }
     if (isTagQuestion(span)) return problem('question', 'a question right after asks for agreement');
   }
   return null;
@@ -190,6 +203,26 @@ function pastedLineBefore(text: string, at: number): boolean {
   const line = text.lastIndexOf('\n', at - 1);
   if (line <= 0) return false;
   return inCodeOrOutput(text, text.lastIndexOf('\n', line - 1) + 1);
+}
+
+// "the auditors recommend …", "安全组建议…": a verb of advising after a subject that is not the user or the assistant.
+const ADVISING = new RegExp(`(?:${L.ADVISING_VERBS.zh.join('|')})|(?<![\\p{L}])(?:${L.ADVISING_VERBS.en.join('|')})(?![\\p{L}])`, 'u');
+function partyAdvises(sentence: string): boolean {
+  const m = ADVISING.exec(sentence);
+  if (!m) return false;
+  const subject = sentence.slice(0, m.index);
+  return /\p{L}/u.test(subject) && !/我|你|咱|(?<![\p{L}])(?:i|we|you|let's)(?![\p{L}])/u.test(subject);
+}
+
+// "架构类的问题还是留着吧": a topic before 还是, then a verb of keeping.
+const KEPT_FOR_TOPIC = new RegExp(
+  `^[\\s\\p{P}]*(?:(?:嗯|呃|唔|哦|啊|不过|但是|但)[\\s\\p{P}]*)*([^，,。.!！?？]{2,16}?)(?:就|也)?还是(?:先)?(?:${L.KEEPING_VERBS.join('|')})`,
+  'u',
+);
+const POINTING_TOPIC = /^(?:这|那)(?:个|些|段|条|样|种)?$|^(?:它|这里|那里)$/u;
+function keepsForOwnTopic(sentence: string): boolean {
+  const topic = KEPT_FOR_TOPIC.exec(sentence)?.[1]?.replace(/[\s\p{P}]/gu, '');
+  return topic !== undefined && Array.from(topic).length >= 2 && !POINTING_TOPIC.test(topic) && !/^(?:我|我们|咱们|你)/u.test(topic);
 }
 
 const FACT_TAG_END = new RegExp(

@@ -1944,6 +1944,10 @@ export const PROJECT_SCOPES = w(
     'for this service',
     'across the repo',
     'across the codebase',
+    // Our own things as the scope ("in our contracts", "across our services").
+    'in our',
+    'in all our',
+    'across our',
   ],
 );
 
@@ -2055,6 +2059,15 @@ export const POINTING_PREDICATES = w(
   ['这样', '那样', '这个样子', '这个样', '如此', '这德行'],
   ['like this', 'like that', 'the same', 'this way', 'that way'],
 );
+
+/** Verbs of advising or requiring, for another party as their subject ("the auditors recommend", "安全组建议"). */
+export const ADVISING_VERBS = w(
+  ['建议', '推荐', '要求'],
+  ['recommend', 'recommends', 'suggest', 'suggests', 'advise', 'advises', 'require', 'requires'],
+);
+
+/** Verbs of keeping the old way ("还是留着", "还是保留"). */
+export const KEEPING_VERBS = ['留着', '保留', '保持', '照旧', '要', '带着', '加上', '写'];
 
 export const CHOICE_VERBS = ['用', '选', '走', '保持', '继续用', '沿用', '维持', '留着', '回到', '换回'];
 

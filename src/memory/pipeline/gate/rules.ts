@@ -138,6 +138,14 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['Node 20 in this repo, so no APIs that need Node 22 please.'],
   },
   {
+    name: 'our-things-scope',
+    reads: 'our own things as the scope of a decision (in our contracts, across our services): a convention of this project',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['in our services please log in JSON only', 'Across our lambdas, pin the runtime to Node 20.'],
+  },
+  {
     name: 'clause-shape-unscoped',
     reads: 'no marker: an imperative with no scope at all — weak evidence',
     reason: 'weak_evidence',
@@ -578,6 +586,15 @@ export const GATE_RULES: readonly GateRule[] = [
     fires: ['今天先别写文档。'],
   },
   {
+    name: 'kept-for-own-topic',
+    reads: 'a later sentence keeping the old way for a topic of its own (X 还是留着吧): an exception, not a retraction — held',
+    reason: 'retracted',
+    verdict: 'suggest',
+    kind: p,
+    fires: ['以后代码块就别加注释了。嗯，SQL 的还是留着吧'],
+    stands: ['以后代码块就别加注释了。'],
+  },
+  {
     name: 'retracted-next-turn',
     reads: 'the next turn holds the statement back (先别记, wait, no)',
     reason: 'retracted',
@@ -867,6 +884,22 @@ export const GATE_RULES: readonly GateRule[] = [
     verdict: 'accept',
     kind: d,
     fires: ['平台组定了，以后镜像统一推到 Harbor，我们这个项目也得跟。'],
+  },
+  {
+    name: 'adopted-next-sentence',
+    reads: "a later sentence of the quote taking on a party's rule before it (…。我们也照做。): this project's rule, as in one sentence",
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['平台组要求所有服务都接入统一鉴权。我们也照做。', 'The platform team says every service must export traces. We will follow.'],
+  },
+  {
+    name: 'advice-adopted-next-sentence',
+    reads: 'a party only advising, no act read in it (the auditors recommend a …), then a sentence taking it on: held for the user',
+    reason: 'third_party',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['The pentesters recommend rate limits on the login endpoint. Agreed, we do the same here.'],
   },
   {
     name: 'pasted-then-adopted',
