@@ -55,5 +55,9 @@ for (const [path, label] of unread) {
   it(`retrieval figures of ${path} (unread)`, async () => {
     const held = await runRetrieval(loadRetrievalCorpus(path), api, { base: dev });
     print(formatRetrieval(held, label));
+    // Why memories were not stored, as counts per reason (no memory text).
+    const reasons = new Map<string, number>();
+    for (const m of held.missing) reasons.set(m.reason, (reasons.get(m.reason) ?? 0) + 1);
+    for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1])) print(`  not stored: ${n} × ${reason}`);
   });
 }
