@@ -10,6 +10,7 @@ import {
   type WordGroup,
   wordGroups,
 } from '../../shared/search-words.js';
+import { asksQuantity } from '../../shared/search-quantity.js';
 import { normalizeText } from '../../shared/text.js';
 import { specificity } from '../../shared/word-frequency.js';
 
@@ -39,6 +40,8 @@ export interface PreparedQuery {
    * identifier; the Chinese words of one glossary form, 生产|环境, are one word)].
    */
   forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number, number, 0 | 1, number][];
+  /** True when the query asks for a quantity: a ranked hit must state one (shared/search-quantity). */
+  quantity: boolean;
 }
 
 /** Query words the ranked stage weighs, at most. */
@@ -76,6 +79,7 @@ export function prepareQuery(query: string): PreparedQuery | null {
     substring,
     substringExact: Array.from(text).length <= SUFFIX_LENGTH,
     forms,
+    quantity: asksQuantity(query),
   };
 }
 
