@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryManager } from '../../src/index.js';
-import { asksQuantity, statesQuantity } from '../../src/shared/search-quantity.js';
+import { askedAnswerTypes, statedAnswerTypes } from '../../src/shared/search-answer-types.js';
+
+const asksQuantity = (q: string): boolean => askedAnswerTypes(q).includes('quantity');
+const statesQuantity = (t: string): boolean => statedAnswerTypes(t).includes('quantity');
+const asksName = (q: string): boolean => askedAnswerTypes(q).includes('name');
+const statesName = (t: string): boolean => statedAnswerTypes(t).includes('name');
 import { seedItems } from '../helpers/seed-items.js';
 import { tempRepo } from '../helpers/temp-repo.js';
 
-describe('answer types: a question for a quantity needs an item that states one (M-7.7)', () => {
+describe('answer types: a question for a quantity or a name form needs an item that states one (M-7.7)', () => {
   it('questions for a quantity: 多久, 多少, 几 with a measure word, "how" with a word of degree', () => {
     for (const q of [
       '缓存保留多久',
@@ -70,6 +75,50 @@ describe('answer types: a question for a quantity needs an item that states one 
     expect(titles('Redis session store')).toEqual(['Session store in Redis']);
     expect(titles('how many export worker processes')).toEqual(['Worker pool']);
     expect(titles('订单表多久归档一次')).toEqual(['订单表归档']);
+    memory.failTurn(handle);
+    await memory.close();
+  });
+
+  it('questions for a name form: 命名, 名字, naming, named; not a name inside an identifier', () => {
+    for (const q of ['topic 怎么命名', '表名大小写', '新服务的名字用什么前缀', 'how are S3 buckets named', 'naming of feature branches']) {
+      expect(asksName(q), q).toBe(true);
+    }
+    for (const q of ['where is dag_name set', 'Redis 用来做什么', 'how are S3 buckets encrypted']) expect(asksName(q), q).toBe(false);
+  });
+
+  it('a stated name form: an identifier with separators, a small camelCase name, a code span, a case style or an affix', () => {
+    for (const t of [
+      'Topics look like orders.created.v1.',
+      'Branches: feat/short-name',
+      'Use traceId everywhere.',
+      'Call it `billing`.',
+      '表名统一小写加下划线',
+      'Prefix every metric with the service name.',
+    ]) {
+      expect(statesName(t), t).toBe(true);
+    }
+    for (const t of ['Delayed messages go through RocketMQ.', 'Events use NATS JetStream.', '统一使用 pnpm'])
+      expect(statesName(t), t).toBe(false);
+  });
+
+  it('a memory about the subject that shows no form of a name does not answer how it is named', async () => {
+    const repo = tempRepo();
+    seedItems(repo, [
+      { kind: 'project_decision', title: 'Kafka for order events', content: 'Order events go through Kafka.' },
+      {
+        kind: 'project_decision',
+        title: 'Metrics naming',
+        content: 'Metric names start with the service, e.g. checkout_http_requests_total.',
+      },
+      { kind: 'project_decision', title: '消息队列用 Kafka', content: '服务间消息都走 Kafka。' },
+    ]);
+    const memory = MemoryManager.open({ repoRoot: repo });
+    const handle = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
+    const titles = (q: string): string[] => memory.search(handle, q).map((h) => h.title);
+    expect(titles('how are Kafka order topics named')).toEqual([]);
+    expect(titles('Kafka 消息 topic 命名')).toEqual([]);
+    expect(titles('Kafka order events')).toContain('Kafka for order events');
+    expect(titles('how should checkout metrics be named')).toEqual(['Metrics naming']);
     memory.failTurn(handle);
     await memory.close();
   });

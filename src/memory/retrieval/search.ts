@@ -1,6 +1,5 @@
 import type { Connection } from '../db/connection.js';
 import type { SearchHit } from '../types.js';
-import { QUANTITY_MARK } from '../../shared/search-quantity.js';
 import { type PreparedQuery, prepareQuery, rankedForms } from './terms.js';
 
 /** M-7.1: at most this many hits. */
@@ -106,9 +105,9 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
  * in full: a misspelt word is the word asked for, it only ranks below the word spelt right) needs queryShare() of the query's
  * weight and a word of full weight (a subject, not only general words), or a short metadata term whose words
  * are all among the query's words (a phrase row) and MIN_PHRASE_SHARE of the weight, and MIN_TOP_SHARE of the
- * best such score. A question for a quantity ("保留多久", "how many replicas") is answered only by an item whose text
- * states one (its quantity row, shared/search-quantity): a memory about the subject that gives no number is about
- * another aspect of it. An unknown word
+ * best such score. A question for a quantity or a name form ("保留多久", "how are topics named") is answered only by an
+ * item whose text states one (its answer-type row, shared/search-answer-types): a memory about the subject that gives
+ * no number, or no form of a name, is about another aspect of it. An unknown word
  * weighing like the rarest is deliberate: it is most often the subject no memory is about, and the words an
  * item holds carry a hit only when they weigh as much. When every word is common the candidates are the first
  * postings of the rarest one: such a query says too little to rank a large Memory by.
@@ -172,8 +171,8 @@ eligible AS MATERIALIZED (
   SELECT item_id, score FROM scored
    WHERE ((subject AND held >= CASE WHEN units > 1 THEN :share ELSE :single END * (SELECT sum(w) FROM weights))
       OR (item_id IN (SELECT item_id FROM phrases) AND held >= :phraseShare * (SELECT sum(w) FROM weights)))
-     AND (:quantity = 0
-      OR EXISTS (SELECT 1 FROM memory_content_terms c WHERE c.term = '${QUANTITY_MARK}' AND c.item_id = scored.item_id)))
+     AND NOT EXISTS (SELECT 1 FROM json_each(:answerTypes) a WHERE NOT EXISTS (
+           SELECT 1 FROM memory_content_terms c WHERE c.term = a.value AND c.item_id = scored.item_id)))
 `;
 
 const CONTENT_SQL = `${RANKED_CTE}
@@ -217,7 +216,7 @@ export function rankForRouting(conn: Connection, threadId: string, text: string)
     share: ROUTING_SHARE,
     single: ROUTING_SHARE,
     phraseShare: 0,
-    quantity: 0,
+    answerTypes: '[]',
   });
 }
 
@@ -279,7 +278,7 @@ export function searchMemory(conn: Connection, threadId: string, query: string, 
           single: MIN_SINGLE_SHARE,
           topShare: MIN_TOP_SHARE,
           phraseShare: MIN_PHRASE_SHARE,
-          quantity: q.quantity ? 1 : 0,
+          answerTypes: JSON.stringify(q.answerTypes),
         })
         .slice(0, MAX_SEARCH_HITS - hits.length),
     );
