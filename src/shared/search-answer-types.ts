@@ -68,13 +68,17 @@ const ZH_ASKED_UNITS = '个|次|天|年|月|周|号|分钟|小时|秒|毫秒|种
 
 /**
  * A question for a quantity: 多久, 多少, 多长, 多大 and the like, 几 with a measure word (几个, 几天; not 好几个 or 十几个,
- * which say "several"), and "how" with a word of degree (how long, how many, how often).
+ * which say "several"), "how" with a word of degree (how long, how many, how often), and the name of a measure, whose
+ * value is what is asked (TTL, retention, threshold, 有效期, 阈值, 副本数).
  */
 const ASKS_QUANTITY = new RegExp(
   [
     '多久|多少|多长|多大|多高|多远|多快|多频繁|多重',
     `(?<![好十百千万])几(?:${ZH_ASKED_UNITS})`,
     '\\bhow\\s+(?:long|many|much|big|large|small|often|frequently|old|far|soon|fast)\\b',
+    // the name of a measure asks for its value: TTL, retention, threshold, 有效期, 阈值, 副本数
+    '\\b(?:ttl|retention|durations?|intervals?|thresholds?|quotas?|percentages?)\\b',
+    '保留期|保留时长|时长|副本数|有效期|过期时间|间隔|阈值|上限|下限|配额|百分比|覆盖率',
   ].join('|'),
   'iu',
 );
