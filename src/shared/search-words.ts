@@ -33,9 +33,10 @@ import { GLOSSARY } from './search-glossary.js';
  * stop words, and so is an outcome after a word of the past (上次的结论); 哪 and 一 with a measure word ask (哪一层);
  * aspects a subject is measured or placed by (比例, 位置, ratio, location) are general words; the particle 过 after a
  * verb of talking stands alone (讨论|过|分库分表); a camelCase name with a part that is no word (MySQL) is marked partial;
- * glossary forms kube, 有效期, encoder and exporter.
+ * glossary forms kube, 有效期, encoder and exporter; 20: the answer-type rows of an item whose text states a
+ * quantity or a name form (shared/search-answer-types).
  */
-export const TERM_RULES_VERSION = 19;
+export const TERM_RULES_VERSION = 20;
 
 let segmenter: Intl.Segmenter | undefined;
 /**

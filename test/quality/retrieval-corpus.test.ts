@@ -25,7 +25,8 @@ const heldBack8 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retri
 const heldBack9 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback9.v1.json', import.meta.url)));
 const heldBack10 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback10.v1.json', import.meta.url)));
 // The eleventh and twelfth sets, written apart in the same way (half of their no-answer queries near misses: a
-// remembered subject and an aspect no memory has), run once before anyone read them, then copied in unread.
+// remembered subject and an aspect no memory has), run once before anyone read them, then copied in unread; v11 read
+// since (answer types, see below), v12 still unread.
 const heldBack11 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback11.v1.json', import.meta.url)));
 const heldBack12 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback12.v1.json', import.meta.url)));
 
@@ -105,18 +106,25 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
   // 90.4 → 91.9 %, 11.3 %, 98.9 %; v8 0.929 → 0.934, 96.7 → 97.3 %, 14.6 → 10.4 %, 99.5 %; dev 0.960, 91.9 → 92.5 %,
   // 2.5 → 1.2 %. Unread meanwhile: v11 0.863 → 0.858, 94.3 → 97.0 %, 31.3 → 29.2 %, 100 %; v12 0.786 → 0.802,
   // 87.2 → 88.4 %, 29.2 → 22.9 %, 97.4 → 98.4 %.
+  // v11 read (its false hits: near misses asking for a quantity, a name form or a measure's value of a remembered
+  // subject whose memory states none): answer types, a question for a quantity or a name form answered in the ranked
+  // stage only by an item that states one. Recall@5 unchanged on every part; precision / false hits before → after:
+  // dev 92.5 → 93.1 %, 1.2 %; v1 90.1 → 92.4 %, 3.7 %; v2 94.0 → 95.2 %, 16.7 → 13.0 %; v3 91.8 → 93.9 %, 11.1 → 7.4 %
+  // (recall@5 0.910 → 0.915); v4 89.6 → 90.1 %, 9.3 → 5.6 %; v5 94.4 → 96.2 %, 14.8 → 9.3 %; v6 84.8 → 87.6 %,
+  // 16.7 → 11.1 %; v7 91.9 %, 11.3 → 7.5 %; v8 97.3 %, 10.4 → 6.3 %; v9 90.4 → 92.0 %, 10.4 → 8.3 %; v10 92.1 → 93.3 %,
+  // 14.6 → 4.2 %; v11 97.0 → 97.6 %, 29.2 → 18.8 %. Unread meanwhile: v12 0.802, 88.4 → 89.5 %, 22.9 → 12.5 %, 98.4 %.
   it.each([
-    { part: 'v2', corpus: heldBack2, recallAt5: 0.84, precision: 0.93, reach: 0.97, falseHits: 0.18 },
-    { part: 'v3', corpus: heldBack3, recallAt5: 0.9, precision: 0.9, reach: 0.98, falseHits: 0.12 },
-    { part: 'v4', corpus: heldBack4, recallAt5: 0.82, precision: 0.88, reach: 0.96, falseHits: 0.11 },
-    { part: 'v5', corpus: heldBack5, recallAt5: 0.81, precision: 0.93, reach: 0.97, falseHits: 0.16 },
-    { part: 'v6', corpus: heldBack6, recallAt5: 0.71, precision: 0.83, reach: 0.95, falseHits: 0.18 },
-    { part: 'v7', corpus: heldBack7, recallAt5: 0.89, precision: 0.9, reach: 0.98, falseHits: 0.12 },
-    { part: 'v8', corpus: heldBack8, recallAt5: 0.92, precision: 0.96, reach: 0.98, falseHits: 0.12 },
-    { part: 'v9', corpus: heldBack9, recallAt5: 0.82, precision: 0.89, reach: 0.98, falseHits: 0.12 },
-    { part: 'v10', corpus: heldBack10, recallAt5: 0.77, precision: 0.91, reach: 0.96, falseHits: 0.16 },
-    { part: 'v11', corpus: heldBack11, recallAt5: 0.85, precision: 0.96, reach: 0.99, falseHits: 0.3 },
-    { part: 'v12', corpus: heldBack12, recallAt5: 0.79, precision: 0.87, reach: 0.97, falseHits: 0.24 },
+    { part: 'v2', corpus: heldBack2, recallAt5: 0.84, precision: 0.94, reach: 0.97, falseHits: 0.14 },
+    { part: 'v3', corpus: heldBack3, recallAt5: 0.9, precision: 0.93, reach: 0.98, falseHits: 0.08 },
+    { part: 'v4', corpus: heldBack4, recallAt5: 0.82, precision: 0.89, reach: 0.96, falseHits: 0.07 },
+    { part: 'v5', corpus: heldBack5, recallAt5: 0.81, precision: 0.95, reach: 0.97, falseHits: 0.1 },
+    { part: 'v6', corpus: heldBack6, recallAt5: 0.71, precision: 0.86, reach: 0.95, falseHits: 0.12 },
+    { part: 'v7', corpus: heldBack7, recallAt5: 0.89, precision: 0.91, reach: 0.98, falseHits: 0.08 },
+    { part: 'v8', corpus: heldBack8, recallAt5: 0.92, precision: 0.96, reach: 0.98, falseHits: 0.07 },
+    { part: 'v9', corpus: heldBack9, recallAt5: 0.82, precision: 0.91, reach: 0.98, falseHits: 0.09 },
+    { part: 'v10', corpus: heldBack10, recallAt5: 0.77, precision: 0.92, reach: 0.96, falseHits: 0.05 },
+    { part: 'v11', corpus: heldBack11, recallAt5: 0.85, precision: 0.97, reach: 0.99, falseHits: 0.2 },
+    { part: 'v12', corpus: heldBack12, recallAt5: 0.79, precision: 0.89, reach: 0.98, falseHits: 0.13 },
   ])('held-back queries $part: floors a little below the measured figures, so a regression fails', async (floor) => {
     const report = await runRetrieval(floor.corpus, { MemoryManager, ScriptedLlm }, { base: corpus });
     const all = report.ours.all;

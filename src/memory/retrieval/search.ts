@@ -105,12 +105,15 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'substring' AS match
  * in full: a misspelt word is the word asked for, it only ranks below the word spelt right) needs queryShare() of the query's
  * weight and a word of full weight (a subject, not only general words), or a short metadata term whose words
  * are all among the query's words (a phrase row) and MIN_PHRASE_SHARE of the weight, and MIN_TOP_SHARE of the
- * best such score. An unknown word
+ * best such score. A question for a quantity or a name form ("保留多久", "how are topics named") is answered only by an
+ * item whose text states one (its answer-type row, shared/search-answer-types): a memory about the subject that gives
+ * no number, or no form of a name, is about another aspect of it. An unknown word
  * weighing like the rarest is deliberate: it is most often the subject no memory is about, and the words an
  * item holds carry a hit only when they weigh as much. When every word is common the candidates are the first
  * postings of the rarest one: such a query says too little to rank a large Memory by.
  */
-const RANKED_CTE = `
+function rankedCte(checkAnswerTypes: boolean): string {
+  return `
 WITH q(g, term, kind, factor, u, n, m, unknown, guess, wk) AS (
   SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
          json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'),
@@ -167,17 +170,28 @@ scored AS MATERIALIZED (
    WHERE parts >= n GROUP BY item_id),
 eligible AS MATERIALIZED (
   SELECT item_id, score FROM scored
-   WHERE (subject AND held >= CASE WHEN units > 1 THEN :share ELSE :single END * (SELECT sum(w) FROM weights))
+   WHERE ((subject AND held >= CASE WHEN units > 1 THEN :share ELSE :single END * (SELECT sum(w) FROM weights))
       OR (item_id IN (SELECT item_id FROM phrases) AND held >= :phraseShare * (SELECT sum(w) FROM weights)))
+     ${checkAnswerTypes ? ANSWER_TYPE_CHECK : ''})
 `;
+}
 
-const CONTENT_SQL = `${RANKED_CTE}
+// The answer types the query asks for (a JSON list of answer-type rows), each a primary-key probe per candidate.
+const ANSWER_TYPE_CHECK = `AND NOT EXISTS (SELECT 1 FROM json_each(:answerTypes) a WHERE NOT EXISTS (
+           SELECT 1 FROM memory_content_terms c WHERE c.term = a.value AND c.item_id = scored.item_id))`;
+
+function contentSql(checkAnswerTypes: boolean): string {
+  return `${rankedCte(checkAnswerTypes)}
 SELECT i.id, i.kind, i.title, i.synopsis, 'content' AS match
   FROM eligible s ${ITEM_JOIN}
    AND s.item_id NOT IN (SELECT value FROM json_each(:chosen))
    AND s.score >= :topShare * (SELECT max(score) FROM eligible)
  ORDER BY s.score DESC, i.updated_at DESC, i.id
  LIMIT ${MAX_SEARCH_HITS}`;
+}
+// Two texts, so a query that asks for no answer type pays nothing for the check.
+const CONTENT_SQL = contentSql(false);
+const CONTENT_TYPED_SQL = contentSql(true);
 
 // Limits are written into the SQL, never bound: a bound LIMIT makes SQLite prepare the statement again at
 // every execution (about 1.4 ms for the ranked statement), a literal one does not.
@@ -186,7 +200,7 @@ SELECT i.id, i.kind, i.title, i.synopsis, 'content' AS match
 export const ROUTING_LIMIT = 40;
 
 // The same scorer choosing what routing shows (M-8.3): preferences and decisions only, best first.
-const ROUTING_SQL = `${RANKED_CTE}
+const ROUTING_SQL = `${rankedCte(false)}
 SELECT i.id, i.kind, i.title, i.synopsis
   FROM scored s ${ITEM_JOIN}
    AND i.kind IN ('user_preference', 'project_decision')
@@ -264,7 +278,7 @@ export function searchMemory(conn: Connection, threadId: string, query: string, 
   if (hits.length < MAX_SEARCH_HITS && q.forms.length > 0 && options.contentStage !== false) {
     hits.push(
       ...conn
-        .stmt<SearchHit>(CONTENT_SQL)
+        .stmt<SearchHit>(q.answerTypes.length > 0 ? CONTENT_TYPED_SQL : CONTENT_SQL)
         .all({
           forms: JSON.stringify(q.forms),
           thread: threadId,
@@ -273,6 +287,7 @@ export function searchMemory(conn: Connection, threadId: string, query: string, 
           single: MIN_SINGLE_SHARE,
           topShare: MIN_TOP_SHARE,
           phraseShare: MIN_PHRASE_SHARE,
+          ...(q.answerTypes.length > 0 ? { answerTypes: JSON.stringify(q.answerTypes) } : {}),
         })
         .slice(0, MAX_SEARCH_HITS - hits.length),
     );

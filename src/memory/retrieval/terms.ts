@@ -10,6 +10,7 @@ import {
   type WordGroup,
   wordGroups,
 } from '../../shared/search-words.js';
+import { answerTypeTerm, askedAnswerTypes } from '../../shared/search-answer-types.js';
 import { normalizeText } from '../../shared/text.js';
 import { specificity } from '../../shared/word-frequency.js';
 
@@ -39,6 +40,8 @@ export interface PreparedQuery {
    * identifier; the Chinese words of one glossary form, 生产|环境, are one word)].
    */
   forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number, number, 0 | 1, number][];
+  /** The answer-type rows a ranked hit must have: the query asks for a quantity or a name form (shared/search-answer-types). */
+  answerTypes: string[];
 }
 
 /** Query words the ranked stage weighs, at most. */
@@ -76,6 +79,7 @@ export function prepareQuery(query: string): PreparedQuery | null {
     substring,
     substringExact: Array.from(text).length <= SUFFIX_LENGTH,
     forms,
+    answerTypes: askedAnswerTypes(query).map(answerTypeTerm),
   };
 }
 

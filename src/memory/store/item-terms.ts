@@ -8,6 +8,7 @@ import {
   startsCjk,
   phraseWords,
 } from '../../shared/search-words.js';
+import { answerTypeTerm, statedAnswerTypes } from '../../shared/search-answer-types.js';
 import { normalizeText } from '../../shared/text.js';
 
 /**
@@ -41,7 +42,10 @@ export interface ItemTerms {
   metadata: { term: string; field: TermField }[];
   /** Suffixes of the metadata terms that start on a word boundary (substring matching through an index). */
   suffixes: string[];
-  /** Words of every field, the phrase rows of short metadata terms, the typo rows of metadata words (ranked matching). */
+  /**
+   * Words of every field, the phrase rows of short metadata terms, the typo rows of metadata words and the answer-type
+   * rows of what the text states: a quantity, a name form (ranked matching).
+   */
   content: string[];
 }
 
@@ -91,6 +95,8 @@ export function buildItemTerms(input: TermSource): ItemTerms {
     const words = [...new Set(phraseWords(text))];
     if (words.length >= 2 && words.length <= MAX_PHRASE_WORDS) content.add(phraseKey(words));
   }
+  // M-7.7: an item that states a quantity or a name form may answer a question for one ("保留多久", "how are topics named").
+  for (const type of statedAnswerTypes(`${metadataText}\n${input.synopsis}\n${input.content}`)) content.add(answerTypeTerm(type));
   let typoWords = 0;
   for (const word of spellings(metadataText)) {
     if (typoWords >= MAX_TYPO_WORDS) break;
