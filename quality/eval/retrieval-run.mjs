@@ -28,7 +28,11 @@ const readParts = [
   ['retrieval.heldback11.v1.json', 'Held-back queries v11 (read)'],
 ];
 // The held-back parts kept unread: figures only, their queries are never printed, not even with --failures.
-const unreadParts = [['retrieval.heldback12.v1.json', 'Held-back queries v12 (unread)']];
+const unreadParts = [
+  ['retrieval.heldback12.v1.json', 'Held-back queries v12 (unread)'],
+  ['retrieval.heldback13.v1.json', 'Held-back part v13, own project (unread)'],
+  ['retrieval.heldback14.v1.json', 'Held-back part v14, own project (unread)'],
+];
 const unread = option('heldback');
 
 await runEvaluation('quality/eval/retrieval-eval.test.ts', {
