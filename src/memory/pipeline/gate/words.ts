@@ -314,19 +314,21 @@ export class Phrases {
     this.regex.lastIndex = from;
     for (let found = this.regex.exec(text); found !== null; found = this.regex.exec(text)) {
       let m = found;
+      // A retry starts one code point later: a `u` regex set inside a surrogate pair matches from the pair's start
+      // again, so "+ 1" after an emoji would find the same match for ever.
       if (this.englishMidWord(m, text)) {
-        this.regex.lastIndex = m.index + 1;
+        this.regex.lastIndex = nextCodePoint(text, m.index);
         continue;
       }
       if (m[0].length === 0) {
-        this.regex.lastIndex += 1;
+        this.regex.lastIndex = nextCodePoint(text, m.index);
         continue;
       }
       if (m.index >= to) break;
       if (this.align !== 'none' && HAN.test(m[0][0]!) && !span.aligned(m.index, m.index + m[0].length, this.align === 'either')) {
         const other = this.alternative(span, m.index, m.index + m[0].length);
         if (!other) {
-          this.regex.lastIndex = m.index + 1;
+          this.regex.lastIndex = nextCodePoint(text, m.index);
           continue;
         }
         m = other;
@@ -381,4 +383,9 @@ export class Phrases {
     }
     return out + span.text.slice(at);
   }
+}
+
+/** The index of the code point after the one at `index` (an emoji or other astral character is two code units). */
+function nextCodePoint(text: string, index: number): number {
+  return index + ((text.codePointAt(index) ?? 0) > 0xffff ? 2 : 1);
 }
