@@ -20,10 +20,11 @@ import { isReportingFrame } from './speaker.js';
 import { inCodeOrOutput, insideRanges, nearPaste, quotedRanges } from './text-types.js';
 import { type GateProblem, held, problem, type StatementKind } from './verdict.js';
 import { fold, type Hit, matchesOf, Phrases, Span } from './words.js';
-import { isRemembered, rememberOverrules } from '../remember-act.js';
+import { isRemembered, rememberedWords, rememberOverrules } from '../remember-act.js';
 import { scoped } from './shape.js';
 import { dropsBack } from './drops.js';
 import { reread } from './reread.js';
+import { asksToRecall, lateReading } from './late-reading.js';
 
 // A delimitative or this-time-only task ("更新一下", "this time"): an offer of work, not a project choice.
 const ONE_TIME = /一下|这次|这一次|\bthis time\b|\bright now\b/u;
@@ -50,10 +51,15 @@ export function judgeStatement(
   kind: StatementKind,
   next: string | null = null,
 ): GateProblem | null {
-  const found = correctionOf(reread(readStatement(text, begin, end, kind, next), text, begin, end, kind), text, begin, end);
+  const first = correctionOf(reread(readStatement(text, begin, end, kind, next), text, begin, end, kind), text, begin, end);
+  const found = lateReading(first, text, begin, end, kind, (alone) => judgeStatement(alone, 0, alone.length, kind, next));
   // M-5.7: an explicit `/remember` is the user's standing act, so it overrules the reading of the words; who
   // speaks and what is taken back still count, and then the user has already decided: no suggestion is held.
-  if (found === null || !isRemembered(text, end, kind)) return found;
+  if (!isRemembered(text, end, kind)) return found;
+  // "/remember which pattern did we pick last month?": words that ask for something recalled hold nothing to store.
+  const words = rememberedWords(text);
+  if (words !== null && asksToRecall(words)) return problem('question', 'the remember asks for something recalled', 'refuse');
+  if (found === null) return found;
   if (!rememberOverrules(found.reason)) return { ...found, verdict: 'refuse' };
   // The words are overruled, not what the next turn takes back ("/remember …" then "刚才那条打错了，不算").
   return next !== null && retractsLater(next) ? problem('retracted', 'the next turn takes the remember back', 'refuse') : null;
