@@ -71,6 +71,11 @@ export function lateReading(
     () => ownRuleAfterAdvice(found, said),
     () => thisProjectAfterOther(found, fold(text.slice(begin, end))),
     () => scopeOutsideQuote(found, text, begin, end, after, rejudge),
+    () => cleanCorrection(found, text, end, rejudge),
+    () => recurringConditionToAssistant(found, said),
+    () => bareWeakener(found, said),
+    () => placementRule(found, said, kind),
+    () => contentAfterPreference(found, said),
   ];
   for (const read of readings) {
     const verdict = read();
@@ -179,6 +184,8 @@ function forwarded(found: GateProblem | null, text: string, begin: number, end: 
   const folded = fold(text);
   const lead = FORWARD_LEAD.exec(folded);
   if (!lead) return undefined;
+  // (The quote's offsets in the folded text: folding may change lengths.)
+  const [qb, qe] = [fold(text.slice(0, begin)).length, fold(text.slice(0, end)).length];
   // What is forwarded: the rest of the lead's line, or the first line after it when the colon ends the line.
   let from = lead.index + lead[0].length;
   while (from < folded.length && /[^\S\n]/u.test(folded[from]!)) from += 1;
@@ -186,7 +193,7 @@ function forwarded(found: GateProblem | null, text: string, begin: number, end: 
   const lineEnd = folded.indexOf('\n', from);
   const to = lineEnd < 0 ? folded.length : lineEnd;
   // The quote must reach into the forwarded words, not only a line of the user's own after them.
-  if (!(begin < to && end > from) || to - from < 4) return undefined;
+  if (!(qb < to && qe > from) || to - from < 4) return undefined;
   // (A line of the user's own after the forwarded one that takes it on: "这个我同意，这个 repo 就这么执行".)
   const own = folded
     .slice(to)
@@ -350,4 +357,84 @@ export function asksToRecall(body: string): boolean {
   const said = fold(body).trim();
   if (!/[?？][\s\p{P}]*$/u.test(said) && !/来着[\s\p{P}]*$/u.test(said)) return false;
   return /来着|哪(?:个|些|几|里|儿)|什么|多少|为什么|怎么|是否|\b(?:which|what|when|where|who|why|how|did we|do we|have we)\b/u.test(said);
+}
+
+const RESTATING = /^(?:我是说|我说的是|我的意思是|我刚才是说|(?:sorry, )?i meant|what i meant)$/u;
+// A hedge in what a correction restates: the user is not sure of the new value either.
+const CORRECTION_HEDGE = /[?？]|说不清|不确定|不好说|\bwhichever\b|\bhmm+\b|\bor\b|或者|还是/u;
+// What opens a correction and stands right before it ("no wait,", "sorry, typo,", "不对，").
+const CORRECTION_OPENERS = /(?:[\s\p{P}]|\b(?:no|wait|sorry|typo|oops|ugh|i)\b|不对|不是|错了|打错了|说错了|呃|啊|哦|我)+$/u;
+/**
+ * "…用德语缩写，不对，我是说以后都用英文全称", "…by date. no wait, I meant by dataset version": a correction of an act
+ * said earlier in the same turn, whose restated words stand as an act of their own or change only a value of that
+ * act, with no hedge of its own, is the user's rule (a hedged one, or one of a turn not in view, stays held).
+ */
+function cleanCorrection(found: GateProblem | null, text: string, end: number, rejudge: Rejudge): Reading {
+  if (found === null || !['correction', 'no_speech_act'].includes(found.reason)) return undefined;
+  const folded = fold(text.slice(0, end));
+  const marks = P.corrections.find(new Span(folded)).filter((h) => !/^(?:更正|纠正)/u.test(h.text));
+  const mark = marks.at(-1);
+  // (With no act read at all, only a word restating what was meant opens the correction: "I meant …", "我是说…".)
+  if (!mark || (found.reason === 'no_speech_act' && !RESTATING.test(mark.text))) return undefined;
+  // (In the quote's own sentence or the one before: "going forward, X. no wait, I meant Y".)
+  // (Offsets of the folded text: folding may change lengths, "…" becoming "...".)
+  const restated = folded.slice(mark.end);
+  // A word naming the slip ("打错了", "by mistake") restates only through a copula after it ("…，是 X").
+  if (!RESTATING.test(mark.text) && !/^[\s\p{P}]*(?:应该是|是|it's|it is|should be)/u.test(fold(restated))) return undefined;
+  const whole = fold(text).slice(mark.end);
+  if (CORRECTION_HEDGE.test(whole) || P.speculation.has(new Span(whole)) || P.undecided.has(new Span(whole))) return undefined;
+  if (Array.from(restated.replace(/[\s\p{P}]/gu, '')).length < 2) return undefined;
+  // What is corrected stands in this turn before the correction ("I misspoke earlier — …" corrects a turn not in
+  // view: held), as an act of its own.
+  const before = folded.slice(0, mark.index).replace(CORRECTION_OPENERS, '');
+  if (Array.from(before.replace(/[\s\p{P}]/gu, '')).length < 4) return undefined;
+  const prior = rejudge(before);
+  if (prior !== null && prior.verdict === 'refuse') return undefined;
+  return rejudge(restated) === null || prior === null ? null : undefined;
+}
+
+// A recurring condition opening the sentence ("只要…", "一有…就", "whenever …").
+const RECURRING = /^(?:[^，,。]{0,16}?(?:只要|一有|每当|凡是|一旦)|(?:whenever|any time|every time)\b)/u;
+const TO_ASSISTANT = /你|\byou\b/u;
+/**
+ * "URDF 一有改动你就提醒我跑 check_urdf，…", "…只要用到 cv2.resize，you tell me which flag": a request to the assistant
+ * under a recurring condition is a standing rule, not a task for now, and needs no other scope.
+ */
+function recurringConditionToAssistant(found: GateProblem | null, said: string): Reading {
+  if (found === null || !['weak_evidence', 'one_off_request'].includes(found.reason)) return undefined;
+  if (!RECURRING.test(said) || !TO_ASSISTANT.test(said) || /[?？]/u.test(said) || hedgedSaid(said)) return undefined;
+  return null;
+}
+function hedgedSaid(said: string): boolean {
+  const span = new Span(said);
+  return [P.undecided, P.speculation, P.hypothetical, P.temporary].some((words) => words.has(span));
+}
+
+/** "Elm 例子 40 行以内 if possible": a constraint with no verb of its own, weakened by a bare weakener: held. */
+function bareWeakener(found: GateProblem | null, said: string): Reading {
+  if (found?.reason !== 'no_speech_act' || /[?？]/u.test(said)) return undefined;
+  const weak = P.weakeners.find(new Span(said));
+  if (weak.length === 0 || P.thirdParties.has(new Span(said))) return undefined;
+  return problem('weakened', 'a constraint weakened by a bare weakener, with no act of its own');
+}
+
+// "Any template shared by two chains moves to prompts/", "If a measure is used in two reports, it lives in the
+// shared model": a universal or generic subject and a present verb of placement.
+const GENERIC_SUBJECT = /^(?:(?:any|every|each|all)\s+[a-z]|if\s+(?:a|an|any)\s+[a-z][^,]{2,80},\s*(?:it|they)\s)/u;
+const PLACEMENT = /\b(?:lives?|goes|go|moves?|belongs?|stays?|sits?|is kept|are kept)\s+(?:in|into|to|under|on)\b/u;
+const SECOND_RULE = /\b(?:not|never)\s+(?:in|into|to|under|on)\b|\band\s+(?:gets|get|is|are|has|have)\b/u;
+/** A generic subject and a verb of placement, set against an alternative or with a second rule: where things go. */
+function placementRule(found: GateProblem | null, said: string, kind: StatementKind): Reading {
+  if (kind !== 'project_decision' || found?.reason !== 'no_speech_act') return undefined;
+  if (!GENERIC_SUBJECT.test(said) || !PLACEMENT.test(said) || /[?？]/u.test(said) || hedgedSaid(said)) return undefined;
+  if (P.thirdParties.has(new Span(said)) || P.otherProjects.has(new Span(said))) return undefined;
+  return SECOND_RULE.test(said) ? null : problem('weak_evidence', 'a generic rule of placement with no scope: held for the user');
+}
+
+const OPENING_PREFERENCE = /^(?:i prefer|i'd prefer|i like|我更喜欢|我喜欢|我倾向于?)\s*/u;
+/** "I prefer 先给命令，后台菜单怎么点放最后": after an opening verb of preferring, a wh-word with no question mark is content. */
+function contentAfterPreference(found: GateProblem | null, said: string): Reading {
+  if (found?.reason !== 'question' || !OPENING_PREFERENCE.test(said) || /[?？吗呢]/u.test(said)) return undefined;
+  if (hedgedSaid(said) || P.thirdParties.has(new Span(said))) return undefined;
+  return null;
 }
