@@ -267,6 +267,11 @@ function firstSentence(text: string | null): string | null {
   return first ? text.slice(first.start, first.end) : null;
 }
 
+// "Import mode it is", "tabs it is": a choice named, then "it is" — the English formula of choosing.
+// (The choice is a name of a few words, no clause: "I know what it is" names nothing.)
+const CHOSEN =
+  /^[\s\p{S}]*(?!.*\b(?:what|whatever|how|where|why|who|which|that|this|i|you|we|know|see|think|guess)\b)[\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}.+#/-]+){0,3}\s+it is[\s\p{S}]*$/u;
+
 export type ConfirmationVerdict = { confirms: true } | { confirms: false; problem: GateProblem | null };
 
 /**
@@ -289,7 +294,9 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
     .at(-1)!;
   // … or it judges the proposal ("这个思路好", "that approach works").
   // … or a part of it ("第一点同意", "the first point sounds good").
-  const approval = (P.proposalNouns.has(new Span(lead)) && P.deictics.has(new Span(lead))) || P.proposalParts.has(new Span(lead));
+  // … or it names the choice with the formula of choosing ("Import mode it is", "tabs it is").
+  const approval =
+    (P.proposalNouns.has(new Span(lead)) && P.deictics.has(new Span(lead))) || P.proposalParts.has(new Span(lead)) || CHOSEN.test(lead);
   if (!approval && P.fillers.strip(new Span(P.negations.strip(new Span(lead)))).replace(/[\s\p{P}\p{S}]/gu, '').length > 0) {
     return { confirms: false, problem: null };
   }
@@ -321,7 +328,9 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
   if (elsewhere) return { confirms: false, problem: held(elsewhere) };
   // Short, or what follows extends the proposal into a rule ("yes, do that — and make it the standard for any
   // new client", "后面新写的接口都按这个来").
-  const rest = P.fillers.strip(new Span(P.confirmations.strip(span))).replace(/[\s\p{P}\p{S}]/gu, '');
+  // (The choice a formula of choosing names is the proposal's, not words of the user's own.)
+  const said = CHOSEN.test(lead) ? new Span(span.text.slice(first.index)) : span;
+  const rest = P.fillers.strip(new Span(P.confirmations.strip(said))).replace(/[\s\p{P}\p{S}]/gu, '');
   const extends_ = P.standing.has(span) || P.decision.has(span) || P.extensions.has(span) || P.proposalReferences.has(span);
   return anyLength || Array.from(rest).length <= 8 || extends_ ? { confirms: true } : { confirms: false, problem: null };
 }
@@ -595,7 +604,11 @@ export function judgeDiscussion(
       worded = true;
       return true;
     });
+    // "Background for this conversation: …", "背景：…": a label naming what follows as this thread's context is
+    // evidence of discussing (code facts with no word of discussion are still code facts).
+    const labelled = own.length > 0 && CONTEXT_LABEL.test(own[0]!.span.text);
     if (isFact && worded) {
+      if (labelled) return null;
       held ??= problem('weak_evidence', 'a statement of fact beside a word of discussion', 'suggest');
       continue;
     }
@@ -612,7 +625,7 @@ export function judgeDiscussion(
           AT_WORK.test(s.span.text) ||
           GOAL.test(s.span.text),
       );
-      if (discussing) return null;
+      if (discussing || labelled) return null;
       held ??= problem('weak_evidence', 'nothing in it says what is being discussed', 'suggest');
     }
   }
@@ -620,6 +633,8 @@ export function judgeDiscussion(
 }
 
 const STANDING_WISH = /^[\s\p{P}]*$/u;
+const CONTEXT_LABEL =
+  /^\s*(?:(?:some\s+)?background|context|for context)(?:\s+(?:for|on)\s+(?:this|the)\s+(?:conversation|thread|discussion|chat))?\s*[:：]|^\s*(?:背景|上下文|前情提要)(?:是|一下)?\s*[:：]/u;
 // The marker, then the assistant's answers as the topic ("以后回答都…", "from now on, your answers …").
 const ANSWERS_TOPIC =
   /^\p{Script=Han}{2,3}(?:你的)?(?:回答|回复|答复)|^(?:[a-z]+\s+){1,3},?\s*(?:your\s+)?(?:answers|replies|responses)\b/u;

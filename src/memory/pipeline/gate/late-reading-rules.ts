@@ -272,4 +272,23 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     kind: p,
     fires: ['I prefer 先给 curl 的例子，界面上怎么点放最后。'],
   },
+  {
+    name: 'unless-rule',
+    reads: 'a universal negative subject and a verb of going out or in with its condition (nothing merges unless …)',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['We deploy the API from main here, and nothing merges unless the contract tests pass.'],
+  },
+  {
+    name: 'context-label',
+    reads: 'a label naming what follows as this thread’s context (Background for this conversation:, 背景：)',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: 'discussion_context',
+    fires: [
+      'Background for this conversation: the billing service is halfway through moving from REST to gRPC, and only the invoice endpoint is done.',
+      '背景：这个服务正在从 MySQL 迁到 Postgres，目前只迁了订单表。',
+    ],
+  },
 ];

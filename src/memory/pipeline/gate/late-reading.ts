@@ -76,6 +76,7 @@ export function lateReading(
     () => bareWeakener(found, said),
     () => placementRule(found, said, kind),
     () => contentAfterPreference(found, said),
+    () => unlessRule(found, said, kind),
   ];
   for (const read of readings) {
     const verdict = read();
@@ -436,5 +437,17 @@ const OPENING_PREFERENCE = /^(?:i prefer|i'd prefer|i like|我更喜欢|我喜�
 function contentAfterPreference(found: GateProblem | null, said: string): Reading {
   if (found?.reason !== 'question' || !OPENING_PREFERENCE.test(said) || /[?？吗呢]/u.test(said)) return undefined;
   if (hedgedSaid(said) || P.thirdParties.has(new Span(said))) return undefined;
+  return null;
+}
+
+// "Nothing ships unless it has been validated", "no migration merges without a down script": a universal negative
+// subject, a verb of going out or in, and its condition — a gate the project keeps ("until Friday" names a time,
+// not a condition: not read).
+const UNLESS_RULE =
+  /\b(?:nothing|no\s+[a-z][\w-]*)\s+(?:ever\s+)?(?:ships|merges|lands|deploys|goes out|goes in|goes live|gets merged|gets deployed|gets released|is released|is merged)\s+(?:unless|without)\b/u;
+function unlessRule(found: GateProblem | null, said: string, kind: StatementKind): Reading {
+  if (kind !== 'project_decision' || found?.reason !== 'no_speech_act' || !UNLESS_RULE.test(said)) return undefined;
+  if (/[?？]/u.test(said) || hedgedSaid(said) || P.thirdParties.has(new Span(said)) || P.otherProjects.has(new Span(said)))
+    return undefined;
   return null;
 }
