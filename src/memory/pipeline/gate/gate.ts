@@ -269,8 +269,11 @@ function firstSentence(text: string | null): string | null {
 
 // "Import mode it is", "tabs it is": a choice named, then "it is" — the English formula of choosing.
 // (The choice is a name of a few words, no clause: "I know what it is" names nothing.)
-const CHOSEN =
-  /^[\s\p{S}]*(?!.*\b(?:what|whatever|how|where|why|who|which|that|this|i|you|we|know|see|think|guess)\b)[\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}.+#/-]+){0,3}\s+it is[\s\p{S}]*$/u;
+const CHOSEN = new RegExp(
+  String.raw`^[\s\p{S}]*(?!.*\b(?:what|whatever|how|where|why|who|which|that|this|i|you|we|know|see|think|guess)\b)` +
+    String.raw`[\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}.+#/-]+){0,3}\s+it is[\s\p{S}]*$`,
+  'u',
+);
 
 export type ConfirmationVerdict = { confirms: true } | { confirms: false; problem: GateProblem | null };
 
@@ -633,8 +636,12 @@ export function judgeDiscussion(
 }
 
 const STANDING_WISH = /^[\s\p{P}]*$/u;
-const CONTEXT_LABEL =
-  /^\s*(?:(?:some\s+)?background|context|for context)(?:\s+(?:for|on)\s+(?:this|the)\s+(?:conversation|thread|discussion|chat))?\s*[:：]|^\s*(?:背景|上下文|前情提要)(?:是|一下)?\s*[:：]/u;
+const CONTEXT_LABEL = new RegExp(
+  String.raw`^\s*(?:(?:some\s+)?background|context|for context)` +
+    String.raw`(?:\s+(?:for|on)\s+(?:this|the)\s+(?:conversation|thread|discussion|chat))?\s*[:：]` +
+    String.raw`|^\s*(?:背景|上下文|前情提要)(?:是|一下)?\s*[:：]`,
+  'u',
+);
 // The marker, then the assistant's answers as the topic ("以后回答都…", "from now on, your answers …").
 const ANSWERS_TOPIC =
   /^\p{Script=Han}{2,3}(?:你的)?(?:回答|回复|答复)|^(?:[a-z]+\s+){1,3},?\s*(?:your\s+)?(?:answers|replies|responses)\b/u;

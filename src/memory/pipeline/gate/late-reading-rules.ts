@@ -287,7 +287,7 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     verdict: 'accept',
     kind: 'discussion_context',
     fires: [
-      'Background for this conversation: the billing service is halfway through moving from REST to gRPC, and only the invoice endpoint is done.',
+      'Background for this conversation: the billing service is halfway through moving to gRPC, only invoices are done.',
       '背景：这个服务正在从 MySQL 迁到 Postgres，目前只迁了订单表。',
     ],
   },

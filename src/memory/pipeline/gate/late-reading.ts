@@ -443,8 +443,12 @@ function contentAfterPreference(found: GateProblem | null, said: string): Readin
 // "Nothing ships unless it has been validated", "no migration merges without a down script": a universal negative
 // subject, a verb of going out or in, and its condition — a gate the project keeps ("until Friday" names a time,
 // not a condition: not read).
-const UNLESS_RULE =
-  /\b(?:nothing|no\s+[a-z][\w-]*)\s+(?:ever\s+)?(?:ships|merges|lands|deploys|goes out|goes in|goes live|gets merged|gets deployed|gets released|is released|is merged)\s+(?:unless|without)\b/u;
+const UNLESS_RULE = new RegExp(
+  String.raw`\b(?:nothing|no\s+[a-z][\w-]*)\s+(?:ever\s+)?` +
+    String.raw`(?:ships|merges|lands|deploys|goes out|goes in|goes live|gets merged|gets deployed|gets released|is released|is merged)` +
+    String.raw`\s+(?:unless|without)\b`,
+  'u',
+);
 function unlessRule(found: GateProblem | null, said: string, kind: StatementKind): Reading {
   if (kind !== 'project_decision' || found?.reason !== 'no_speech_act' || !UNLESS_RULE.test(said)) return undefined;
   if (/[?？]/u.test(said) || hedgedSaid(said) || P.thirdParties.has(new Span(said)) || P.otherProjects.has(new Span(said)))
