@@ -52,6 +52,7 @@ export function judgeStatement(
   next: string | null = null,
 ): GateProblem | null {
   const first = correctionOf(reread(readStatement(text, begin, end, kind, next), text, begin, end, kind), text, begin, end);
+  // The third reading (late-reading.ts); what it judges alone is judged as any statement.
   const found = lateReading(first, text, begin, end, kind, (alone) => judgeStatement(alone, 0, alone.length, kind, next));
   // M-5.7: an explicit `/remember` is the user's standing act, so it overrules the reading of the words; who
   // speaks and what is taken back still count, and then the user has already decided: no suggestion is held.

@@ -33,7 +33,17 @@ function wholePart(words: L.Words): RegExp {
 const accepted = (found: GateProblem | null): boolean => found === null || found.reason === 'weak_evidence';
 
 /** The comma-, colon- and dash-separated parts of a folded text, trailing punctuation dropped. */
+// (The readings split the same sentence again and again: the last few splits are kept.)
+const PARTS = new Map<string, string[]>();
 function partsOf(said: string): string[] {
+  const known = PARTS.get(said);
+  if (known) return known;
+  if (PARTS.size >= 8) PARTS.clear();
+  const parts = split(said);
+  PARTS.set(said, parts);
+  return parts;
+}
+function split(said: string): string[] {
   return said
     .split(/[，,;；:：—–。.!！?？\n]|\s-\s|…+|\.{2,}/u)
     .map((c) => c.replace(/[\s\p{P}\p{S}]+$/u, '').trim())
@@ -52,8 +62,11 @@ export function lateReading(
   const covering = sentencesCovering(sentences, begin, end);
   if (covering.length === 0) return found;
   const said = fold(text.slice(covering[0]!.start, covering[covering.length - 1]!.end)).trim();
-  const whole = fold(text);
-  const after = fold(text.slice(end));
+  // (Folded lazily: most statements reach only the readings that need neither.)
+  let wholeText: string | undefined;
+  let afterText: string | undefined;
+  const whole = (): string => (wholeText ??= fold(text));
+  const after = (): string => (afterText ??= fold(text.slice(end)));
   const readings: (() => Reading)[] = [
     () => failingHabit(found, said),
     () => defaultBehaviour(found, text.slice(covering[0]!.start, covering[covering.length - 1]!.end)),
@@ -62,15 +75,18 @@ export function lateReading(
     () => doubtTail(found, said),
     () => nobodyDecided(found, said),
     () => laterMarker(found, said),
-    () => disavowed(found, whole),
+    () => disavowed(found, whole()),
     () => forwarded(found, text, begin, end),
     () => misaddressed(found, fold(text.slice(begin))),
     () => oneOffChain(found, said),
     () => ironicExclamation(found, said),
-    () => firmAdoption(found, whole),
+    () => firmAdoption(found, whole()),
     () => ownRuleAfterAdvice(found, said),
     () => thisProjectAfterOther(found, fold(text.slice(begin, end))),
-    () => scopeOutsideQuote(found, text, begin, end, after, rejudge),
+    () =>
+      found !== null && ['temporary', 'retracted'].includes(found.reason)
+        ? scopeOutsideQuote(found, text, begin, end, after(), rejudge)
+        : undefined,
     () => cleanCorrection(found, text, end, rejudge),
     () => recurringConditionToAssistant(found, said),
     () => bareWeakener(found, said),
@@ -360,6 +376,7 @@ export function asksToRecall(body: string): boolean {
   return /来着|哪(?:个|些|几|里|儿)|什么|多少|为什么|怎么|是否|\b(?:which|what|when|where|who|why|how|did we|do we|have we)\b/u.test(said);
 }
 
+const RESTATING_ANYWHERE = /我是说|我说的是|我的意思是|我刚才是说|\bi meant\b|\bwhat i meant\b/iu;
 const RESTATING = /^(?:我是说|我说的是|我的意思是|我刚才是说|(?:sorry, )?i meant|what i meant)$/u;
 // A hedge in what a correction restates: the user is not sure of the new value either.
 const CORRECTION_HEDGE = /[?？]|说不清|不确定|不好说|\bwhichever\b|\bhmm+\b|\bor\b|或者|还是/u;
@@ -372,6 +389,8 @@ const CORRECTION_OPENERS = /(?:[\s\p{P}]|\b(?:no|wait|sorry|typo|oops|ugh|i)\b|�
  */
 function cleanCorrection(found: GateProblem | null, text: string, end: number, rejudge: Rejudge): Reading {
   if (found === null || !['correction', 'no_speech_act'].includes(found.reason)) return undefined;
+  // (With no act read, only a word restating what was meant opens a correction: a cheap test before the matcher.)
+  if (found.reason === 'no_speech_act' && !RESTATING_ANYWHERE.test(text)) return undefined;
   const folded = fold(text.slice(0, end));
   const marks = P.corrections.find(new Span(folded)).filter((h) => !/^(?:更正|纠正)/u.test(h.text));
   const mark = marks.at(-1);
@@ -411,9 +430,14 @@ function hedgedSaid(said: string): boolean {
   return [P.undecided, P.speculation, P.hypothetical, P.temporary].some((words) => words.has(span));
 }
 
+// Any weakener's words, a cheap test before the matcher reads word boundaries.
+const WEAKENER_WORD = new RegExp(
+  [...L.WEAKENERS.zh, ...L.WEAKENERS.en].map((w) => escape(w).replace(/\\\{gap\\\}/gu, '.*?')).join('|'),
+  'u',
+);
 /** "Elm 例子 40 行以内 if possible": a constraint with no verb of its own, weakened by a bare weakener: held. */
 function bareWeakener(found: GateProblem | null, said: string): Reading {
-  if (found?.reason !== 'no_speech_act' || /[?？]/u.test(said)) return undefined;
+  if (found?.reason !== 'no_speech_act' || /[?？]/u.test(said) || !WEAKENER_WORD.test(said)) return undefined;
   const weak = P.weakeners.find(new Span(said));
   if (weak.length === 0 || P.thirdParties.has(new Span(said))) return undefined;
   return problem('weakened', 'a constraint weakened by a bare weakener, with no act of its own');
