@@ -40,6 +40,9 @@ export type { GateProblem, GateReason, StatementKind, Verdict } from './verdict.
  * beside a rule, a retraction right after, a tag question, a reporting frame before).
  */
 
+// Set while the third reading judges the quoted words alone.
+let judgingAlone = false;
+
 /**
  * Judges a quoted user statement as a preference or decision. `next` is the user text of the turn right after
  * it, if any, for a retraction there. Returns null when the statement stands.
@@ -52,8 +55,17 @@ export function judgeStatement(
   next: string | null = null,
 ): GateProblem | null {
   const first = correctionOf(reread(readStatement(text, begin, end, kind, next), text, begin, end, kind), text, begin, end);
-  // The third reading (late-reading.ts); what it judges alone is judged as any statement.
-  const found = lateReading(first, text, begin, end, kind, (alone) => judgeStatement(alone, 0, alone.length, kind, next));
+  // The third reading (late-reading.ts); what it judges alone is judged as any statement, once: inside that
+  // judgement nothing is judged alone again (a turn of many corrections would otherwise recurse on each).
+  const found = lateReading(first, text, begin, end, kind, (alone) => {
+    if (judgingAlone) return problem('no_speech_act', 'not judged alone again inside a judgement of its own');
+    judgingAlone = true;
+    try {
+      return judgeStatement(alone, 0, alone.length, kind, next);
+    } finally {
+      judgingAlone = false;
+    }
+  });
   // M-5.7: an explicit `/remember` is the user's standing act, so it overrules the reading of the words; who
   // speaks and what is taken back still count, and then the user has already decided: no suggestion is held.
   if (!isRemembered(text, end, kind)) return found;

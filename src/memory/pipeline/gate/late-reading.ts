@@ -187,7 +187,9 @@ function disavowed(found: GateProblem | null, whole: string): Reading {
 }
 
 const FORWARD_LEAD = new RegExp(
-  `(?:${L.LATE_FORWARDING.zh.map(escape).join('|')}|(?:^|\\n)\\s*(?:${L.LATE_FORWARDING.en.map(escape).join('|')})\\b)[^:：\\n]{0,24}[:：]`,
+  `(?:${L.LATE_FORWARDING.zh.map(escape).join('|')}` +
+    // (An English lead opens its line: spaces, not line breaks, before it — a run of blank lines stays linear.)
+    `|(?:^|\\n)[^\\S\\n]*(?:${L.LATE_FORWARDING.en.map(escape).join('|')})\\b)[^:：\\n]{0,24}[:：]`,
   'u',
 );
 const AUTHORED = anyOf(L.LATE_AUTHORED);
