@@ -4437,10 +4437,11 @@ export const REREAD_RULE_CONTENT = w(
 
 /** Predicates of software failing ("总是 OOM 退出", "always crashes"): what happens, not what should. */
 export const LATE_FAILURES = w(
-  ['oom', '崩溃', '崩了', '挂掉', '挂了', '报错', '超时', '卡死', '卡住', '退出', '冲突', '失败', '闪退', 'abend', '死锁'],
+  ['崩溃', '崩了', '挂掉', '挂了', '报错', '超时', '卡死', '卡住', '退出', '冲突', '失败', '闪退', '死锁'],
   [
     'oom',
     'ooms',
+    'abend',
     'crash',
     'crashes',
     'crashed',
