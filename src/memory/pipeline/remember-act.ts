@@ -26,3 +26,9 @@ export function isRemembered(userText: string, quoteEnd: number, kind: string): 
 export function rememberOverrules(reason: string): boolean {
   return !NEVER_OVERRULED.has(reason);
 }
+
+/** The words of an explicit remember in the user turn (after the command), or null when there is none. */
+export function rememberedWords(userText: string): string | null {
+  const act = readRememberAct(userText);
+  return act === null ? null : userText.slice(act.textStart);
+}

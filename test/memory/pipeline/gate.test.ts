@@ -140,6 +140,13 @@ describe('M-5.3 / M-5.6 confirmations and discussion context', () => {
     expect(judgeConfirmation('Sounds good, go with that.', 0, 11)).toEqual({ confirms: true });
     expect(judgeConfirmation('不行', 0, 2).confirms).toBe(false);
     expect(judgeConfirmation('No, not ok.', 8, 10)).toMatchObject({ confirms: false, problem: { reason: 'negated' } });
+  });
+
+  it('the formula of choosing ("X it is") names the choice and confirms it', () => {
+    const all = (text: string): ReturnType<typeof judgeConfirmation> => judgeConfirmation(text, 0, text.length);
+    expect(all('Tabs it is, go with that.')).toEqual({ confirms: true });
+    expect(all('Postgres 16 it is 👍 do that.')).toEqual({ confirms: true });
+    expect(all('Whatever it is, not now.').confirms).toBe(false);
     expect(judgeConfirmation('好的，我再想想。', 0, 2)).toMatchObject({ confirms: false, problem: { reason: 'undecided' } });
     expect(judgeConfirmation('好，这次先这样。', 0, 1)).toMatchObject({ confirms: false, problem: { reason: 'temporary' } });
   });

@@ -20,10 +20,11 @@ import { isReportingFrame } from './speaker.js';
 import { inCodeOrOutput, insideRanges, nearPaste, quotedRanges } from './text-types.js';
 import { type GateProblem, held, problem, type StatementKind } from './verdict.js';
 import { fold, type Hit, matchesOf, Phrases, Span } from './words.js';
-import { isRemembered, rememberOverrules } from '../remember-act.js';
+import { isRemembered, rememberedWords, rememberOverrules } from '../remember-act.js';
 import { scoped } from './shape.js';
 import { dropsBack } from './drops.js';
 import { reread } from './reread.js';
+import { asksToRecall, lateReading } from './late-reading.js';
 
 // A delimitative or this-time-only task ("更新一下", "this time"): an offer of work, not a project choice.
 const ONE_TIME = /一下|这次|这一次|\bthis time\b|\bright now\b/u;
@@ -39,6 +40,9 @@ export type { GateProblem, GateReason, StatementKind, Verdict } from './verdict.
  * beside a rule, a retraction right after, a tag question, a reporting frame before).
  */
 
+// Set while the third reading judges the quoted words alone.
+let judgingAlone = false;
+
 /**
  * Judges a quoted user statement as a preference or decision. `next` is the user text of the turn right after
  * it, if any, for a retraction there. Returns null when the statement stands.
@@ -50,10 +54,25 @@ export function judgeStatement(
   kind: StatementKind,
   next: string | null = null,
 ): GateProblem | null {
-  const found = correctionOf(reread(readStatement(text, begin, end, kind, next), text, begin, end, kind), text, begin, end);
+  const first = correctionOf(reread(readStatement(text, begin, end, kind, next), text, begin, end, kind), text, begin, end);
+  // The third reading (late-reading.ts); what it judges alone is judged as any statement, once: inside that
+  // judgement nothing is judged alone again (a turn of many corrections would otherwise recurse on each).
+  const found = lateReading(first, text, begin, end, kind, (alone) => {
+    if (judgingAlone) return problem('no_speech_act', 'not judged alone again inside a judgement of its own');
+    judgingAlone = true;
+    try {
+      return judgeStatement(alone, 0, alone.length, kind, next);
+    } finally {
+      judgingAlone = false;
+    }
+  });
   // M-5.7: an explicit `/remember` is the user's standing act, so it overrules the reading of the words; who
   // speaks and what is taken back still count, and then the user has already decided: no suggestion is held.
-  if (found === null || !isRemembered(text, end, kind)) return found;
+  if (!isRemembered(text, end, kind)) return found;
+  // "/remember which pattern did we pick last month?": words that ask for something recalled hold nothing to store.
+  const words = rememberedWords(text);
+  if (words !== null && asksToRecall(words)) return problem('question', 'the remember asks for something recalled', 'refuse');
+  if (found === null) return found;
   if (!rememberOverrules(found.reason)) return { ...found, verdict: 'refuse' };
   // The words are overruled, not what the next turn takes back ("/remember …" then "刚才那条打错了，不算").
   return next !== null && retractsLater(next) ? problem('retracted', 'the next turn takes the remember back', 'refuse') : null;
@@ -261,6 +280,14 @@ function firstSentence(text: string | null): string | null {
   return first ? text.slice(first.start, first.end) : null;
 }
 
+// "Import mode it is", "tabs it is": a choice named, then "it is" — the English formula of choosing.
+// (The choice is a name of a few words, no clause: "I know what it is" names nothing.)
+const CHOSEN = new RegExp(
+  String.raw`^[\s\p{S}]*(?!.*\b(?:what|whatever|how|where|why|who|which|that|this|i|you|we|know|see|think|guess)\b)` +
+    String.raw`[\p{L}\p{N}][\p{L}\p{N}.+#/-]*(?:\s+[\p{L}\p{N}.+#/-]+){0,3}\s+it is[\s\p{S}]*$`,
+  'u',
+);
+
 export type ConfirmationVerdict = { confirms: true } | { confirms: false; problem: GateProblem | null };
 
 /**
@@ -283,7 +310,9 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
     .at(-1)!;
   // … or it judges the proposal ("这个思路好", "that approach works").
   // … or a part of it ("第一点同意", "the first point sounds good").
-  const approval = (P.proposalNouns.has(new Span(lead)) && P.deictics.has(new Span(lead))) || P.proposalParts.has(new Span(lead));
+  // … or it names the choice with the formula of choosing ("Import mode it is", "tabs it is").
+  const approval =
+    (P.proposalNouns.has(new Span(lead)) && P.deictics.has(new Span(lead))) || P.proposalParts.has(new Span(lead)) || CHOSEN.test(lead);
   if (!approval && P.fillers.strip(new Span(P.negations.strip(new Span(lead)))).replace(/[\s\p{P}\p{S}]/gu, '').length > 0) {
     return { confirms: false, problem: null };
   }
@@ -315,7 +344,9 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
   if (elsewhere) return { confirms: false, problem: held(elsewhere) };
   // Short, or what follows extends the proposal into a rule ("yes, do that — and make it the standard for any
   // new client", "后面新写的接口都按这个来").
-  const rest = P.fillers.strip(new Span(P.confirmations.strip(span))).replace(/[\s\p{P}\p{S}]/gu, '');
+  // (The choice a formula of choosing names is the proposal's, not words of the user's own.)
+  const said = CHOSEN.test(lead) ? new Span(span.text.slice(first.index)) : span;
+  const rest = P.fillers.strip(new Span(P.confirmations.strip(said))).replace(/[\s\p{P}\p{S}]/gu, '');
   const extends_ = P.standing.has(span) || P.decision.has(span) || P.extensions.has(span) || P.proposalReferences.has(span);
   return anyLength || Array.from(rest).length <= 8 || extends_ ? { confirms: true } : { confirms: false, problem: null };
 }
@@ -589,7 +620,11 @@ export function judgeDiscussion(
       worded = true;
       return true;
     });
+    // "Background for this conversation: …", "背景：…": a label naming what follows as this thread's context is
+    // evidence of discussing (code facts with no word of discussion are still code facts).
+    const labelled = own.length > 0 && CONTEXT_LABEL.test(own[0]!.span.text);
     if (isFact && worded) {
+      if (labelled) return null;
       held ??= problem('weak_evidence', 'a statement of fact beside a word of discussion', 'suggest');
       continue;
     }
@@ -606,7 +641,7 @@ export function judgeDiscussion(
           AT_WORK.test(s.span.text) ||
           GOAL.test(s.span.text),
       );
-      if (discussing) return null;
+      if (discussing || labelled) return null;
       held ??= problem('weak_evidence', 'nothing in it says what is being discussed', 'suggest');
     }
   }
@@ -614,6 +649,12 @@ export function judgeDiscussion(
 }
 
 const STANDING_WISH = /^[\s\p{P}]*$/u;
+const CONTEXT_LABEL = new RegExp(
+  String.raw`^\s*(?:(?:some\s+)?background|context|for context)` +
+    String.raw`(?:\s+(?:for|on)\s+(?:this|the)\s+(?:conversation|thread|discussion|chat))?\s*[:：]` +
+    String.raw`|^\s*(?:背景|上下文|前情提要)(?:是|一下)?\s*[:：]`,
+  'u',
+);
 // The marker, then the assistant's answers as the topic ("以后回答都…", "from now on, your answers …").
 const ANSWERS_TOPIC =
   /^\p{Script=Han}{2,3}(?:你的)?(?:回答|回复|答复)|^(?:[a-z]+\s+){1,3},?\s*(?:your\s+)?(?:answers|replies|responses)\b/u;

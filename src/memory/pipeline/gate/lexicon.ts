@@ -1216,6 +1216,10 @@ export const TEMPORARY = w(
     'in this pr',
     'for this commit',
     'this one time',
+    // "this one answer", "this one reply": a determiner of one before the answer.
+    'this one answer',
+    'this one reply',
+    'this single answer',
     'for this task',
     'for this ticket',
     'for this file',
@@ -2144,6 +2148,10 @@ export const RETRACTIONS = w(
     'do not save that',
     "don't write that down",
     'hold off on that',
+    'forget i said that',
+    'hold off',
+    'forget i said anything',
+    'ignore what i just said',
   ],
 );
 
@@ -4420,3 +4428,119 @@ export const REREAD_RULE_CONTENT = w(
   ['规矩', '约定', '规范', '规则', '统一', '一律', '每个', '每次', '所有', '都要', '都得', '以后', '默认'],
   ['convention', 'rule', 'policy', 'standard', 'always', 'every', 'each', 'all', 'never', 'from now on', 'by default', 'going forward'],
 );
+
+/*
+ * The words of the third reading (late-reading.ts): whole-sentence cues read after the verdict — a habit of
+ * software failing, a resigned or doubting tail, a disavowal, a forwarded paste, a slip of address, a chain of
+ * one-off steps, an ironic exclamation, and the clauses that keep a quote standing beside another scope.
+ */
+
+/** Predicates of software failing ("总是 OOM 退出", "always crashes"): what happens, not what should. */
+export const LATE_FAILURES = w(
+  ['崩溃', '崩了', '挂掉', '挂了', '报错', '超时', '卡死', '卡住', '退出', '冲突', '失败', '闪退', '死锁'],
+  [
+    'oom',
+    'ooms',
+    'abend',
+    'crash',
+    'crashes',
+    'crashed',
+    'fails',
+    'failed',
+    'times out',
+    'timed out',
+    'hangs',
+    'segfaults',
+    'abends',
+    'errors out',
+    'throws',
+    'deadlocks',
+    'breaks',
+  ],
+);
+/** Habit words a failure is read after. */
+export const LATE_HABITS = w(['总是', '每次', '老是', '一直', '每回', '动不动就'], ['always', 'every time', 'each time', 'keeps']);
+/** What makes a sentence about failures a wish after all: someone asked to act. */
+export const LATE_WISH_WORDS = w(
+  ['你', '提醒', '告诉我', '给我', '帮我', '要', '必须', '得', '请', '别', '不要', '记得', '以后', '先'],
+  ['you', 'me', 'please', 'make sure', 'must', 'should', "don't", 'do not', 'from now on', 'going forward', 'let us', "let's"],
+);
+/** A clause of resignation ("习惯了", "oh well"): the sentence describes what the user puts up with. */
+export const LATE_RESIGNED = w(
+  ['习惯了', '认了', '随它去吧', '随它吧', '没办法', '无所谓了', '早就习惯了', '麻木了'],
+  ['oh well', 'whatever', 'par for the course', 'used to it', "i'm used to it", 'such is life', 'what can you do'],
+);
+/** Faces and gestures of exasperation. */
+export const LATE_EXASPERATION = ['😩', '🙄', '😤', '😑', '🤦', '😒', '😫', '🥲'];
+/** A clause avowing not knowing whether what was said is right. */
+export const LATE_DOUBTS = w(
+  ['不知道对不对', '不知道这样对不对', '也不知道对不对', '不确定对不对', '不知道好不好', '不知道合不合适', '不知道行不行'],
+  [
+    'no idea if that is right',
+    "no idea if that's right",
+    "no idea if it's right",
+    "not sure if that's right",
+    "not sure that's right",
+    "not sure it's right",
+    "dunno if that's right",
+    "don't know if that's right",
+    'no idea if that is a good idea',
+    "not sure if that's a good idea",
+  ],
+);
+/** A clause saying the matter does not concern us. */
+export const LATE_DISAVOWALS = w(
+  ['跟我们没关系', '和我们没关系', '与我们无关', '不关我们的事', '跟我们无关', '和我们无关', '不关我们事'],
+  ['not our concern', 'not our problem', "doesn't apply to us", 'does not apply to us', 'nothing to do with us', "doesn't concern us"],
+);
+/** Words naming this project as the scope of a clause of its own. */
+export const LATE_THIS_PROJECT = w(
+  ['这里', '这边', '这个项目', '这个仓库', '这个 repo', '本项目', '我们项目', '我们这'],
+  ['here', 'this repo', 'this project', 'this codebase', 'in our repo'],
+);
+/** A lead that forwards or pastes what follows ("转一下群公告：", "pasting the PR text:"); an English one opens its line. */
+export const LATE_FORWARDING = w(
+  ['转一下', '转发一下', '转个', '转一条', '转发', '贴一下', '贴个', '贴一段', '我贴一下', '复制一下'],
+  ['forwarding', 'pasting', "here's the", 'here is the', 'copying'],
+);
+/** A line of the user's own saying the pasted rules are the user's own ("这两条是我定的"). */
+export const LATE_AUTHORED = w(
+  ['是我定的', '是我们定的', '是我写的', '是我们写的', '我自己定的'],
+  ['i wrote these', 'i wrote this', 'we wrote these', 'we decided these', 'my own rules', 'our own rules'],
+);
+/** A clause saying the words were sent to the wrong person or place. */
+export const LATE_MISADDRESSED = w(
+  ['发错了', '发错人了', '发错群了', '发错窗口了', '不是发给你的', '不是给你的', '是发给同事的', '是给同事的', '是发给别人的'],
+  ['wrong chat', 'wrong window', 'wrong thread', 'wrong tab', "wasn't meant for you", 'not meant for you', 'meant for a colleague'],
+);
+/** A bare word telling to pay no heed. */
+export const LATE_IGNORE = w(['无视', '忽略', '忽略吧', '别理'], ['ignore', 'ignore it', 'ignore this', 'disregard']);
+/** A verb of doing a thing over or once more, closing a chain of steps. */
+export const LATE_REPEAT_STEPS = w(
+  ['重跑', '重新跑', '再跑', '重新发布', '再发布', '重新部署', '再部署', '重新提交', '再提交'],
+  ['rerun', 're-run', 'republish', 'redeploy', 'resubmit', 'rebuild', 'restart', 'retry', 'reload', 'recompile'],
+);
+/** A negative subject of deciding ("nobody's picked one", "还没人拍板"): nothing is decided. */
+export const LATE_NOBODY = w(['没人', '还没人', '没有人', '还没有人'], ['nobody', 'no one', 'no-one']);
+export const LATE_PICKING = w(
+  ['拍板', '定', '决定', '选', '拍'],
+  ['picked', 'decided', 'chosen', 'chose', 'settled', 'agreed', 'signed off', 'made a call', 'made the call'],
+);
+/** Words that make the taking on of a party's rule binding for this project. */
+export const LATE_FIRMNESS = w(
+  ['就照这个执行', '照这个执行', '照此执行', '就这么执行', '必须遵守', '硬性要求', '强制'],
+  ['full stop', 'period', 'no exceptions', 'binding', 'a requirement', 'mandatory', 'non-negotiable', 'a hard rule'],
+);
+/** The user's taking on a party's rule, pointing back at it. */
+export const LATE_TAKING_ON = w(
+  ['就照这个', '照这个', '也一样', '也照做', '也这样', '照着来', '跟着执行'],
+  ['we follow that', 'we follow it', 'treat that as', 'treat it as', 'for our', 'for us too', 'applies here'],
+);
+/** Words carrying an earlier project's way over to this one, and a word settling it. */
+export const LATE_CARRY_OVER = w(
+  ['也沿用', '也照搬', '也用这个', '也这么来', '也按这个'],
+  ['same here', 'do the same here', 'the same here', 'here too'],
+);
+export const LATE_SETTLING = w(['定了', '就这么定', '就这么办', '就这样定'], ['settled', 'decided', "that's final", 'done deal']);
+/** A marker of a wish for the future: a habit with it is asked for, not described. */
+export const LATE_AHEAD = w(['以后', '今后', '往后', '从现在起'], ['from now on', 'going forward', 'in future', 'from here on']);

@@ -1,4 +1,5 @@
 import type { GateRule } from './rule-entry.js';
+import { LATE_READING_RULES } from './late-reading-rules.js';
 import { REREAD_RULES } from './reread-rules.js';
 
 export type { GateRule } from './rule-entry.js';
@@ -14,6 +15,7 @@ const c = 'discussion_context' as const;
 
 export const GATE_RULES: readonly GateRule[] = [
   ...REREAD_RULES,
+  ...LATE_READING_RULES,
   // What stands: acts by marker, pattern, label, structure.
   {
     name: 'standing-marker',

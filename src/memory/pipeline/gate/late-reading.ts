@@ -1,0 +1,483 @@
+import { sentencesCovering, sentencesOf } from './clauses.js';
+import * as L from './lexicon.js';
+import { P } from './phrases.js';
+import { type GateProblem, problem, type StatementKind } from './verdict.js';
+import { fold, Span } from './words.js';
+
+/**
+ * The third reading of a judged statement (M-5.6, M-5.7): cues of a whole sentence or turn that neither the
+ * clause-level reading nor the second reading (reread.ts) weighs. Each function reads one mechanism and returns
+ * the verdict it gives, or undefined when its shape is absent. Those that take an acceptance away come first;
+ * then those that keep a quote standing beside a scope that is not its own.
+ */
+
+type Reading = GateProblem | null | undefined;
+/** Judges a text of its own (the quoted words alone), as the gate judges any statement. */
+export type Rejudge = (text: string) => GateProblem | null;
+
+const escape = (entry: string): string => entry.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+/** A Chinese entry anywhere or an English one as whole words. */
+function anyOf(words: L.Words, flags = 'u'): RegExp {
+  const parts = [
+    words.zh.length > 0 ? words.zh.map(escape).join('|') : '',
+    words.en.length > 0 ? String.raw`(?<![\p{L}'])(?:${words.en.map(escape).join('|')})(?![\p{L}])` : '',
+  ];
+  return new RegExp(parts.filter((part) => part !== '').join('|'), flags);
+}
+/** The same words as a whole comma part ("…，习惯了。"). */
+function wholePart(words: L.Words): RegExp {
+  return new RegExp(`^(?:${[...words.zh, ...words.en].map(escape).join('|')})$`, 'u');
+}
+
+/** Accepted, or held only on weak evidence. */
+const accepted = (found: GateProblem | null): boolean => found === null || found.reason === 'weak_evidence';
+
+/** The comma-, colon- and dash-separated parts of a folded text, trailing punctuation dropped. */
+// (The readings split the same sentence again and again: the last few splits are kept.)
+const PARTS = new Map<string, string[]>();
+function partsOf(said: string): string[] {
+  const known = PARTS.get(said);
+  if (known) return known;
+  if (PARTS.size >= 8) PARTS.clear();
+  const parts = split(said);
+  PARTS.set(said, parts);
+  return parts;
+}
+function split(said: string): string[] {
+  return said
+    .split(/[，,;；:：—–。.!！?？\n]|\s-\s|…+|\.{2,}/u)
+    .map((c) => c.replace(/[\s\p{P}\p{S}]+$/u, '').trim())
+    .filter((c) => c.length > 0);
+}
+
+export function lateReading(
+  found: GateProblem | null,
+  text: string,
+  begin: number,
+  end: number,
+  kind: StatementKind,
+  rejudge: Rejudge,
+): GateProblem | null {
+  const sentences = sentencesOf(text);
+  const covering = sentencesCovering(sentences, begin, end);
+  if (covering.length === 0) return found;
+  const said = fold(text.slice(covering[0]!.start, covering[covering.length - 1]!.end)).trim();
+  // (Folded lazily: most statements reach only the readings that need neither.)
+  let wholeText: string | undefined;
+  let afterText: string | undefined;
+  const whole = (): string => (wholeText ??= fold(text));
+  const after = (): string => (afterText ??= fold(text.slice(end)));
+  const readings: (() => Reading)[] = [
+    () => failingHabit(found, said),
+    () => defaultBehaviour(found, text.slice(covering[0]!.start, covering[covering.length - 1]!.end)),
+    () => resignedTail(found, said),
+    () => assistantHabitComplaint(found, said),
+    () => doubtTail(found, said),
+    () => nobodyDecided(found, said),
+    () => laterMarker(found, said),
+    () => disavowed(found, whole()),
+    () => forwarded(found, text, begin, end),
+    () => misaddressed(found, fold(text.slice(begin))),
+    () => oneOffChain(found, said),
+    () => ironicExclamation(found, said),
+    () => firmAdoption(found, whole()),
+    () => ownRuleAfterAdvice(found, said),
+    () => thisProjectAfterOther(found, fold(text.slice(begin, end))),
+    () =>
+      found !== null && ['temporary', 'retracted'].includes(found.reason)
+        ? scopeOutsideQuote(found, text, begin, end, after(), rejudge)
+        : undefined,
+    () => cleanCorrection(found, text, end, rejudge),
+    () => recurringConditionToAssistant(found, said),
+    () => bareWeakener(found, said),
+    () => placementRule(found, said, kind),
+    () => contentAfterPreference(found, said),
+    () => unlessRule(found, said, kind),
+  ];
+  for (const read of readings) {
+    const verdict = read();
+    if (verdict !== undefined) return verdict;
+  }
+  void kind;
+  return found;
+}
+
+const HABITS = anyOf(L.LATE_HABITS);
+const FAILURES = anyOf(L.LATE_FAILURES);
+const WISH = anyOf(L.LATE_WISH_WORDS);
+
+/** "这个定时任务每次都在凌晨卡死", "The nightly build always crashes on arm64.": software failing, not a wish. */
+function failingHabit(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !HABITS.test(said) || !FAILURES.test(said) || WISH.test(said)) return undefined;
+  return problem('description', 'a habit of software failing is what happens, not what should');
+}
+
+// "By default Gradle caches …": a third-person subject (a name, or a noun after "the") and a present verb.
+const DEFAULT_BEHAVIOUR = new RegExp(
+  [
+    String.raw`^(?:by default|out of the box)[,，]?\s+`,
+    String.raw`(?!(?:I|We|You|Our|Let's|Please|Every|All|Each|Any|New|Always|Never)\b)`,
+    String.raw`(?:(?:the|its)\s+[a-z][\w.-]*|[A-Z][\w.-]*)(?:\s+[\w.-]+){0,2}?\s+`,
+    String.raw`(?:only\s+|just\s+|also\s+|never\s+|always\s+)?(?:[a-z]+[^s\W]s|is|has|does|doesn't|won't)\b`,
+  ].join(''),
+  'u',
+);
+function defaultBehaviour(found: GateProblem | null, sentence: string): Reading {
+  if (!accepted(found) || !DEFAULT_BEHAVIOUR.test(sentence.trim().replace(/^by default/iu, 'by default'))) return undefined;
+  if (WISH.test(fold(sentence))) return undefined;
+  return problem('description', 'what a piece of software does by default, not a wish');
+}
+
+const RESIGNED = wholePart(L.LATE_RESIGNED);
+const AHEAD = anyOf(L.LATE_AHEAD);
+/** "反正每次发版都要等半天，习惯了。": a habit the user resigns to is described, not wished for. */
+function resignedTail(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || AHEAD.test(said)) return undefined;
+  const parts = partsOf(said);
+  const resigned = parts.length >= 2 && RESIGNED.test(parts.at(-1)!);
+  const anyway = /^反正/u.test(said) && HABITS.test(said);
+  if (!resigned && !anyway) return undefined;
+  return problem('description', 'a habit the user resigns to, not a wish');
+}
+
+const EXASPERATED = new RegExp(L.LATE_EXASPERATION.join('|'), 'u');
+const ASSISTANT_HABIT = /每次[^，,。]{0,24}?你(?:都|就|总|老)|\byou (?:always|keep|never)\b/u;
+/** "每次问 X 你都给我一大段 😩": a complaint about what the assistant did, with no wish for the future. */
+function assistantHabitComplaint(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !ASSISTANT_HABIT.test(said) || !EXASPERATED.test(said) || AHEAD.test(said)) return undefined;
+  return problem('description', 'a complaint about what the assistant keeps doing, not a wish');
+}
+
+const DOUBTS = anyOf(L.LATE_DOUBTS);
+/** "By default I go with what the wizard gives me, no idea if that's right.": the user doubts what they said. */
+function doubtTail(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found)) return undefined;
+  const parts = partsOf(said);
+  if (!parts.slice(1).some((part) => DOUBTS.test(part))) return undefined;
+  return problem('undecided', 'the user says they do not know whether it is right', 'suggest');
+}
+
+const NOBODY = new RegExp(
+  `(?:${L.LATE_NOBODY.zh.join('|')})(?:${L.LATE_PICKING.zh.join('|')})` +
+    String.raw`|\b(?:${L.LATE_NOBODY.en.join('|')})(?:'s|\s+has|\s+have)?\s+(?:yet\s+|really\s+)?(?:${L.LATE_PICKING.en.join('|')})\b`,
+  'u',
+);
+/** "…is still open, nobody's picked one.", "还没人拍板": a negative subject of deciding — nothing is decided. */
+function nobodyDecided(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !NOBODY.test(said)) return undefined;
+  return problem('undecided', 'nobody has decided it');
+}
+
+// "以候再看吧": a typo'd 以后 (read as the marker) right before 再 and a verb of handling means "later", not "from now on".
+const LATER_MARKER = /(?:以[後侯候厚]|已[后後侯候厚])再(?:看|说|议|弄|处理|讨论|定|搞|聊)/u;
+function laterMarker(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !LATER_MARKER.test(said)) return undefined;
+  return problem('undecided', 'the marker means "later": the matter is put off');
+}
+
+const DISAVOWAL = anyOf(L.LATE_DISAVOWALS);
+const THIS_PROJECT = anyOf(L.LATE_THIS_PROJECT);
+/** "X 那边要求…，跟我们没关系。", "…. Not our concern.": a rule said not to concern us. */
+function disavowed(found: GateProblem | null, whole: string): Reading {
+  if (!(accepted(found) || found?.reason === 'third_party')) return undefined;
+  const m = DISAVOWAL.exec(whole);
+  // ("那个跟这里没关系，这里别用": a clause of its own for this project after it is what the user asks.)
+  if (!m || THIS_PROJECT.test(whole.slice(m.index + m[0].length))) return undefined;
+  return problem('other_project', 'the user says the rule does not concern this project');
+}
+
+const FORWARD_LEAD = new RegExp(
+  `(?:${L.LATE_FORWARDING.zh.map(escape).join('|')}` +
+    // (An English lead opens its line: spaces, not line breaks, before it — a run of blank lines stays linear.)
+    `|(?:^|\\n)[^\\S\\n]*(?:${L.LATE_FORWARDING.en.map(escape).join('|')})\\b)[^:：\\n]{0,24}[:：]`,
+  'u',
+);
+const AUTHORED = anyOf(L.LATE_AUTHORED);
+const TAKING_ON = new RegExp(`${anyOf(L.LATE_TAKING_ON).source}|${anyOf(L.LATE_FIRMNESS).source}|同意|\\bagreed?\\b`, 'u');
+/**
+ * "转一下群公告：【决定】…", "Forwarding from the infra channel: …": a lead that forwards or pastes what follows
+ * makes it someone else's words; a line of the user's own after it that takes it on holds it for the user.
+ */
+function forwarded(found: GateProblem | null, text: string, begin: number, end: number): Reading {
+  if (!(accepted(found) || ['no_speech_act', 'code_or_tool_output'].includes(found?.reason ?? ''))) return undefined;
+  const folded = fold(text);
+  const lead = FORWARD_LEAD.exec(folded);
+  if (!lead) return undefined;
+  // (The quote's offsets in the folded text: folding may change lengths.)
+  const [qb, qe] = [fold(text.slice(0, begin)).length, fold(text.slice(0, end)).length];
+  // What is forwarded: the rest of the lead's line, or the first line after it when the colon ends the line.
+  let from = lead.index + lead[0].length;
+  while (from < folded.length && /[^\S\n]/u.test(folded[from]!)) from += 1;
+  if (folded[from] === '\n') from += 1;
+  const lineEnd = folded.indexOf('\n', from);
+  const to = lineEnd < 0 ? folded.length : lineEnd;
+  // The quote must reach into the forwarded words, not only a line of the user's own after them.
+  if (!(qb < to && qe > from) || to - from < 4) return undefined;
+  // (A line of the user's own after the forwarded one that takes it on: "这个我同意，这个 repo 就这么执行".)
+  const own = folded
+    .slice(to)
+    .split('\n')
+    .filter((line) => line.trim().length > 0);
+  // ("这两条是我定的，以后照这个来": the user says the forwarded rules are the user's own: the first reading stands.)
+  if (own.some((line) => AUTHORED.test(line))) return undefined;
+  if (own.some((line) => TAKING_ON.test(line) || P.adoptions.has(new Span(line))))
+    return problem('paste_nearby', 'the user takes on forwarded words as a rule of this project', 'suggest');
+  return problem('code_or_tool_output', 'the words are forwarded or pasted from elsewhere');
+}
+
+const MISADDRESSED = anyOf(L.LATE_MISADDRESSED);
+const IGNORE = wholePart(L.LATE_IGNORE);
+/** "…——啊这句是发给同事的，ignore。", "wrong chat, sorry": the words were not meant for the assistant. */
+function misaddressed(found: GateProblem | null, fromQuote: string): Reading {
+  if (!accepted(found) && found?.verdict !== 'suggest') return undefined;
+  const parts = partsOf(fromQuote);
+  const slip = parts.slice(1).some((part) => MISADDRESSED.test(part)) || (parts.length >= 2 && IGNORE.test(parts.at(-1)!));
+  if (!slip) return undefined;
+  return problem('retracted', 'the user says the words were not meant for the assistant');
+}
+
+const STANDING_SCOPE = anyOf(L.REREAD_STANDING_SCOPES);
+const REPEAT_EN = L.LATE_REPEAT_STEPS.en.map(escape).join('|');
+const REPEAT_ZH = L.LATE_REPEAT_STEPS.zh.map(escape).join('|');
+const CHAIN = new RegExp(
+  String.raw`\b(?:and|then)\s+(?:${REPEAT_EN})\s+(?:it|them|this|that)\b|\b(?:${REPEAT_EN})\s+(?:it|them)\s+(?:once|again)\b` +
+    `|(?:然后|再|之后)(?:${REPEAT_ZH})|(?:${REPEAT_ZH})一(?:次|遍|下)`,
+  'u',
+);
+/** "Rename the table and redeploy it.", "改完这个参数，然后重跑一次": steps on one thing, done once — a task now. */
+function oneOffChain(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || STANDING_SCOPE.test(said) || !CHAIN.test(said)) return undefined;
+  return problem('one_off_request', 'a chain of steps done over on one thing: a task for now', 'refuse');
+}
+
+const CONCEDING = /^(?:行|好|好啊|好吧|行吧|可以|成)[，,!！\s]+那(?:就)?/u;
+const IRONIC_END = /多(?:\p{Script=Han}){2}(?:啊|呀|呢|哈)?$/u;
+/** "行，那就让每个服务自己管日志吧，排查起来多有趣。": a concession, then an ironic exclamation — sarcasm. */
+function ironicExclamation(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !CONCEDING.test(said)) return undefined;
+  const parts = partsOf(said);
+  if (parts.length < 2 || !IRONIC_END.test(parts.at(-1)!)) return undefined;
+  return problem('sarcasm', 'a concession closed by an ironic exclamation');
+}
+
+const FIRMNESS = anyOf(L.LATE_FIRMNESS);
+const TAKES_ON = anyOf(L.LATE_TAKING_ON);
+const OFFICIAL = /官方|\bofficial\b/u;
+const NEGATED_BEFORE = /\bnot\b|n't\b|\bno\b|不|非|没/u;
+/**
+ * "The official guide says X — we follow that here, full stop.", "…，我们项目就照这个执行。": the user takes a party's
+ * rule on and makes it binding for this project: the user's own ruling.
+ */
+function firmAdoption(found: GateProblem | null, whole: string): Reading {
+  if (found === null || !['third_party', 'weak_evidence'].includes(found.reason) || found.verdict !== 'suggest') return undefined;
+  const parts = partsOf(whole);
+  const later = parts.slice(1).join(' ');
+  // (Held on weak evidence, the rule must still be a party's: "ROS 2's official guide puts …; that's binding for us".)
+  if (found.reason === 'weak_evidence' && !(P.thirdParties.has(new Span(parts[0] ?? '')) || OFFICIAL.test(parts[0] ?? '')))
+    return undefined;
+  const firm = FIRMNESS.exec(later);
+  // ("…, but it's not a requirement": a firmness word under a negation makes nothing binding.)
+  if (!firm || NEGATED_BEFORE.test(later.slice(Math.max(0, firm.index - 12), firm.index))) return undefined;
+  if (!(TAKES_ON.test(later) || P.adoptions.has(new Span(later)))) return undefined;
+  if (/[?？]/u.test(whole) || P.speculation.has(new Span(later)) || P.undecided.has(new Span(later))) return undefined;
+  return null;
+}
+
+const ADVISING = new RegExp(`(?:${L.ADVISING_VERBS.zh.join('|')})|\\b(?:${L.ADVISING_VERBS.en.join('|')})\\b`, 'u');
+const OPENS_AHEAD = /^(?:(?:所以|那|那就|我们|咱们)\s*)?(?:以后|今后|往后|from now on|going forward)/u;
+/**
+ * "官方推荐开 -Wall，以后示例都带上 -Wall，这个仓库也一样。": a clause of the user's own opened by a standing marker
+ * after a party's advice is over, said to hold for this project too.
+ */
+function ownRuleAfterAdvice(found: GateProblem | null, said: string): Reading {
+  if (found?.reason !== 'third_party') return undefined;
+  const parts = partsOf(said);
+  const at = parts.findIndex((part, i) => i > 0 && OPENS_AHEAD.test(part));
+  if (at < 0) return undefined;
+  // The party's clause has its verb of advising and what it advises: it is over before the user's own.
+  const advised = parts.slice(0, at).some((part) => {
+    const m = ADVISING.exec(part);
+    return m !== null && Array.from(part.slice(m.index + m[0].length).replace(/[\s\p{P}]/gu, '')).length >= 2;
+  });
+  if (!advised || /[?？]/u.test(said) || P.speculation.has(new Span(parts.slice(at).join(' ')))) return undefined;
+  // The user also says it holds for this project ("这个 repo 也一样"): a relayed rule would not.
+  const own = parts.slice(at).join(' ');
+  if (!(THIS_PROJECT.test(own) && (TAKES_ON.test(own) || P.adoptions.has(new Span(own))))) return undefined;
+  return null;
+}
+
+const CARRY_OVER = anyOf(L.LATE_CARRY_OVER);
+const SETTLING = anyOf(L.LATE_SETTLING);
+const ACT_HERE = /别|不要|不许|禁止|就用|改用|统一用|一律|\b(?:don't|never|do not|stick with)\b/u;
+/**
+ * "我另一个项目用 X，那个跟这里没关系，这里别用。": after another project, a clause of this project's own is its act.
+ * "…, 这边也沿用 X，定了。" carries the other project's way over and settles it; "Same here, probably?" is held.
+ */
+function thisProjectAfterOther(found: GateProblem | null, quote: string): Reading {
+  if (found === null || !['other_project', 'description', 'confirmation_without_proposal'].includes(found.reason as string))
+    return undefined;
+  const parts = partsOf(quote);
+  const later = parts.slice(1);
+  if (later.some((part) => CARRY_OVER.test(part))) {
+    if (/[?？]/u.test(quote) || P.speculation.has(new Span(later.join(' '))))
+      return problem('other_project', 'another project’s way carried over, hedged: for the user to confirm', 'suggest');
+    if (later.some((part) => SETTLING.test(part))) return null;
+    return undefined;
+  }
+  if (found.reason !== 'other_project') return undefined;
+  const own = later.findIndex((part) => THIS_PROJECT.test(part) && ACT_HERE.test(part.replace(THIS_PROJECT, ' ')));
+  if (own < 0 || /[?？]/u.test(quote)) return undefined;
+  return null;
+}
+
+/**
+ * A temporary scope or a retraction in words the quote leaves out: "这个 PR 先临时关掉 X，以后 CI 一律跑 X" (the quote
+ * opens with a standing marker of its own), "…统一用 A，还有 B —— 前缀那个算了" (the retraction names a thing the quote
+ * does not). The quoted words are then judged alone.
+ */
+function scopeOutsideQuote(found: GateProblem | null, text: string, begin: number, end: number, after: string, rejudge: Rejudge): Reading {
+  if (found === null || !['temporary', 'retracted'].includes(found.reason) || found.verdict !== 'refuse') return undefined;
+  if (begin === 0 && end >= text.trimEnd().length) return undefined;
+  const quote = fold(text.slice(begin, end));
+  if (found.reason === 'temporary') {
+    if (!(OPENS_AHEAD.test(quote.trim()) || OTHERWISE.test(quote.trim())) || P.temporary.has(new Span(quote))) return undefined;
+  } else {
+    const r = P.retractions.find(new Span(after))[0];
+    // (In the quote's own sentence: a retraction in a sentence after it takes the whole back.)
+    if (!r || sentencesOf(after.slice(0, r.index)).length > 1 || /[。！？!?\n]/u.test(after.slice(0, r.index))) return undefined;
+    const clause = after
+      .slice(0, r.index)
+      .split(/[，,;；。.!！?？—–]|…+/u)
+      .at(-1)!;
+    const names = (clause.replace(TOPIC_FILLERS, ' ').match(/[a-z][\w.+#-]*|\p{Script=Han}{2,}/gu) ?? []).filter((n) => n.length > 1);
+    if (names.length === 0 || names.some((n) => quote.includes(/^\p{Script=Han}/u.test(n) ? n.slice(0, 2) : n))) return undefined;
+    if (rejudge(text.slice(begin, end)) !== null) return undefined;
+    // A clause keeping a name of the quote ("DIVIDE 保留", "keep the linter") says what stands; without one the
+    // retraction of the other thing is conflicting evidence: held for the user.
+    const rest = after.slice(r.index + r.text.length);
+    const kept = partsOf(rest).some((part) => KEEPING.test(part) && namesOf(quote).some((n) => part.includes(n)));
+    return kept ? null : problem('retracted', 'a later clause takes back another thing: what stands is for the user', 'suggest');
+  }
+  return rejudge(text.slice(begin, end)) === null ? null : undefined;
+}
+const KEEPING = /保留|留着|不变|照旧|\b(?:keep|keeps|stays|stay|remains)\b/u;
+/** The names of a folded text: Latin words and runs of two Chinese characters. */
+function namesOf(text: string): string[] {
+  return (text.match(/[a-z][\w.+#-]+|\p{Script=Han}{2}/gu) ?? []).filter((n) => !/^(?:以后|统一|一律|都用|所有)$/u.test(n));
+}
+const TOPIC_FILLERS =
+  /\b(?:actually|no|oh|hmm|wait|ok|and|the|that|one|also|lol|haha)\b|那个|这个|那条|这条|的|也|就|还有|吧|嗯|哦|呃|哈+|呵+/gu;
+// "rest of the time …", "平时…": the quote set against a scope before it as what holds otherwise.
+const OTHERWISE =
+  /^(?:(?:but|and)\s+)?(?:rest of the time|the rest of the time|otherwise|other times|any other time)\b|^(?:平时|其他时候|其余时候|别的时候|其它时候)/u;
+
+/** "/remember 上次定的是哪几个来着？": a remember whose words ask for something recalled holds nothing to store. */
+export function asksToRecall(body: string): boolean {
+  const said = fold(body).trim();
+  if (!/[?？][\s\p{P}]*$/u.test(said) && !/来着[\s\p{P}]*$/u.test(said)) return false;
+  return /来着|哪(?:个|些|几|里|儿)|什么|多少|为什么|怎么|是否|\b(?:which|what|when|where|who|why|how|did we|do we|have we)\b/u.test(said);
+}
+
+const RESTATING_ANYWHERE = /我是说|我说的是|我的意思是|我刚才是说|\bi meant\b|\bwhat i meant\b/iu;
+const RESTATING = /^(?:我是说|我说的是|我的意思是|我刚才是说|(?:sorry, )?i meant|what i meant)$/u;
+// A hedge in what a correction restates: the user is not sure of the new value either.
+const CORRECTION_HEDGE = /[?？]|说不清|不确定|不好说|\bwhichever\b|\bhmm+\b|\bor\b|或者|还是/u;
+// What opens a correction and stands right before it ("no wait,", "sorry, typo,", "不对，").
+const CORRECTION_OPENERS = /(?:[\s\p{P}]|\b(?:no|wait|sorry|typo|oops|ugh|i)\b|不对|不是|错了|打错了|说错了|呃|啊|哦|我)+$/u;
+/**
+ * "…用德语缩写，不对，我是说以后都用英文全称", "…by date. no wait, I meant by dataset version": a correction of an act
+ * said earlier in the same turn, whose restated words stand as an act of their own or change only a value of that
+ * act, with no hedge of its own, is the user's rule (a hedged one, or one of a turn not in view, stays held).
+ */
+function cleanCorrection(found: GateProblem | null, text: string, end: number, rejudge: Rejudge): Reading {
+  if (found === null || !['correction', 'no_speech_act'].includes(found.reason)) return undefined;
+  // (With no act read, only a word restating what was meant opens a correction: a cheap test before the matcher.)
+  if (found.reason === 'no_speech_act' && !RESTATING_ANYWHERE.test(text)) return undefined;
+  const folded = fold(text.slice(0, end));
+  const marks = P.corrections.find(new Span(folded)).filter((h) => !/^(?:更正|纠正)/u.test(h.text));
+  const mark = marks.at(-1);
+  // (With no act read at all, only a word restating what was meant opens the correction: "I meant …", "我是说…".)
+  if (!mark || (found.reason === 'no_speech_act' && !RESTATING.test(mark.text))) return undefined;
+  // (In the quote's own sentence or the one before: "going forward, X. no wait, I meant Y".)
+  // (Offsets of the folded text: folding may change lengths, "…" becoming "...".)
+  const restated = folded.slice(mark.end);
+  // A word naming the slip ("打错了", "by mistake") restates only through a copula after it ("…，是 X").
+  if (!RESTATING.test(mark.text) && !/^[\s\p{P}]*(?:应该是|是|it's|it is|should be)/u.test(fold(restated))) return undefined;
+  const whole = fold(text).slice(mark.end);
+  if (CORRECTION_HEDGE.test(whole) || P.speculation.has(new Span(whole)) || P.undecided.has(new Span(whole))) return undefined;
+  if (Array.from(restated.replace(/[\s\p{P}]/gu, '')).length < 2) return undefined;
+  // What is corrected stands in this turn before the correction ("I misspoke earlier — …" corrects a turn not in
+  // view: held), as an act of its own.
+  const before = folded.slice(0, mark.index).replace(CORRECTION_OPENERS, '');
+  if (Array.from(before.replace(/[\s\p{P}]/gu, '')).length < 4) return undefined;
+  const prior = rejudge(before);
+  if (prior !== null && prior.verdict === 'refuse') return undefined;
+  return rejudge(restated) === null || prior === null ? null : undefined;
+}
+
+// A recurring condition opening the sentence ("只要…", "一有…就", "whenever …").
+const RECURRING = /^(?:[^，,。]{0,16}?(?:只要|一有|每当|凡是|一旦)|(?:whenever|any time|every time)\b)/u;
+const TO_ASSISTANT = /你|\byou\b/u;
+/**
+ * "URDF 一有改动你就提醒我跑 check_urdf，…", "…只要用到 cv2.resize，you tell me which flag": a request to the assistant
+ * under a recurring condition is a standing rule, not a task for now, and needs no other scope.
+ */
+function recurringConditionToAssistant(found: GateProblem | null, said: string): Reading {
+  if (found === null || !['weak_evidence', 'one_off_request'].includes(found.reason)) return undefined;
+  if (!RECURRING.test(said) || !TO_ASSISTANT.test(said) || /[?？]/u.test(said) || hedgedSaid(said)) return undefined;
+  return null;
+}
+function hedgedSaid(said: string): boolean {
+  const span = new Span(said);
+  return [P.undecided, P.speculation, P.hypothetical, P.temporary].some((words) => words.has(span));
+}
+
+// Any weakener's words, a cheap test before the matcher reads word boundaries.
+const WEAKENER_WORD = new RegExp(
+  [...L.WEAKENERS.zh, ...L.WEAKENERS.en].map((w) => escape(w).replace(/\\\{gap\\\}/gu, '.*?')).join('|'),
+  'u',
+);
+/** "Elm 例子 40 行以内 if possible": a constraint with no verb of its own, weakened by a bare weakener: held. */
+function bareWeakener(found: GateProblem | null, said: string): Reading {
+  if (found?.reason !== 'no_speech_act' || /[?？]/u.test(said) || !WEAKENER_WORD.test(said)) return undefined;
+  const weak = P.weakeners.find(new Span(said));
+  if (weak.length === 0 || P.thirdParties.has(new Span(said))) return undefined;
+  return problem('weakened', 'a constraint weakened by a bare weakener, with no act of its own');
+}
+
+// "Any template shared by two chains moves to prompts/", "If a measure is used in two reports, it lives in the
+// shared model": a universal or generic subject and a present verb of placement.
+const GENERIC_SUBJECT = /^(?:(?:any|every|each|all)\s+[a-z]|if\s+(?:a|an|any)\s+[a-z][^,]{2,80},\s*(?:it|they)\s)/u;
+const PLACEMENT = /\b(?:lives?|goes|go|moves?|belongs?|stays?|sits?|is kept|are kept)\s+(?:in|into|to|under|on)\b/u;
+const SECOND_RULE = /\b(?:not|never)\s+(?:in|into|to|under|on)\b|\band\s+(?:gets|get|is|are|has|have)\b/u;
+/** A generic subject and a verb of placement, set against an alternative or with a second rule: where things go. */
+function placementRule(found: GateProblem | null, said: string, kind: StatementKind): Reading {
+  if (kind !== 'project_decision' || found?.reason !== 'no_speech_act') return undefined;
+  if (!GENERIC_SUBJECT.test(said) || !PLACEMENT.test(said) || /[?？]/u.test(said) || hedgedSaid(said)) return undefined;
+  if (P.thirdParties.has(new Span(said)) || P.otherProjects.has(new Span(said))) return undefined;
+  return SECOND_RULE.test(said) ? null : problem('weak_evidence', 'a generic rule of placement with no scope: held for the user');
+}
+
+const OPENING_PREFERENCE = /^(?:i prefer|i'd prefer|i like|我更喜欢|我喜欢|我倾向于?)\s*/u;
+/** "I prefer 先给命令，后台菜单怎么点放最后": after an opening verb of preferring, a wh-word with no question mark is content. */
+function contentAfterPreference(found: GateProblem | null, said: string): Reading {
+  if (found?.reason !== 'question' || !OPENING_PREFERENCE.test(said) || /[?？吗呢]/u.test(said)) return undefined;
+  if (hedgedSaid(said) || P.thirdParties.has(new Span(said))) return undefined;
+  return null;
+}
+
+// "Nothing ships unless it has been validated", "no migration merges without a down script": a universal negative
+// subject, a verb of going out or in, and its condition — a gate the project keeps ("until Friday" names a time,
+// not a condition: not read).
+const UNLESS_RULE = new RegExp(
+  String.raw`\b(?:nothing|no\s+[a-z][\w-]*)\s+(?:ever\s+)?` +
+    String.raw`(?:ships|merges|lands|deploys|goes out|goes in|goes live|gets merged|gets deployed|gets released|is released|is merged)` +
+    String.raw`\s+(?:unless|without)\b`,
+  'u',
+);
+function unlessRule(found: GateProblem | null, said: string, kind: StatementKind): Reading {
+  if (kind !== 'project_decision' || found?.reason !== 'no_speech_act' || !UNLESS_RULE.test(said)) return undefined;
+  if (/[?？]/u.test(said) || hedgedSaid(said) || P.thirdParties.has(new Span(said)) || P.otherProjects.has(new Span(said)))
+    return undefined;
+  return null;
+}
