@@ -9,6 +9,20 @@ const statesName = (t: string): boolean => statedAnswerTypes(t).includes('name')
 import { seedItems } from '../helpers/seed-items.js';
 import { tempRepo } from '../helpers/temp-repo.js';
 
+/** Seeds the items in a fresh repository and gives `check` the titles a search returns, query by query. */
+async function withTitles(items: Parameters<typeof seedItems>[1], check: (titles: (q: string) => string[]) => void): Promise<void> {
+  const repo = tempRepo();
+  seedItems(repo, items);
+  const memory = MemoryManager.open({ repoRoot: repo });
+  const handle = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
+  try {
+    check((q) => memory.search(handle, q).map((h) => h.title));
+  } finally {
+    memory.failTurn(handle);
+    await memory.close();
+  }
+}
+
 describe('answer types: a question for a quantity or a name form needs an item that states one (M-7.7)', () => {
   it('questions for a quantity: 多久, 多少, 几 with a measure word, "how" with a word of degree', () => {
     for (const q of [
@@ -56,27 +70,25 @@ describe('answer types: a question for a quantity or a name form needs an item t
   });
 
   it('a memory about the subject that gives no quantity does not answer a question for one; one that does still answers', async () => {
-    const repo = tempRepo();
-    seedItems(repo, [
-      { kind: 'project_decision', title: 'Session store in Redis', content: 'User sessions are kept in Redis, not in the database.' },
-      { kind: 'project_decision', title: 'Audit log shipping', content: 'Audit logs are shipped to the SIEM.' },
-      { kind: 'project_decision', title: '网关用 Envoy', content: '网关统一用 Envoy，配置走 xDS。' },
-      { kind: 'project_decision', title: 'Worker pool', content: 'The export workers run as 4 processes per node.' },
-      { kind: 'project_decision', title: '订单表归档', content: '订单表的冷数据每月归档到对象存储。' },
-    ]);
-    const memory = MemoryManager.open({ repoRoot: repo });
-    const handle = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
-    const titles = (q: string): string[] => memory.search(handle, q).map((h) => h.title);
-    // The subject is remembered, the quantity asked for is not.
-    expect(titles('Redis sessions 保留多久')).toEqual([]);
-    expect(titles('how long are audit logs kept')).toEqual([]);
-    expect(titles('Envoy 网关跑几个副本')).toEqual([]);
-    // The same subject asked about otherwise is still found, and so is a memory that states the quantity.
-    expect(titles('Redis session store')).toEqual(['Session store in Redis']);
-    expect(titles('how many export worker processes')).toEqual(['Worker pool']);
-    expect(titles('订单表多久归档一次')).toEqual(['订单表归档']);
-    memory.failTurn(handle);
-    await memory.close();
+    await withTitles(
+      [
+        { kind: 'project_decision', title: 'Session store in Redis', content: 'User sessions are kept in Redis, not in the database.' },
+        { kind: 'project_decision', title: 'Audit log shipping', content: 'Audit logs are shipped to the SIEM.' },
+        { kind: 'project_decision', title: '网关用 Envoy', content: '网关统一用 Envoy，配置走 xDS。' },
+        { kind: 'project_decision', title: 'Worker pool', content: 'The export workers run as 4 processes per node.' },
+        { kind: 'project_decision', title: '订单表归档', content: '订单表的冷数据每月归档到对象存储。' },
+      ],
+      (titles) => {
+        // The subject is remembered, the quantity asked for is not.
+        expect(titles('Redis sessions 保留多久')).toEqual([]);
+        expect(titles('how long are audit logs kept')).toEqual([]);
+        expect(titles('Envoy 网关跑几个副本')).toEqual([]);
+        // The same subject asked about otherwise is still found, and so is a memory that states the quantity.
+        expect(titles('Redis session store')).toEqual(['Session store in Redis']);
+        expect(titles('how many export worker processes')).toEqual(['Worker pool']);
+        expect(titles('订单表多久归档一次')).toEqual(['订单表归档']);
+      },
+    );
   });
 
   it('questions for a name form: 命名, 名字, naming, named; not a name inside an identifier', () => {
@@ -102,24 +114,22 @@ describe('answer types: a question for a quantity or a name form needs an item t
   });
 
   it('a memory about the subject that shows no form of a name does not answer how it is named', async () => {
-    const repo = tempRepo();
-    seedItems(repo, [
-      { kind: 'project_decision', title: 'Kafka for order events', content: 'Order events go through Kafka.' },
-      {
-        kind: 'project_decision',
-        title: 'Metrics naming',
-        content: 'Metric names start with the service, e.g. checkout_http_requests_total.',
+    await withTitles(
+      [
+        { kind: 'project_decision', title: 'Kafka for order events', content: 'Order events go through Kafka.' },
+        {
+          kind: 'project_decision',
+          title: 'Metrics naming',
+          content: 'Metric names start with the service, e.g. checkout_http_requests_total.',
+        },
+        { kind: 'project_decision', title: '消息队列用 Kafka', content: '服务间消息都走 Kafka。' },
+      ],
+      (titles) => {
+        expect(titles('how are Kafka order topics named')).toEqual([]);
+        expect(titles('Kafka 消息 topic 命名')).toEqual([]);
+        expect(titles('Kafka order events')).toContain('Kafka for order events');
+        expect(titles('how should checkout metrics be named')).toEqual(['Metrics naming']);
       },
-      { kind: 'project_decision', title: '消息队列用 Kafka', content: '服务间消息都走 Kafka。' },
-    ]);
-    const memory = MemoryManager.open({ repoRoot: repo });
-    const handle = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
-    const titles = (q: string): string[] => memory.search(handle, q).map((h) => h.title);
-    expect(titles('how are Kafka order topics named')).toEqual([]);
-    expect(titles('Kafka 消息 topic 命名')).toEqual([]);
-    expect(titles('Kafka order events')).toContain('Kafka for order events');
-    expect(titles('how should checkout metrics be named')).toEqual(['Metrics naming']);
-    memory.failTurn(handle);
-    await memory.close();
+    );
   });
 });
