@@ -86,18 +86,23 @@ export function lateReading(
     () => sourceThenStandingRequest(found, said, kind),
     () => restatedByUser(found, text, begin, end, rejudge),
     () => (found?.reason === 'question' ? tagAfterStatement(text, begin, end, rejudge) : undefined),
+    () => selfQuotedCorrection(found, text, begin, end, rejudge),
+    () => practiceTail(found, said, kind),
+    () => hedgedAdoption(found, said),
     () => ownRuleAfterAdvice(found, said),
     () => thisProjectAfterOther(found, fold(text.slice(begin, end))),
     () =>
       found !== null && ['temporary', 'retracted'].includes(found.reason)
         ? scopeOutsideQuote(found, text, begin, end, after(), rejudge)
         : undefined,
+    () => provisionalChoice(found, said, kind),
     () => cleanCorrection(found, text, end, rejudge),
     () => recurringConditionToAssistant(found, said),
     () => bareWeakener(found, said),
     () => placementRule(found, said, kind),
     () => contentAfterPreference(found, said),
     () => unlessRule(found, said, kind),
+    () => declarativeStandingQuestion(found, said),
   ];
   for (const read of readings) {
     const verdict = read();
@@ -246,6 +251,9 @@ function misaddressed(found: GateProblem | null, fromQuote: string): Reading {
   const parts = partsOf(fromQuote);
   const slip = parts.slice(1).some((part) => MISADDRESSED.test(part)) || (parts.length >= 2 && IGNORE.test(parts.at(-1)!));
   if (!slip) return undefined;
+  // ("…— sorry wrong window, I meant the Gleam files": a slip of address that then restates what was meant corrects
+  // it: what stands is for the user to say.)
+  if (RESTATING_ANYWHERE.test(fromQuote)) return problem('correction', 'a slip of address, then what was meant', 'suggest');
   return problem('retracted', 'the user says the words were not meant for the assistant');
 }
 
@@ -501,6 +509,78 @@ function tagAfterStatement(text: string, begin: number, end: number, rejudge: Re
   const before = text.slice(begin, cut);
   if (/[?？]/u.test(before) || rejudge(before) !== null) return undefined;
   return tag[1] !== undefined ? null : problem('polite_request', 'a statement closed by a tag asking consent', 'suggest');
+}
+
+const PROVISIONAL = anyOf(L.LATE_PROVISIONAL);
+const ONE_TIME = anyOf(L.LATE_ONE_TIME);
+/**
+ * "drop the X includes for now and use Y instead", "这周先全部用 Metabase 出报表": a choice of the project made for now
+ * is provisional — held for the user, not refused as a task for one answer ("this time" still is).
+ */
+function provisionalChoice(found: GateProblem | null, said: string, kind: StatementKind): Reading {
+  if (kind !== 'project_decision' || found?.reason !== 'temporary' || found.verdict !== 'refuse') return undefined;
+  if (!PROVISIONAL.test(said) || ONE_TIME.test(said) || /[?？]/u.test(said)) return undefined;
+  return problem('temporary', 'a choice made for now: provisional, for the user to confirm', 'suggest');
+}
+
+const PRACTICE_TAIL = wholePart(L.LATE_PRACTICE_TAILS);
+/** "This repo's services are built statically. That's how we ship them.": a description the user names as our practice. */
+function practiceTail(found: GateProblem | null, said: string, kind: StatementKind): Reading {
+  if (kind !== 'project_decision' || found === null || !['no_speech_act', 'description', 'weak_evidence'].includes(found.reason))
+    return undefined;
+  const parts = partsOf(said);
+  if (parts.length < 2 || !parts.slice(1).some((part) => PRACTICE_TAIL.test(part))) return undefined;
+  const own = new Span(said);
+  if (/[?？]/u.test(said) || P.speculation.has(own) || P.undecided.has(own) || P.thirdParties.has(own) || P.otherProjects.has(own))
+    return undefined;
+  return null;
+}
+
+const GRUDGING = anyOf(L.LATE_GRUDGING);
+/**
+ * "the lead wants all IDs in hex, which, fine, I guess we do that", "the official docs use X, guess we should follow
+ * that", "甲方说…，那就先这样吧": a party's rule taken on grudgingly or with a hedge — for the user to confirm.
+ */
+function hedgedAdoption(found: GateProblem | null, said: string): Reading {
+  if (found === null || found.verdict !== 'refuse') return undefined;
+  if (!['undecided', 'third_party', 'no_speech_act', 'speculation'].includes(found.reason)) return undefined;
+  const parts = partsOf(said);
+  const first = parts[0] ?? '';
+  if (!(P.thirdParties.has(new Span(first)) || OFFICIAL.test(first) || advisedBy(first))) return undefined;
+  if (!parts.slice(1).some((part) => GRUDGING.test(part))) return undefined;
+  return problem('third_party', 'a party’s rule taken on with a hedge: for the user to confirm', 'suggest');
+}
+
+// '不是"A"，是"B"', 'not "A" but "B"': the user quotes what was said wrong and what is meant.
+const QUOTED_CONTRAST = /不是\s*[“"「『][^”"」』]+[”"」』]\s*[，,]?\s*(?:而)?是\s*[“"「『]|\bnot\s+["“][^"”]+["”],?\s+(?:but\s+)?["“]/u;
+/**
+ * "刚才打错了：不是"以后不用写注释"，是"以后 X 都要写文档"": in a correction the user quotes the words meant; they are
+ * the user's own, judged alone.
+ */
+function selfQuotedCorrection(found: GateProblem | null, text: string, begin: number, end: number, rejudge: Rejudge): Reading {
+  if (found?.reason !== 'quoted_speech') return undefined;
+  const m = QUOTED_CONTRAST.exec(text);
+  // (The quote is the words after the contrast: the ones meant.)
+  if (!m || begin < m.index + m[0].length - 1 || !P.corrections.has(new Span(fold(text.slice(0, m.index + 2))))) return undefined;
+  return rejudge(text.slice(begin, end)) === null ? null : undefined;
+}
+
+const FACT_TAG =
+  /[,，]\s*(?:right|correct|yes|no|isn't it|aren't they|don't we|doesn't it|对吧|是吧|对不对|是不是|没错吧|对么)\s*[?？][\s\p{P}]*$/u;
+const STATEMENT_ORDER_BREAK =
+  /^[\s\p{P}]*(?:should|shall|can|could|would|will|do|does|did|is|are|am|what|which|how|why|when|where|who|要不要|能不能|可不可以|可以|是不是|是否|会不会|用不用|该不该|怎么|哪|什么|为什么)(?![\p{L}])/u;
+/**
+ * "from now on maybe lean on X more? not sure yet": a standing marker in statement order closed by a question mark
+ * (no question word, no inverted auxiliary, no 吗/呢) puts a wish up tentatively — held, not refused as a question.
+ */
+function declarativeStandingQuestion(found: GateProblem | null, said: string): Reading {
+  if (found?.reason !== 'question' || found.verdict !== 'refuse' || !/[?？]/u.test(said) || /[吗呢么]/u.test(said)) return undefined;
+  const opening = OPENS_AHEAD.exec(said);
+  if (!opening || STATEMENT_ORDER_BREAK.test(said.slice(opening.index + opening[0].length))) return undefined;
+  const first = partsOf(said)[0] ?? '';
+  // ("…, right?", "…，对吧？": a tag asking to confirm a fact stays a question.)
+  if (FACT_TAG.test(said) || P.aNotA.has(new Span(first)) || P.thirdParties.has(new Span(said))) return undefined;
+  return problem('question', 'a standing wish in statement order closed by a question mark: put up tentatively', 'suggest');
 }
 
 /** "/remember 上次定的是哪几个来着？": a remember whose words ask for something recalled holds nothing to store. */

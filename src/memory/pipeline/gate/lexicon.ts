@@ -2070,7 +2070,20 @@ export const POINTING_PREDICATES = w(
 /** Verbs of advising or requiring, for another party as their subject ("the auditors recommend", "安全组建议"). */
 export const ADVISING_VERBS = w(
   ['建议', '推荐', '要求'],
-  ['recommend', 'recommends', 'recommended', 'suggest', 'suggests', 'suggested', 'advise', 'advises', 'advised', 'require', 'requires'],
+  [
+    'recommend',
+    'recommends',
+    'recommended',
+    'suggest',
+    'suggests',
+    'suggested',
+    'advise',
+    'advises',
+    'advised',
+    'require',
+    'requires',
+    'wants',
+  ],
 );
 
 /** Verbs of keeping the old way ("还是留着", "还是保留"). */
@@ -4681,4 +4694,38 @@ export const LATE_FOLLOW_BACK = w(
 export const LATE_CARRY_TO = w(
   ['照搬', '沿用', '搬过来', '套用', '复用', '拿过来用'],
   ['carry over', 'carried over', 'carries over', 'port over', 'bring over', 'brought over', 'applies', 'apply', 'reuse'],
+);
+/** Words of a choice made for now only ("暂时", "for now"): a provisional choice of the project, held, not refused. */
+export const LATE_PROVISIONAL = w(
+  ['暂时', '暂且', '这周先', '这个月先', '目前先', '眼下先', '先凑合'],
+  ['for now', 'for the time being', 'for the moment', 'in the meantime'],
+);
+/** Words of a request for one answer or one time only: what stays a task for now, refused. */
+export const LATE_ONE_TIME = w(
+  ['这次', '这一次', '这个回答', '这次回答', '本次'],
+  ['this time', 'this answer', 'just this once', 'for this reply'],
+);
+/**
+ * A sentence after a description saying it is how this project works ("That's how we ship them.", "我们一直是这么做的"):
+ * the description is the project's practice.
+ */
+export const LATE_PRACTICE_TAILS = w(
+  ['我们就是这么做的', '我们一直是这么做的', '我们一直这么做', '这就是我们的做法', '这是我们的做法', '这是我们的规矩', '这是我们的惯例'],
+  [
+    "that's how we ship them",
+    "that's how we ship it",
+    "that's how we do it",
+    "that's how we do it here",
+    "that's how we do things here",
+    "that's how we build them",
+    "that's how we run it",
+    "that's the way we do it",
+    'that is how we do it',
+    'that is how we ship them',
+  ],
+);
+/** A party's rule taken on grudgingly or with a hedge ("which, fine, I guess we do that", "那就先这样吧"): held. */
+export const LATE_GRUDGING = w(
+  ['那就先这样吧', '那就这样吧', '那就这么办吧', '那就照做吧', '那就听他的吧', '行吧照做'],
+  ['i guess we do that', 'we do that', 'we can do that', 'we should follow that', 'guess we follow that', 'i guess we follow it'],
 );
