@@ -15,6 +15,19 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     stands: ['没有结论之前不要合并这个分支的任何东西。'],
   },
   {
+    name: 'one-time-tail',
+    reads: 'a clause of one time after the quote in its sentence (…, just this time; …，就这一次) or words ending it (this time only)',
+    reason: 'temporary',
+    verdict: 'refuse',
+    kind: p,
+    fires: [
+      'from now on answer in English, just this time',
+      '以后提交前都跑一遍全量测试，就这一次',
+      'use the verbose logger this time only',
+    ],
+    stands: ['from now on answer in English, not just this time', '以后都用 pnpm，这次也一样'],
+  },
+  {
     name: 'decision-mentioned',
     reads: 'an earlier choice named as a thing (当初那个…的决定, that decision to …) and blamed (坑了, is why): no choice is made',
     reason: 'description',

@@ -70,6 +70,7 @@ export function lateReading(
   const readings: (() => Reading)[] = [
     () => emptyRuling(found, said),
     () => decisionMentioned(found, said),
+    () => oneTimeTail(found, fold(text.slice(begin))),
     () => failingHabit(found, said),
     () => defaultBehaviour(found, text.slice(covering[0]!.start, covering[covering.length - 1]!.end)),
     () => resignedTail(found, said),
@@ -110,6 +111,28 @@ export function lateReading(
   }
   void kind;
   return found;
+}
+
+const ONE_TIME_TAIL = wholePart(L.LATE_ONE_TIME_TAILS);
+const ONE_TIME_END = new RegExp(
+  String.raw`(?:^|[\s\p{P}])(?:${[...L.LATE_ONE_TIME_ENDS.zh, ...L.LATE_ONE_TIME_ENDS.en].map(escape).join('|')})$`,
+  'u',
+);
+/**
+ * "from now on answer in English, just this time", "use Postgres this time only": a clause of one time in the act's
+ * own sentence (after a comma, not a sentence of its own), or words of one time ending a clause, scope the act to now.
+ */
+function oneTimeTail(found: GateProblem | null, fromQuote: string): Reading {
+  if (!accepted(found)) return undefined;
+  // (The quote's own sentence from the quote on: "…，下不为例，以后还是走 MR" scopes what comes before the quote.)
+  const sentence = fromQuote
+    .split(/[。.!！?？\n]/u)
+    .map((x) => x.trim())
+    .find((x) => x.length > 0);
+  if (sentence === undefined) return undefined;
+  const parts = partsOf(sentence);
+  if (!(parts.slice(1).some((part) => ONE_TIME_TAIL.test(part)) || parts.some((part) => ONE_TIME_END.test(part)))) return undefined;
+  return problem('temporary', 'a clause of one time closes the sentence of the act');
 }
 
 const HABITS = anyOf(L.LATE_HABITS);

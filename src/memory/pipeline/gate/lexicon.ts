@@ -4729,3 +4729,26 @@ export const LATE_GRUDGING = w(
   ['那就先这样吧', '那就这样吧', '那就这么办吧', '那就照做吧', '那就听他的吧', '行吧照做'],
   ['i guess we do that', 'we do that', 'we can do that', 'we should follow that', 'guess we follow that', 'i guess we follow it'],
 );
+/**
+ * A clause that is only a scope of one time or one piece of work ("…, just this time", "…，就这一次"), closing the
+ * sentence of the act; and the words that end such a sentence ("… this time only"): the act is for now.
+ */
+export const LATE_ONE_TIME_TAILS = w(
+  ['这次', '这一次', '这回', '本次', '就这一次', '就这次', '只这次', '这次而已', '仅此一次', '下不为例'],
+  [
+    'this time',
+    'just this time',
+    'only this time',
+    'this time only',
+    'just this once',
+    'this once',
+    'for this answer',
+    'just for this answer',
+    'for this reply',
+    'for this pr',
+    'just for this pr',
+    'for this commit',
+    'just for this commit',
+  ],
+);
+export const LATE_ONE_TIME_ENDS = w(['这次就行', '仅此一次', '就这一次'], ['this time only', 'just this once', 'only this once']);
