@@ -65,12 +65,14 @@ export function lateReading(
   // (Folded lazily: most statements reach only the readings that need neither.)
   let wholeText: string | undefined;
   let afterText: string | undefined;
+  let fromText: string | undefined;
   const whole = (): string => (wholeText ??= fold(text));
   const after = (): string => (afterText ??= fold(text.slice(end)));
+  const fromQuote = (): string => (fromText ??= fold(text.slice(begin)));
   const readings: (() => Reading)[] = [
     () => emptyRuling(found, said),
     () => decisionMentioned(found, said),
-    () => oneTimeTail(found, fold(text.slice(begin))),
+    () => (accepted(found) ? oneTimeTail(found, fromQuote()) : undefined),
     () => failingHabit(found, said),
     () => defaultBehaviour(found, text.slice(covering[0]!.start, covering[covering.length - 1]!.end)),
     () => resignedTail(found, said),
@@ -80,7 +82,7 @@ export function lateReading(
     () => laterMarker(found, said),
     () => disavowed(found, whole()),
     () => forwarded(found, text, begin, end),
-    () => misaddressed(found, fold(text.slice(begin))),
+    () => misaddressed(found, fromQuote()),
     () => oneOffChain(found, said),
     () => ironicExclamation(found, said),
     () => firmAdoption(found, whole()),
@@ -114,6 +116,8 @@ export function lateReading(
 }
 
 const ONE_TIME_TAIL = wholePart(L.LATE_ONE_TIME_TAILS);
+// Any of their words, a cheap test first.
+const ONE_TIME_WORD = /这次|这一次|这回|本次|此一次|下不为例|\bthis (?:time|once)\b|\bfor this\b/u;
 const ONE_TIME_END = new RegExp(
   String.raw`(?:^|[\s\p{P}])(?:${[...L.LATE_ONE_TIME_ENDS.zh, ...L.LATE_ONE_TIME_ENDS.en].map(escape).join('|')})$`,
   'u',
@@ -123,14 +127,15 @@ const ONE_TIME_END = new RegExp(
  * own sentence (after a comma, not a sentence of its own), or words of one time ending a clause, scope the act to now.
  */
 function oneTimeTail(found: GateProblem | null, fromQuote: string): Reading {
-  if (!accepted(found)) return undefined;
+  if (!accepted(found) || !ONE_TIME_WORD.test(fromQuote)) return undefined;
   // (The quote's own sentence from the quote on: "…，下不为例，以后还是走 MR" scopes what comes before the quote.)
   const sentence = fromQuote
     .split(/[。.!！?？\n]/u)
     .map((x) => x.trim())
     .find((x) => x.length > 0);
   if (sentence === undefined) return undefined;
-  const parts = partsOf(sentence);
+  // (Split here, not through the cache of the sentence's parts: this text is not the sentence.)
+  const parts = split(sentence);
   if (!(parts.slice(1).some((part) => ONE_TIME_TAIL.test(part)) || parts.some((part) => ONE_TIME_END.test(part)))) return undefined;
   return problem('temporary', 'a clause of one time closes the sentence of the act');
 }
@@ -451,6 +456,8 @@ const OTHERWISE =
   /^(?:(?:but|and)\s+)?(?:rest of the time|the rest of the time|otherwise|other times|any other time)\b|^(?:平时|其他时候|其余时候|别的时候|其它时候)/u;
 
 const ER = L.LATE_EMPTY_RULING;
+// (The nouns alone, a cheap test before the patterns around them.)
+const RULING_NOUN = new RegExp([...ER.nouns.zh, ...ER.nouns.en].map(escape).join('|'), 'u');
 const EMPTY_RULING = new RegExp(
   `(?:${ER.negations.zh.map(escape).join('|')})(?:${ER.nouns.zh.map(escape).join('|')})(?!权|之前|前|的话|就|以前)` +
     String.raw`|(?<![\p{L}])(?:${ER.negations.en.map(escape).join('|')})\s+(?:${ER.nouns.en.map(escape).join('|')})` +
@@ -462,13 +469,14 @@ const EMPTY_RULING = new RegExp(
  * unless a later word settles it after all ("…，现在定了：…").
  */
 function emptyRuling(found: GateProblem | null, said: string): Reading {
-  if (!accepted(found)) return undefined;
+  if (!accepted(found) || !RULING_NOUN.test(said)) return undefined;
   const m = EMPTY_RULING.exec(said);
   if (!m || SETTLING.test(said.slice(m.index + m[0].length))) return undefined;
   return problem('undecided', 'the ruling is said not to exist yet');
 }
 
 const DM = L.LATE_DECISION_MENTION;
+const DECISION_NOUN = new RegExp([...DM.nouns.zh, ...DM.nouns.en].map(escape).join('|'), 'u');
 const DECISION_MENTION = new RegExp(
   `(?:${DM.determiners.zh.map(escape).join('|')})[^，,。!！?？]{0,24}?(?:${DM.nouns.zh.map(escape).join('|')})` +
     `[^，,。!！?？]{0,3}?(?:${DM.consequences.zh.map(escape).join('|')})` +
@@ -480,7 +488,7 @@ const DECISION_MENTION = new RegExp(
 );
 /** "唉，又是当初那个 X 的决定惹的祸", "that caching decision bit us again": an earlier choice blamed, no choice made. */
 function decisionMentioned(found: GateProblem | null, said: string): Reading {
-  if (!accepted(found) || !DECISION_MENTION.test(said)) return undefined;
+  if (!accepted(found) || !DECISION_NOUN.test(said) || !DECISION_MENTION.test(said)) return undefined;
   return problem('description', 'an earlier choice named as a thing and blamed: no choice is made');
 }
 
@@ -547,10 +555,12 @@ function provisionalChoice(found: GateProblem | null, said: string, kind: Statem
 }
 
 const PRACTICE_TAIL = wholePart(L.LATE_PRACTICE_TAILS);
+const PRACTICE_WORD = /我们|\bwe\b/u;
 /** "This repo's services are built statically. That's how we ship them.": a description the user names as our practice. */
 function practiceTail(found: GateProblem | null, said: string, kind: StatementKind): Reading {
   if (kind !== 'project_decision' || found === null || !['no_speech_act', 'description', 'weak_evidence'].includes(found.reason))
     return undefined;
+  if (!PRACTICE_WORD.test(said)) return undefined;
   const parts = partsOf(said);
   if (parts.length < 2 || !parts.slice(1).some((part) => PRACTICE_TAIL.test(part))) return undefined;
   const own = new Span(said);
@@ -567,10 +577,11 @@ const GRUDGING = anyOf(L.LATE_GRUDGING);
 function hedgedAdoption(found: GateProblem | null, said: string): Reading {
   if (found === null || found.verdict !== 'refuse') return undefined;
   if (!['undecided', 'third_party', 'no_speech_act', 'speculation'].includes(found.reason)) return undefined;
+  if (!GRUDGING.test(said)) return undefined;
   const parts = partsOf(said);
-  const first = parts[0] ?? '';
-  if (!(P.thirdParties.has(new Span(first)) || OFFICIAL.test(first) || advisedBy(first))) return undefined;
   if (!parts.slice(1).some((part) => GRUDGING.test(part))) return undefined;
+  const first = parts[0] ?? '';
+  if (!(OFFICIAL.test(first) || advisedBy(first) || P.thirdParties.has(new Span(first)))) return undefined;
   return problem('third_party', 'a party’s rule taken on with a hedge: for the user to confirm', 'suggest');
 }
 
