@@ -186,6 +186,7 @@ function namedTask(s: Sentence): boolean {
 const UNIVERSAL_OPENING = new RegExp(`^(?:${SHAPE.universal.zh.filter((u) => u.length > 1 && !u.startsWith('新')).join('|')})`, 'u');
 
 const FILE_NAME = /[\w.-]+\.(?:ya?ml|json|jsx?|tsx?|py|java|kt|go|rs|md|toml|xml|properties|sql|sh|env|lock|gradle|conf)\b/u;
+const PROHIBITED_BEFORE = /(?:别|不要|不许|不准|千万别)(?:再|只|光|就|随便)?\s*$|\b(?:don't|do not|never)\s+(?:just\s+|only\s+)?$/u;
 const MAKE_ONE = /(?:写|加|建|做|搞|配|弄)(?:一个|个)|\b(?:write|create|add|set up|make|build) (?:me )?an? /u;
 
 // A name of one thing in the code: camelCase, PascalCase with a second capital, snake_case, a path or branch.
@@ -204,7 +205,9 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
   // "帮我写一个 GitHub Action，每次 push 都跑 lint": the rule describes a thing the user asks to have made.
   // ("whenever you write a controller for me, …": a thing made inside a condition is the rule's occasion.)
   const made = MAKE_ONE.exec(s.span.text);
-  if (s.hits(P.requestFrames).length > 0 && made && !s.isCondition(s.clauseOf(made.index)))
+  // ("…，别只写个 X 让我猜": a thing made under a prohibitive is what not to do, not a thing asked for.)
+  const forbidden = made !== null && PROHIBITED_BEFORE.test(s.span.text.slice(Math.max(0, made.index - 5), made.index));
+  if (s.hits(P.requestFrames).length > 0 && made && !forbidden && !s.isCondition(s.clauseOf(made.index)))
     return { detail: 'a request to make one thing', verdict: 'refuse' };
   // "帮我把 utils.ts 里的所有 var 都改成 let": a quantifier over the parts of one named thing is one task.
   if (act.type === 'standing' && UNIVERSAL_OPENING.test(act.hit.text) && namedTask(s)) {
@@ -242,7 +245,9 @@ export function oneOffTask(s: Sentence, act: Act): { detail: string; verdict: 's
   // "帮我把 OrderService 里那个废弃的 calcDiscount 方法删了": a request naming one thing of the code.
   if (s.hits(P.requestFrames).length > 0 && CODE_NAME.test(s.text.slice(s.piece.start, s.piece.end)))
     return { detail: 'a request about one named thing of the code', verdict: 'refuse' };
-  if ((act.type === 'ruling' || act.type === 'rule') && s.hits(P.requestFrames).length > 0)
+  // ("别再给我推荐 X 了，…一律用 Y": a request frame under a prohibitive asks for nothing: it forbids, for good.)
+  const requested = s.hits(P.requestFrames).filter((h) => !PROHIBITED_BEFORE.test(s.span.text.slice(Math.max(0, h.index - 5), h.index)));
+  if ((act.type === 'ruling' || act.type === 'rule') && requested.length > 0)
     return { detail: 'a request for a task, not a ruling', verdict: 'suggest' };
   return null;
 }

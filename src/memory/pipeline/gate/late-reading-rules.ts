@@ -6,12 +6,49 @@ const d = 'project_decision' as const;
 /** The rules of the third reading (late-reading.ts), each with its own examples; GATE_RULES holds them with the rest. */
 export const LATE_READING_RULES: readonly GateRule[] = [
   {
+    name: 'empty-ruling',
+    reads: 'a ruling noun whose existence is negated (暂无定论, no decision yet), nothing settling it after: nothing is ruled',
+    reason: 'undecided',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['决定：暂无定论，两套方案下周再比。', 'Decision: no decision yet, we compare both next week.'],
+    stands: ['没有结论之前不要合并这个分支的任何东西。'],
+  },
+  {
+    name: 'one-time-tail',
+    reads: 'a clause of one time after the quote in its sentence (…, just this time; …，就这一次) or words ending it (this time only)',
+    reason: 'temporary',
+    verdict: 'refuse',
+    kind: p,
+    fires: [
+      'from now on answer in English, just this time',
+      '以后提交前都跑一遍全量测试，就这一次',
+      'use the verbose logger this time only',
+    ],
+    stands: ['from now on answer in English, not just this time', '以后都用 pnpm，这次也一样'],
+  },
+  {
+    name: 'decision-mentioned',
+    reads: 'an earlier choice named as a thing (当初那个…的决定, that decision to …) and blamed (坑了, is why): no choice is made',
+    reason: 'description',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['唉，上次那个换 ORM 的决定又坑了我们一回', 'That decision to go with Mongo is why our reports are slow.'],
+    stands: ['我们决定以后都用 Postgres。'],
+  },
+  {
     name: 'failing-habit',
     reads: 'a habit word with a predicate of software failing (总是 OOM, always crashes) and no one asked to act: a description',
     reason: 'description',
     verdict: 'refuse',
     kind: d,
-    fires: ['这个定时任务每次都在凌晨卡死，总是 timeout。', 'The nightly export always crashes on the arm64 runner.'],
+    fires: [
+      '这个定时任务每次都在凌晨卡死，总是 timeout。',
+      'The nightly export always crashes on the arm64 runner.',
+      // Blowing up, a potential complement of failing, and 永远 / every single time as habit words.
+      '哈哈 CI 每次都炸，早就习惯了',
+      'The staging deploy blows up every single time.',
+    ],
     stands: ['以后每次构建失败都先告诉我是哪一步。'],
   },
   {
@@ -20,7 +57,11 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     reason: 'description',
     verdict: 'refuse',
     kind: d,
-    fires: ['By default Gradle caches every dependency under the home folder.', 'By default the scheduler retries a job three times.'],
+    fires: [
+      'By default Gradle caches every dependency under the home folder.',
+      'By default the scheduler retries a job three times.',
+      'By default the Nginx upstream block has keepalive off, which is why every request opens a new connection.',
+    ],
     stands: ['By default, every new service gets its own schema.'],
   },
   {
@@ -29,7 +70,13 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     reason: 'description',
     verdict: 'refuse',
     kind: p,
-    fires: ['每次发版都要等审批半天，习惯了。', '反正每次部署都要手动改配置。'],
+    fires: [
+      '每次发版都要等审批半天，习惯了。',
+      '反正每次部署都要手动改配置。',
+      // The clause of resignation with a time adverb or a softener at its edge.
+      '每个月都要手动续证书，早就认了。',
+      "Every release needs a manual sign-off, I'm used to it by now.",
+    ],
   },
   {
     name: 'assistant-habit-complaint',
@@ -135,6 +182,115 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     ],
   },
   {
+    name: 'adoption-scoped-here',
+    reads: 'a party’s advice taken on pointing back at it and scoped to this project (adopting that for this repo, 这条我们项目采纳了)',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: [
+      'Copilot suggested running the formatter as a pre-commit hook. Tried it, adopting that for this repo.',
+      '安全组建议所有镜像都签名，试了一下没问题，这条我们项目采纳了。',
+    ],
+  },
+  {
+    name: 'source-then-standing-request',
+    reads: 'after naming a party’s document, the user’s own standing request to the assistant pointing back at it (以后你…就照它来)',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    fires: [
+      'Rust 官方那份 API guidelines 我看过，觉得挺好，以后你写 Rust 就按它来',
+      'the Airbnb style guide reads well to me; from now on you follow it when you write JS for me',
+    ],
+  },
+  {
+    name: 'restated-by-user',
+    reads: 'a verb of saying whose subject is the user before the quote (as I said, saying it again): the user restates, not a party',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    quote: 'this repo targets Java 21 only',
+    fires: [
+      "Like I said last week, and I'll say it again: this repo targets Java 21 only.",
+      'As I said before, and saying it again: this repo targets Java 21 only.',
+    ],
+  },
+  {
+    name: 'tag-asking-consent',
+    reads: 'a statement that stands alone, closed by a tag asking consent (…，ok?, 行吗？): put up for agreement, held',
+    reason: 'polite_request',
+    verdict: 'suggest',
+    kind: d,
+    fires: [
+      '别再给我推荐 Webpack 了，这个仓库打包一律用 Vite，ok?',
+      'Stop suggesting Redux to me, this app manages state with zustand only, okay?',
+    ],
+  },
+  {
+    name: 'tag-checking-heard',
+    reads: 'a statement that stands alone, closed by a tag checking it is taken in (明白吗？, got it?): it stands',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    fires: ['以后提交信息都用英文写，明白吗？', 'From now on every migration gets a down script, got it?'],
+  },
+  {
+    name: 'hedged-adoption',
+    reads: 'a party’s rule taken on grudgingly or with a hedge (which, fine, I guess we do that; 那就先这样吧): held',
+    reason: 'third_party',
+    verdict: 'suggest',
+    kind: d,
+    fires: [
+      'the security lead wants every secret in Vault, which, fine, I guess we do that',
+      'the official Rust docs use anyhow in examples, guess we should follow that',
+      '客户说日志里的时间都按 UTC，那就先这样吧',
+    ],
+  },
+  {
+    name: 'practice-tail',
+    reads: 'a description followed by a sentence naming it this project’s way (That’s how we ship them., 我们一直是这么做的)',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: [
+      "Our Go services are linked statically against musl. That's how we ship them.",
+      '这个仓库的镜像都基于 distroless 构建，我们一直是这么做的。',
+    ],
+  },
+  {
+    name: 'self-quoted-correction',
+    reads: 'in a correction, the words meant quoted against the words said wrong (不是"A"，是"B"): the user’s own, judged alone',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    quote: '以后 Python 函数都要写类型注解',
+    fires: ['刚才说反了：不是“以后不用写类型注解”，是“以后 Python 函数都要写类型注解”。'],
+  },
+  {
+    name: 'provisional-choice',
+    reads: 'a choice of the project made for now (for now … instead, 这个月先全部用 X): provisional, held rather than refused',
+    reason: 'temporary',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['drop the Webpack aliases for now and use tsconfig paths instead', '这个月先全部用 Grafana 看指标，Datadog 的合同还没续'],
+  },
+  {
+    name: 'declarative-standing-question',
+    reads: 'a standing marker in statement order closed by a question mark (from now on maybe X?): a wish put up tentatively, held',
+    reason: 'question',
+    verdict: 'suggest',
+    kind: p,
+    fires: ['from now on maybe lean on early returns more in the Go snippets? not sure yet', '以后 Python 示例都用 pathlib？我还没想好'],
+  },
+  {
+    name: 'misaddressed-then-meant',
+    reads: 'a slip of address that then restates what was meant (sorry wrong window, I meant …): a correction, held',
+    reason: 'correction',
+    verdict: 'suggest',
+    kind: p,
+    fires: ['from now on use tabs in the Makefile — sorry wrong window, I meant the Go files. gofmt there'],
+  },
+  {
     name: 'own-rule-after-advice',
     reads: 'a clause of the user’s own opened by a standing marker after a party’s advice, said to hold here too (…，这个仓库也一样)',
     reason: 'accept',
@@ -165,6 +321,26 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     verdict: 'accept',
     kind: d,
     fires: ['我之前那个项目都用 zod 做校验，这边也照搬，就这么定。'],
+  },
+  {
+    name: 'carried-to-this-project',
+    reads:
+      'another project’s way with a verb of carrying it over whose clause names this project (沿用到这个仓库, carries over to this repo)',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: [
+      'the review checklist from my previous project carries over to this repo: two approvals per PR.',
+      '上一个项目的分支命名规范沿用到这个仓库：feature/ 加工单号。',
+    ],
+  },
+  {
+    name: 'carried-to-this-project-hedged',
+    reads: 'another project’s way carried over to this one (carries over to this repo) with a hedge or a question: held',
+    reason: 'other_project',
+    verdict: 'suggest',
+    kind: d,
+    fires: ['the review checklist from my previous project, maybe it carries over to this repo?'],
   },
   {
     name: 'scope-outside-quote',
@@ -210,6 +386,8 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     fires: [
       '以后日志里时间都用本地时区，不对，我是说以后都用 UTC 时间。',
       'from now on use semicolons in the JS — sorry, typo, I meant no semicolons, standard style',
+      // (The slip word first read as taking the act back: "啊不对，我是说 …" restates it.)
+      '以后 shell 示例都用 bash，啊不对，我是说 zsh',
     ],
   },
   {

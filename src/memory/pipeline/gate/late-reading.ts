@@ -65,9 +65,14 @@ export function lateReading(
   // (Folded lazily: most statements reach only the readings that need neither.)
   let wholeText: string | undefined;
   let afterText: string | undefined;
+  let fromText: string | undefined;
   const whole = (): string => (wholeText ??= fold(text));
   const after = (): string => (afterText ??= fold(text.slice(end)));
+  const fromQuote = (): string => (fromText ??= fold(text.slice(begin)));
   const readings: (() => Reading)[] = [
+    () => emptyRuling(found, said),
+    () => decisionMentioned(found, said),
+    () => (accepted(found) ? oneTimeTail(found, fromQuote()) : undefined),
     () => failingHabit(found, said),
     () => defaultBehaviour(found, text.slice(covering[0]!.start, covering[covering.length - 1]!.end)),
     () => resignedTail(found, said),
@@ -77,22 +82,30 @@ export function lateReading(
     () => laterMarker(found, said),
     () => disavowed(found, whole()),
     () => forwarded(found, text, begin, end),
-    () => misaddressed(found, fold(text.slice(begin))),
+    () => misaddressed(found, fromQuote()),
     () => oneOffChain(found, said),
     () => ironicExclamation(found, said),
     () => firmAdoption(found, whole()),
+    () => sourceThenStandingRequest(found, said, kind),
+    () => restatedByUser(found, text, begin, end, rejudge),
+    () => (found?.reason === 'question' ? tagAfterStatement(text, begin, end, rejudge) : undefined),
+    () => selfQuotedCorrection(found, text, begin, end, rejudge),
+    () => practiceTail(found, said, kind),
+    () => hedgedAdoption(found, said),
     () => ownRuleAfterAdvice(found, said),
     () => thisProjectAfterOther(found, fold(text.slice(begin, end))),
     () =>
       found !== null && ['temporary', 'retracted'].includes(found.reason)
         ? scopeOutsideQuote(found, text, begin, end, after(), rejudge)
         : undefined,
+    () => provisionalChoice(found, said, kind),
     () => cleanCorrection(found, text, end, rejudge),
     () => recurringConditionToAssistant(found, said),
     () => bareWeakener(found, said),
     () => placementRule(found, said, kind),
     () => contentAfterPreference(found, said),
     () => unlessRule(found, said, kind),
+    () => declarativeStandingQuestion(found, said),
   ];
   for (const read of readings) {
     const verdict = read();
@@ -100,6 +113,31 @@ export function lateReading(
   }
   void kind;
   return found;
+}
+
+const ONE_TIME_TAIL = wholePart(L.LATE_ONE_TIME_TAILS);
+// Any of their words, a cheap test first.
+const ONE_TIME_WORD = /这次|这一次|这回|本次|此一次|下不为例|\bthis (?:time|once)\b|\bfor this\b/u;
+const ONE_TIME_END = new RegExp(
+  String.raw`(?:^|[\s\p{P}])(?:${[...L.LATE_ONE_TIME_ENDS.zh, ...L.LATE_ONE_TIME_ENDS.en].map(escape).join('|')})$`,
+  'u',
+);
+/**
+ * "from now on answer in English, just this time", "use Postgres this time only": a clause of one time in the act's
+ * own sentence (after a comma, not a sentence of its own), or words of one time ending a clause, scope the act to now.
+ */
+function oneTimeTail(found: GateProblem | null, fromQuote: string): Reading {
+  if (!accepted(found) || !ONE_TIME_WORD.test(fromQuote)) return undefined;
+  // (The quote's own sentence from the quote on: "…，下不为例，以后还是走 MR" scopes what comes before the quote.)
+  const sentence = fromQuote
+    .split(/[。.!！?？\n]/u)
+    .map((x) => x.trim())
+    .find((x) => x.length > 0);
+  if (sentence === undefined) return undefined;
+  // (Split here, not through the cache of the sentence's parts: this text is not the sentence.)
+  const parts = split(sentence);
+  if (!(parts.slice(1).some((part) => ONE_TIME_TAIL.test(part)) || parts.some((part) => ONE_TIME_END.test(part)))) return undefined;
+  return problem('temporary', 'a clause of one time closes the sentence of the act');
 }
 
 const HABITS = anyOf(L.LATE_HABITS);
@@ -117,7 +155,8 @@ const DEFAULT_BEHAVIOUR = new RegExp(
   [
     String.raw`^(?:by default|out of the box)[,，]?\s+`,
     String.raw`(?!(?:I|We|You|Our|Let's|Please|Every|All|Each|Any|New|Always|Never)\b)`,
-    String.raw`(?:(?:the|its)\s+[a-z][\w.-]*|[A-Z][\w.-]*)(?:\s+[\w.-]+){0,2}?\s+`,
+    // (A proper name may follow "the": "the Ansible connection".)
+    String.raw`(?:(?:the|its)\s+[A-Za-z][\w.-]*|[A-Z][\w.-]*)(?:\s+[\w.-]+){0,2}?\s+`,
     String.raw`(?:only\s+|just\s+|also\s+|never\s+|always\s+)?(?:[a-z]+[^s\W]s|is|has|does|doesn't|won't)\b`,
   ].join(''),
   'u',
@@ -128,7 +167,14 @@ function defaultBehaviour(found: GateProblem | null, sentence: string): Reading 
   return problem('description', 'what a piece of software does by default, not a wish');
 }
 
-const RESIGNED = wholePart(L.LATE_RESIGNED);
+const RE = L.LATE_RESIGNED_EDGES;
+// A clause of resignation, whole, with a time adverb or a softener at its edges ("早就认了", "used to it by now").
+const RESIGNED = new RegExp(
+  String.raw`^(?:(?:${[...RE.before.zh, ...RE.before.en].map(escape).join('|')})\s*)?` +
+    `(?:${[...L.LATE_RESIGNED.zh, ...L.LATE_RESIGNED.en].map(escape).join('|')})` +
+    String.raw`(?:\s*(?:${[...RE.after.zh, ...RE.after.en].map(escape).join('|')}))?$`,
+  'u',
+);
 const AHEAD = anyOf(L.LATE_AHEAD);
 /** "反正每次发版都要等半天，习惯了。": a habit the user resigns to is described, not wished for. */
 function resignedTail(found: GateProblem | null, said: string): Reading {
@@ -233,6 +279,9 @@ function misaddressed(found: GateProblem | null, fromQuote: string): Reading {
   const parts = partsOf(fromQuote);
   const slip = parts.slice(1).some((part) => MISADDRESSED.test(part)) || (parts.length >= 2 && IGNORE.test(parts.at(-1)!));
   if (!slip) return undefined;
+  // ("…— sorry wrong window, I meant the Gleam files": a slip of address that then restates what was meant corrects
+  // it: what stands is for the user to say.)
+  if (RESTATING_ANYWHERE.test(fromQuote)) return problem('correction', 'a slip of address, then what was meant', 'suggest');
   return problem('retracted', 'the user says the words were not meant for the assistant');
 }
 
@@ -262,6 +311,7 @@ function ironicExclamation(found: GateProblem | null, said: string): Reading {
 
 const FIRMNESS = anyOf(L.LATE_FIRMNESS);
 const TAKES_ON = anyOf(L.LATE_TAKING_ON);
+const ADOPTING = anyOf(L.LATE_ADOPTING);
 const OFFICIAL = /官方|\bofficial\b/u;
 const NEGATED_BEFORE = /\bnot\b|n't\b|\bno\b|不|非|没/u;
 /**
@@ -273,16 +323,31 @@ function firmAdoption(found: GateProblem | null, whole: string): Reading {
   const parts = partsOf(whole);
   const later = parts.slice(1).join(' ');
   // (Held on weak evidence, the rule must still be a party's: "ROS 2's official guide puts …; that's binding for us".)
-  if (found.reason === 'weak_evidence' && !(P.thirdParties.has(new Span(parts[0] ?? '')) || OFFICIAL.test(parts[0] ?? '')))
+  // ("ChatGPT suggested X. …": a subject other than the user or the assistant before a verb of advising is a party.)
+  if (
+    found.reason === 'weak_evidence' &&
+    !(P.thirdParties.has(new Span(parts[0] ?? '')) || OFFICIAL.test(parts[0] ?? '') || advisedBy(parts[0] ?? ''))
+  )
     return undefined;
   const firm = FIRMNESS.exec(later);
   // ("…, but it's not a requirement": a firmness word under a negation makes nothing binding.)
-  if (!firm || NEGATED_BEFORE.test(later.slice(Math.max(0, firm.index - 12), firm.index))) return undefined;
-  if (!(TAKES_ON.test(later) || P.adoptions.has(new Span(later)))) return undefined;
+  if (firm && NEGATED_BEFORE.test(later.slice(Math.max(0, firm.index - 12), firm.index))) return undefined;
+  // ("tried it, liked it, adopting that for this repo": a verb of adopting scoped to this project binds it as well;
+  // "agreed, we do the same here" takes on no more than a recommendation — held.)
+  const adopting = ADOPTING.test(later);
+  if (!firm && !(adopting && THIS_PROJECT.test(later))) return undefined;
+  if (!(adopting || TAKES_ON.test(later) || P.adoptions.has(new Span(later)))) return undefined;
   if (/[?？]/u.test(whole) || P.speculation.has(new Span(later)) || P.undecided.has(new Span(later))) return undefined;
   return null;
 }
 
+/** "chatgpt suggested running …": a verb of advising after a subject that is not the user, we or the assistant. */
+function advisedBy(part: string): boolean {
+  const m = ADVISING.exec(part);
+  if (!m) return false;
+  const subject = part.slice(0, m.index);
+  return /\p{L}/u.test(subject) && !/我|你|咱|(?<![\p{L}])(?:i|we|you|let's)(?![\p{L}])/u.test(subject);
+}
 const ADVISING = new RegExp(`(?:${L.ADVISING_VERBS.zh.join('|')})|\\b(?:${L.ADVISING_VERBS.en.join('|')})\\b`, 'u');
 const OPENS_AHEAD = /^(?:(?:所以|那|那就|我们|咱们)\s*)?(?:以后|今后|往后|from now on|going forward)/u;
 /**
@@ -307,6 +372,9 @@ function ownRuleAfterAdvice(found: GateProblem | null, said: string): Reading {
 }
 
 const CARRY_OVER = anyOf(L.LATE_CARRY_OVER);
+const CARRY_TO = anyOf(L.LATE_CARRY_TO);
+// A negation or a prohibitive before the verb of carrying over ("别照搬", "don't carry over").
+const NOT_CARRIED = /不|非|没|别|莫|\bnot\b|n't\b|\bno\b|\bnever\b/u;
 const SETTLING = anyOf(L.LATE_SETTLING);
 const ACT_HERE = /别|不要|不许|禁止|就用|改用|统一用|一律|\b(?:don't|never|do not|stick with)\b/u;
 /**
@@ -314,9 +382,25 @@ const ACT_HERE = /别|不要|不许|禁止|就用|改用|统一用|一律|\b(?:d
  * "…, 这边也沿用 X，定了。" carries the other project's way over and settles it; "Same here, probably?" is held.
  */
 function thisProjectAfterOther(found: GateProblem | null, quote: string): Reading {
-  if (found === null || !['other_project', 'description', 'confirmation_without_proposal'].includes(found.reason as string))
-    return undefined;
+  const reasons = ['other_project', 'description', 'confirmation_without_proposal', 'quoted_speech', 'no_speech_act'];
+  if (found === null || !reasons.includes(found.reason)) return undefined;
   const parts = partsOf(quote);
+  // ('之前那个 X 项目里"…"的规矩，这个项目照搬': the words quoted, or a rule with no act of its own, are another
+  // project's way, named before.)
+  const named = ['quoted_speech', 'no_speech_act'].includes(found.reason);
+  if (named && !P.otherProjects.has(new Span(parts[0] ?? ''))) return undefined;
+  // "老项目那套规范直接 carry over 到这个 repo：…", "…. applies here too": a verb of carrying over with this project
+  // in its clause is the act itself (not under a negation: "这个项目别照搬").
+  const carried = parts.find((part) => {
+    const m = CARRY_TO.exec(part);
+    return m !== null && THIS_PROJECT.test(part) && !NOT_CARRIED.test(part.slice(Math.max(0, m.index - 6), m.index));
+  });
+  if (carried !== undefined) {
+    if (/[?？]/u.test(quote) || P.speculation.has(new Span(quote)) || P.undecided.has(new Span(quote)))
+      return problem('other_project', 'another project’s way carried over, hedged: for the user to confirm', 'suggest');
+    return null;
+  }
+  if (named) return undefined;
   const later = parts.slice(1);
   if (later.some((part) => CARRY_OVER.test(part))) {
     if (/[?？]/u.test(quote) || P.speculation.has(new Span(later.join(' '))))
@@ -371,6 +455,168 @@ const TOPIC_FILLERS =
 const OTHERWISE =
   /^(?:(?:but|and)\s+)?(?:rest of the time|the rest of the time|otherwise|other times|any other time)\b|^(?:平时|其他时候|其余时候|别的时候|其它时候)/u;
 
+const ER = L.LATE_EMPTY_RULING;
+// (The nouns alone, a cheap test before the patterns around them.)
+const RULING_NOUN = new RegExp([...ER.nouns.zh, ...ER.nouns.en].map(escape).join('|'), 'u');
+const EMPTY_RULING = new RegExp(
+  `(?:${ER.negations.zh.map(escape).join('|')})(?:${ER.nouns.zh.map(escape).join('|')})(?!权|之前|前|的话|就|以前)` +
+    String.raw`|(?<![\p{L}])(?:${ER.negations.en.map(escape).join('|')})\s+(?:${ER.nouns.en.map(escape).join('|')})` +
+    String.raw`\s+(?:${ER.soFar.map(escape).join('|')})(?![\p{L}])`,
+  'u',
+);
+/**
+ * "结论：暂无结论。…", "Decision: no decision yet, …": a ruling noun whose existence is negated — nothing is ruled,
+ * unless a later word settles it after all ("…，现在定了：…").
+ */
+function emptyRuling(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !RULING_NOUN.test(said)) return undefined;
+  const m = EMPTY_RULING.exec(said);
+  if (!m || SETTLING.test(said.slice(m.index + m[0].length))) return undefined;
+  return problem('undecided', 'the ruling is said not to exist yet');
+}
+
+const DM = L.LATE_DECISION_MENTION;
+const DECISION_NOUN = new RegExp([...DM.nouns.zh, ...DM.nouns.en].map(escape).join('|'), 'u');
+const DECISION_MENTION = new RegExp(
+  `(?:${DM.determiners.zh.map(escape).join('|')})[^，,。!！?？]{0,24}?(?:${DM.nouns.zh.map(escape).join('|')})` +
+    `[^，,。!！?？]{0,3}?(?:${DM.consequences.zh.map(escape).join('|')})` +
+    String.raw`|(?<![\p{L}])(?:${DM.determiners.en.map(escape).join('|')})\s+(?:[\w.-]+\s+){0,4}?` +
+    // (The noun may take a short complement: "that decision to go with Mongo is why …".)
+    String.raw`(?:${DM.nouns.en.map(escape).join('|')})(?:\s+(?:to|of|on|about)\s+(?:[\w.-]+\s+){0,4}?|\s+)` +
+    String.raw`(?:(?:again|really|just|totally)\s+)?(?:${DM.consequences.en.map(escape).join('|')})(?![\p{L}])`,
+  'u',
+);
+/** "唉，又是当初那个 X 的决定惹的祸", "that caching decision bit us again": an earlier choice blamed, no choice made. */
+function decisionMentioned(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !DECISION_NOUN.test(said) || !DECISION_MENTION.test(said)) return undefined;
+  return problem('description', 'an earlier choice named as a thing and blamed: no choice is made');
+}
+
+const FOLLOW_BACK = anyOf(L.LATE_FOLLOW_BACK);
+/**
+ * "Google 那份 Go style guide 挺好，以后你写 Go 就照它来": after naming a party's document or way, the user's own
+ * standing request to the assistant that points back at it is the user's wish, not the party's.
+ */
+function sourceThenStandingRequest(found: GateProblem | null, said: string, kind: StatementKind): Reading {
+  if (kind !== 'user_preference' || found?.reason !== 'third_party' || found.verdict !== 'suggest') return undefined;
+  const parts = partsOf(said);
+  const at = parts.findIndex((part, i) => i > 0 && OPENS_AHEAD.test(part) && TO_ASSISTANT.test(part) && FOLLOW_BACK.test(part));
+  if (at < 0 || /[?？]/u.test(said)) return undefined;
+  const own = new Span(parts.slice(at).join(' '));
+  if (P.speculation.has(own) || P.undecided.has(own) || P.thirdParties.has(own)) return undefined;
+  return null;
+}
+
+const USER_SAYING = anyOf(L.LATE_USER_SAYING);
+/**
+ * "As I said before, and saying it again so it sticks: X.": a verb of saying whose subject is the user, before the
+ * quote, is the user restating — not another party's words. The quoted words are judged alone; a rule held only on
+ * weak evidence stands, as a restated rule does (M-5.6).
+ */
+function restatedByUser(found: GateProblem | null, text: string, begin: number, end: number, rejudge: Rejudge): Reading {
+  if (found?.reason !== 'third_party' || begin === 0) return undefined;
+  const lead = fold(text.slice(0, begin));
+  if (!USER_SAYING.test(lead) || P.thirdParties.has(new Span(lead))) return undefined;
+  const alone = rejudge(text.slice(begin, end));
+  return alone === null || alone.reason === 'weak_evidence' ? null : undefined;
+}
+
+const TAGS = L.LATE_TAGS;
+const TAG_END = new RegExp(
+  String.raw`[，,]\s*(?:(${[...TAGS.heard.zh, ...TAGS.heard.en].map(escape).join('|')})|` +
+    String.raw`(${[...TAGS.consent.zh, ...TAGS.consent.en].map(escape).join('|')}))\s*[?？]+[\s\p{P}\p{S}]*$`,
+  'u',
+);
+/**
+ * "别再推荐 X 了，一律用 Y，ok?": a tag checking the statement is taken in leaves it standing; one asking consent
+ * ("…，好吗？") makes it a wish asked politely, held. Either way the words before the tag must stand alone.
+ */
+function tagAfterStatement(text: string, begin: number, end: number, rejudge: Rejudge): Reading {
+  const tag = TAG_END.exec(fold(text.slice(begin, end)));
+  if (!tag) return undefined;
+  // (The comma before the tag, in the raw text: folding may change lengths.)
+  const cut = Math.max(text.lastIndexOf(',', end - 1), text.lastIndexOf('，', end - 1));
+  if (cut - begin < 4) return undefined;
+  const before = text.slice(begin, cut);
+  if (/[?？]/u.test(before) || rejudge(before) !== null) return undefined;
+  return tag[1] !== undefined ? null : problem('polite_request', 'a statement closed by a tag asking consent', 'suggest');
+}
+
+const PROVISIONAL = anyOf(L.LATE_PROVISIONAL);
+const ONE_TIME = anyOf(L.LATE_ONE_TIME);
+/**
+ * "drop the X includes for now and use Y instead", "这周先全部用 Metabase 出报表": a choice of the project made for now
+ * is provisional — held for the user, not refused as a task for one answer ("this time" still is).
+ */
+function provisionalChoice(found: GateProblem | null, said: string, kind: StatementKind): Reading {
+  if (kind !== 'project_decision' || found?.reason !== 'temporary' || found.verdict !== 'refuse') return undefined;
+  if (!PROVISIONAL.test(said) || ONE_TIME.test(said) || /[?？]/u.test(said)) return undefined;
+  return problem('temporary', 'a choice made for now: provisional, for the user to confirm', 'suggest');
+}
+
+const PRACTICE_TAIL = wholePart(L.LATE_PRACTICE_TAILS);
+const PRACTICE_WORD = /我们|\bwe\b/u;
+/** "This repo's services are built statically. That's how we ship them.": a description the user names as our practice. */
+function practiceTail(found: GateProblem | null, said: string, kind: StatementKind): Reading {
+  if (kind !== 'project_decision' || found === null || !['no_speech_act', 'description', 'weak_evidence'].includes(found.reason))
+    return undefined;
+  if (!PRACTICE_WORD.test(said)) return undefined;
+  const parts = partsOf(said);
+  if (parts.length < 2 || !parts.slice(1).some((part) => PRACTICE_TAIL.test(part))) return undefined;
+  const own = new Span(said);
+  if (/[?？]/u.test(said) || P.speculation.has(own) || P.undecided.has(own) || P.thirdParties.has(own) || P.otherProjects.has(own))
+    return undefined;
+  return null;
+}
+
+const GRUDGING = anyOf(L.LATE_GRUDGING);
+/**
+ * "the lead wants all IDs in hex, which, fine, I guess we do that", "the official docs use X, guess we should follow
+ * that", "甲方说…，那就先这样吧": a party's rule taken on grudgingly or with a hedge — for the user to confirm.
+ */
+function hedgedAdoption(found: GateProblem | null, said: string): Reading {
+  if (found === null || found.verdict !== 'refuse') return undefined;
+  if (!['undecided', 'third_party', 'no_speech_act', 'speculation'].includes(found.reason)) return undefined;
+  if (!GRUDGING.test(said)) return undefined;
+  const parts = partsOf(said);
+  if (!parts.slice(1).some((part) => GRUDGING.test(part))) return undefined;
+  const first = parts[0] ?? '';
+  if (!(OFFICIAL.test(first) || advisedBy(first) || P.thirdParties.has(new Span(first)))) return undefined;
+  return problem('third_party', 'a party’s rule taken on with a hedge: for the user to confirm', 'suggest');
+}
+
+// '不是"A"，是"B"', 'not "A" but "B"': the user quotes what was said wrong and what is meant.
+const QUOTED_CONTRAST = /不是\s*[“"「『][^”"」』]+[”"」』]\s*[，,]?\s*(?:而)?是\s*[“"「『]|\bnot\s+["“][^"”]+["”],?\s+(?:but\s+)?["“]/u;
+/**
+ * "刚才打错了：不是"以后不用写注释"，是"以后 X 都要写文档"": in a correction the user quotes the words meant; they are
+ * the user's own, judged alone.
+ */
+function selfQuotedCorrection(found: GateProblem | null, text: string, begin: number, end: number, rejudge: Rejudge): Reading {
+  if (found?.reason !== 'quoted_speech') return undefined;
+  const m = QUOTED_CONTRAST.exec(text);
+  // (The quote is the words after the contrast: the ones meant.)
+  if (!m || begin < m.index + m[0].length - 1 || !P.corrections.has(new Span(fold(text.slice(0, m.index + 2))))) return undefined;
+  return rejudge(text.slice(begin, end)) === null ? null : undefined;
+}
+
+const FACT_TAG =
+  /[,，]\s*(?:right|correct|yes|no|isn't it|aren't they|don't we|doesn't it|对吧|是吧|对不对|是不是|没错吧|对么)\s*[?？][\s\p{P}]*$/u;
+const STATEMENT_ORDER_BREAK =
+  /^[\s\p{P}]*(?:should|shall|can|could|would|will|do|does|did|is|are|am|what|which|how|why|when|where|who|要不要|能不能|可不可以|可以|是不是|是否|会不会|用不用|该不该|怎么|哪|什么|为什么)(?![\p{L}])/u;
+/**
+ * "from now on maybe lean on X more? not sure yet": a standing marker in statement order closed by a question mark
+ * (no question word, no inverted auxiliary, no 吗/呢) puts a wish up tentatively — held, not refused as a question.
+ */
+function declarativeStandingQuestion(found: GateProblem | null, said: string): Reading {
+  if (found?.reason !== 'question' || found.verdict !== 'refuse' || !/[?？]/u.test(said) || /[吗呢么]/u.test(said)) return undefined;
+  const opening = OPENS_AHEAD.exec(said);
+  if (!opening || STATEMENT_ORDER_BREAK.test(said.slice(opening.index + opening[0].length))) return undefined;
+  const first = partsOf(said)[0] ?? '';
+  // ("…, right?", "…，对吧？": a tag asking to confirm a fact stays a question.)
+  if (FACT_TAG.test(said) || P.aNotA.has(new Span(first)) || P.thirdParties.has(new Span(said))) return undefined;
+  return problem('question', 'a standing wish in statement order closed by a question mark: put up tentatively', 'suggest');
+}
+
 /** "/remember 上次定的是哪几个来着？": a remember whose words ask for something recalled holds nothing to store. */
 export function asksToRecall(body: string): boolean {
   const said = fold(body).trim();
@@ -390,14 +636,16 @@ const CORRECTION_OPENERS = /(?:[\s\p{P}]|\b(?:no|wait|sorry|typo|oops|ugh|i)\b|�
  * act, with no hedge of its own, is the user's rule (a hedged one, or one of a turn not in view, stays held).
  */
 function cleanCorrection(found: GateProblem | null, text: string, end: number, rejudge: Rejudge): Reading {
-  if (found === null || !['correction', 'no_speech_act'].includes(found.reason)) return undefined;
-  // (With no act read, only a word restating what was meant opens a correction: a cheap test before the matcher.)
-  if (found.reason === 'no_speech_act' && !RESTATING_ANYWHERE.test(text)) return undefined;
+  if (found === null || !['correction', 'no_speech_act', 'retracted'].includes(found.reason)) return undefined;
+  // (With no act read, or one read as taken back — "…，啊不对，我是说 X" — only a word restating what was meant
+  // opens a correction: a cheap test before the matcher.)
+  const restatedOnly = found.reason !== 'correction';
+  if (restatedOnly && !RESTATING_ANYWHERE.test(text)) return undefined;
   const folded = fold(text.slice(0, end));
   const marks = P.corrections.find(new Span(folded)).filter((h) => !/^(?:更正|纠正)/u.test(h.text));
   const mark = marks.at(-1);
   // (With no act read at all, only a word restating what was meant opens the correction: "I meant …", "我是说…".)
-  if (!mark || (found.reason === 'no_speech_act' && !RESTATING.test(mark.text))) return undefined;
+  if (!mark || (restatedOnly && !RESTATING.test(mark.text))) return undefined;
   // (In the quote's own sentence or the one before: "going forward, X. no wait, I meant Y".)
   // (Offsets of the folded text: folding may change lengths, "…" becoming "...".)
   const restated = folded.slice(mark.end);

@@ -1496,6 +1496,9 @@ export const POLITE_REQUESTS = w(
     'you could',
     'is it possible to',
     'would it be possible to',
+    // "would it be possible for every change you propose to …": the same request with its subject before "to".
+    'would it be possible for',
+    'is it possible for',
     'any chance',
     // Chat spelling of "you".
     'could u',
@@ -2067,7 +2070,20 @@ export const POINTING_PREDICATES = w(
 /** Verbs of advising or requiring, for another party as their subject ("the auditors recommend", "安全组建议"). */
 export const ADVISING_VERBS = w(
   ['建议', '推荐', '要求'],
-  ['recommend', 'recommends', 'suggest', 'suggests', 'advise', 'advises', 'require', 'requires'],
+  [
+    'recommend',
+    'recommends',
+    'recommended',
+    'suggest',
+    'suggests',
+    'suggested',
+    'advise',
+    'advises',
+    'advised',
+    'require',
+    'requires',
+    'wants',
+  ],
 );
 
 /** Verbs of keeping the old way ("还是留着", "还是保留"). */
@@ -3779,6 +3795,14 @@ export const GRAMMAR = {
     '直接',
     '顺便',
     '顺手',
+    '顺带',
+    // Verbs of telling, their delimitative 一下 a softener of a rule under a condition ("…，就说一下 X 会不会受影响").
+    '说一下',
+    '讲一下',
+    '提一下',
+    '提一句',
+    '说明',
+    '解释',
     '按',
     '照',
     '给',
@@ -4437,7 +4461,32 @@ export const REREAD_RULE_CONTENT = w(
 
 /** Predicates of software failing ("总是 OOM 退出", "always crashes"): what happens, not what should. */
 export const LATE_FAILURES = w(
-  ['崩溃', '崩了', '挂掉', '挂了', '报错', '超时', '卡死', '卡住', '退出', '冲突', '失败', '闪退', '死锁'],
+  [
+    '崩溃',
+    '崩了',
+    '挂掉',
+    '挂了',
+    '报错',
+    '超时',
+    '卡死',
+    '卡住',
+    '退出',
+    '冲突',
+    '失败',
+    '闪退',
+    '死锁',
+    // Blowing up, and a verb of fixing or running with a potential complement of failing ("修不好", "编不过").
+    '炸',
+    '炸了',
+    '修不好',
+    '修不了',
+    '跑不通',
+    '跑不起来',
+    '编不过',
+    '装不上',
+    '连不上',
+    '启动不了',
+  ],
   [
     'oom',
     'ooms',
@@ -4456,10 +4505,17 @@ export const LATE_FAILURES = w(
     'throws',
     'deadlocks',
     'breaks',
+    'blows up',
+    'explodes',
+    'never builds',
+    'never passes',
   ],
 );
 /** Habit words a failure is read after. */
-export const LATE_HABITS = w(['总是', '每次', '老是', '一直', '每回', '动不动就'], ['always', 'every time', 'each time', 'keeps']);
+export const LATE_HABITS = w(
+  ['总是', '每次', '老是', '一直', '每回', '动不动就', '永远'],
+  ['always', 'every time', 'each time', 'keeps', 'forever', 'every single time'],
+);
 /** What makes a sentence about failures a wish after all: someone asked to act. */
 export const LATE_WISH_WORDS = w(
   ['你', '提醒', '告诉我', '给我', '帮我', '要', '必须', '得', '请', '别', '不要', '记得', '以后', '先'],
@@ -4467,9 +4523,27 @@ export const LATE_WISH_WORDS = w(
 );
 /** A clause of resignation ("习惯了", "oh well"): the sentence describes what the user puts up with. */
 export const LATE_RESIGNED = w(
-  ['习惯了', '认了', '随它去吧', '随它吧', '没办法', '无所谓了', '早就习惯了', '麻木了'],
-  ['oh well', 'whatever', 'par for the course', 'used to it', "i'm used to it", 'such is life', 'what can you do'],
+  ['习惯了', '认了', '随它去吧', '随它吧', '没办法', '无所谓了', '早就习惯了', '麻木了', '随缘', '随缘吧', '听天由命', '躺平了'],
+  [
+    'oh well',
+    'whatever',
+    'par for the course',
+    'used to it',
+    "i'm used to it",
+    'such is life',
+    'what can you do',
+    'it is what it is',
+    "it's what it is",
+  ],
 );
+/**
+ * Words that may open or close a clause of resignation and leave it one ("早就认了", "I'm used to it by now",
+ * "oh well, honestly"): a time adverb of having got used, or a softener.
+ */
+export const LATE_RESIGNED_EDGES = {
+  before: w(['早就', '早', '都', '我早就', '我早', '我都', '我也', '也'], ['honestly', 'tbh', 'meh', 'well']),
+  after: w(['了', '啦', '吧', '呗'], ['by now', 'already', 'at this point', 'anyway', 'lol', 'i guess']),
+};
 /** Faces and gestures of exasperation. */
 export const LATE_EXASPERATION = ['😩', '🙄', '😤', '😑', '🤦', '😒', '😫', '🥲'];
 /** A clause avowing not knowing whether what was said is right. */
@@ -4536,6 +4610,11 @@ export const LATE_TAKING_ON = w(
   ['就照这个', '照这个', '也一样', '也照做', '也这样', '照着来', '跟着执行'],
   ['we follow that', 'we follow it', 'treat that as', 'treat it as', 'for our', 'for us too', 'applies here'],
 );
+/** A verb of adopting pointing back at a party's rule ("这条我们采纳了", "adopting that"): with this project named, binding. */
+export const LATE_ADOPTING = w(
+  ['采纳了', '采纳', '这条采用了', '就采用这个'],
+  ['adopting that', 'adopting it', 'adopting this', 'adopt that', 'adopted that', 'we adopted it'],
+);
 /** Words carrying an earlier project's way over to this one, and a word settling it. */
 export const LATE_CARRY_OVER = w(
   ['也沿用', '也照搬', '也用这个', '也这么来', '也按这个'],
@@ -4544,3 +4623,132 @@ export const LATE_CARRY_OVER = w(
 export const LATE_SETTLING = w(['定了', '就这么定', '就这么办', '就这样定'], ['settled', 'decided', "that's final", 'done deal']);
 /** A marker of a wish for the future: a habit with it is asked for, not described. */
 export const LATE_AHEAD = w(['以后', '今后', '往后', '从现在起'], ['from now on', 'going forward', 'in future', 'from here on']);
+/**
+ * A ruling noun whose existence is negated ("暂无结论", "no decision yet"): nothing is ruled. Chinese: the negation
+ * right before the noun; English: the noun then a word of "so far" (a bare "no decision without review" is a rule).
+ */
+export const LATE_EMPTY_RULING = {
+  negations: w(
+    ['暂无', '尚无', '还没有', '没有', '并无', '暂时没有', '目前没有', '目前还没有', '还没', '暂时还没有'],
+    ['no', 'still no', 'no real'],
+  ),
+  nouns: w(['结论', '定论', '决定', '决策', '共识'], ['decision', 'conclusion', 'verdict', 'consensus', 'call']),
+  soFar: ['yet', 'so far', 'for now', 'at this point', 'has been made', 'was reached', 'reached'],
+};
+/**
+ * An earlier choice named as a thing (a determiner or a time of the past before the noun) and a predicate of
+ * what it brought on ("当初那个…的决定惹的祸", "that caching decision bit us again"): a complaint, no ruling.
+ */
+export const LATE_DECISION_MENTION = {
+  determiners: w(['那个', '这个', '那次', '当初', '上次', '之前', '以前', '当时', '那条'], ['that', 'the', 'this', 'our old', 'the old']),
+  nouns: w(['决定', '决策', '选择', '选型'], ['decision', 'choice', 'call']),
+  consequences: w(
+    ['惹的祸', '惹出来的', '导致', '造成', '害得', '害我们', '坑了', '带来的', '留下的', '的锅', '埋的坑', '埋下的'],
+    [
+      'caused',
+      'causes',
+      'bit us',
+      'bites us',
+      'broke',
+      'is why',
+      'was a mistake',
+      'backfired',
+      'came back to bite',
+      'haunts',
+      'is to blame',
+    ],
+  ),
+};
+/**
+ * A tag after a statement that checks it is taken in ("…, got it?", "明白吗？") — the statement stands — and one
+ * that asks for consent ("…，好吗？", "…, ok?") — a wish or ruling put up for agreement, held.
+ */
+export const LATE_TAGS = {
+  heard: w(['明白吗', '明白了吗', '懂吗', '懂了吗', '听到没', '听到了吗', '记住了吗', '记住没'], ['got it', 'understood', 'capisce']),
+  consent: w(
+    ['好吗', '好不好', '行吗', '行不行', '可以吗', '好么', 'ok吗', '行么'],
+    ['ok', 'okay', 'alright', 'deal', 'sound good', 'sounds good', 'fair'],
+  ),
+};
+/** The user saying the statement again ("as I said", "saying it again so it sticks", "我再说一遍"): it is the user's. */
+export const LATE_USER_SAYING = w(
+  ['我说过', '我之前说过', '我上次说过', '我早就说过', '我再说一遍', '我再说一次', '再说一遍', '再说一次', '我讲过', '我提过'],
+  [
+    'as i said',
+    'like i said',
+    "as i've said",
+    'as i mentioned',
+    'saying it again',
+    'saying this again',
+    "i'll say it again",
+    'i said it before',
+    'i told you before',
+  ],
+);
+/** A standing request pointing back at a document or a way named before it ("以后你写 X 就按它来", "follow it"). */
+export const LATE_FOLLOW_BACK = w(
+  ['按它来', '照它来', '按它写', '照它写', '照着它', '就按它', '就照它', '按那个来', '照那个来', '按这份来', '照这份来'],
+  ['follow it', 'follow that', 'follow that one', 'stick to it', 'stick to that', 'go by it', 'go by that'],
+);
+/** A verb carrying another project's way over; with this project named in its clause, the carrying is the act. */
+export const LATE_CARRY_TO = w(
+  ['照搬', '沿用', '搬过来', '套用', '复用', '拿过来用'],
+  ['carry over', 'carried over', 'carries over', 'port over', 'bring over', 'brought over', 'applies', 'apply', 'reuse'],
+);
+/** Words of a choice made for now only ("暂时", "for now"): a provisional choice of the project, held, not refused. */
+export const LATE_PROVISIONAL = w(
+  ['暂时', '暂且', '这周先', '这个月先', '目前先', '眼下先', '先凑合'],
+  ['for now', 'for the time being', 'for the moment', 'in the meantime'],
+);
+/** Words of a request for one answer or one time only: what stays a task for now, refused. */
+export const LATE_ONE_TIME = w(
+  ['这次', '这一次', '这个回答', '这次回答', '本次'],
+  ['this time', 'this answer', 'just this once', 'for this reply'],
+);
+/**
+ * A sentence after a description saying it is how this project works ("That's how we ship them.", "我们一直是这么做的"):
+ * the description is the project's practice.
+ */
+export const LATE_PRACTICE_TAILS = w(
+  ['我们就是这么做的', '我们一直是这么做的', '我们一直这么做', '这就是我们的做法', '这是我们的做法', '这是我们的规矩', '这是我们的惯例'],
+  [
+    "that's how we ship them",
+    "that's how we ship it",
+    "that's how we do it",
+    "that's how we do it here",
+    "that's how we do things here",
+    "that's how we build them",
+    "that's how we run it",
+    "that's the way we do it",
+    'that is how we do it',
+    'that is how we ship them',
+  ],
+);
+/** A party's rule taken on grudgingly or with a hedge ("which, fine, I guess we do that", "那就先这样吧"): held. */
+export const LATE_GRUDGING = w(
+  ['那就先这样吧', '那就这样吧', '那就这么办吧', '那就照做吧', '那就听他的吧', '行吧照做'],
+  ['i guess we do that', 'we do that', 'we can do that', 'we should follow that', 'guess we follow that', 'i guess we follow it'],
+);
+/**
+ * A clause that is only a scope of one time or one piece of work ("…, just this time", "…，就这一次"), closing the
+ * sentence of the act; and the words that end such a sentence ("… this time only"): the act is for now.
+ */
+export const LATE_ONE_TIME_TAILS = w(
+  ['这次', '这一次', '这回', '本次', '就这一次', '就这次', '只这次', '这次而已', '仅此一次', '下不为例'],
+  [
+    'this time',
+    'just this time',
+    'only this time',
+    'this time only',
+    'just this once',
+    'this once',
+    'for this answer',
+    'just for this answer',
+    'for this reply',
+    'for this pr',
+    'just for this pr',
+    'for this commit',
+    'just for this commit',
+  ],
+);
+export const LATE_ONE_TIME_ENDS = w(['这次就行', '仅此一次', '就这一次'], ['this time only', 'just this once', 'only this once']);

@@ -1325,7 +1325,33 @@ export const GATE_RULES: readonly GateRule[] = [
       '以后给 Go 代码可以都附上对应的 .mod 片段吗',
       'would it be possible to always include the test command with a fix?',
       '以后讲 .NET 的时候可以都标一下版本吗，我老搞混',
+      // ("would it be possible for X to …": the same request, its subject before "to".)
+      'would it be possible for every SQL answer you give to include the query plan?',
     ],
+  },
+  {
+    name: 'prohibited-not-requested',
+    reads: 'a thing made or a request frame under a prohibitive (别只写个 X, 别再给我推荐 X 了): forbidden for good, not a task asked for',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    fires: ['每次给我写 SQL 都带上注释，别只写个 SELECT * 让我自己猜', '每次给我 Dockerfile 都固定基础镜像版本，不要只写个 latest。'],
+  },
+  {
+    name: 'prohibited-request-frame-ruling',
+    reads: 'a request frame under a prohibitive (别再给我推荐 X 了) beside a ruling of this project: the ruling stands',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: ['别再给我推荐 Webpack 了，这个仓库打包一律用 Vite', '不要再给我推荐 ORM 了，这个项目数据库访问统一用 sqlc。'],
+  },
+  {
+    name: 'condition-then-telling',
+    reads: 'a condition on the answers, then a verb of telling (就顺带说一下, 解释一下): a standing request, its 一下 a softener',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    fires: ['要是回答里提到 Kafka 分区，就顺带说一下重平衡的影响', '如果回答里用到正则，就解释一下每一段的意思'],
   },
   {
     name: 'shall-we-proposal',

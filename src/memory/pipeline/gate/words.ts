@@ -18,7 +18,17 @@ const CLAUSE_GAP_EN = '(?:\\s+[^\\s,.;:!?]+){0,6}?\\s+';
 const SENTENCE_GAP_ZH = '[^。.;；!！?？\\n]{0,40}?';
 
 /** Folds text for matching: NFKC, lower case, one apostrophe and one double quote. */
+// (The readings fold the same sentence and turn again and again: the last few are kept.)
+const FOLDED = new Map<string, string>();
 export function fold(text: string): string {
+  const known = FOLDED.get(text);
+  if (known !== undefined) return known;
+  if (FOLDED.size >= 32) FOLDED.clear();
+  const folded = foldText(text);
+  FOLDED.set(text, folded);
+  return folded;
+}
+function foldText(text: string): string {
   return text
     .normalize('NFKC')
     .toLowerCase()
