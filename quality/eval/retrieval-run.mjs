@@ -32,6 +32,7 @@ const unreadParts = [
   ['retrieval.heldback12.v1.json', 'Held-back queries v12 (unread)'],
   ['retrieval.heldback13.v1.json', 'Held-back part v13, own project (unread)'],
   ['retrieval.heldback14.v1.json', 'Held-back part v14, own project (unread)'],
+  ['retrieval.heldback15.v1.json', 'Held-back part v15, own projects (unread)'],
 ];
 const unread = option('heldback');
 
