@@ -6,6 +6,8 @@
  * named" by "delayed messages go through RocketMQ".
  */
 
+import { type WordGroup, wordGroups } from './search-words.js';
+
 /** An answer type a question may ask for and a text may state. */
 export type AnswerType = 'quantity' | 'name';
 
@@ -102,4 +104,61 @@ export function statedAnswerTypes(text: string): AnswerType[] {
 export function askedAnswerTypes(query: string): AnswerType[] {
   const normalized = query.normalize('NFKC');
   return [...(ASKS_QUANTITY.test(normalized) ? ['quantity' as const] : []), ...(ASKS_NAME.test(normalized) ? ['name' as const] : [])];
+}
+
+/**
+ * What separates the options of a question that offers a choice: 还是, 或者, "or", "vs" ("Redis 用 Sentinel 还是 Cluster",
+ * "gofmt or gofumpt", "Jest vs Vitest"). Only between two words: a leading 还是 says "still" ("还是用 Maven 吗").
+ */
+const OPTION_SEPARATOR = /还是|或者|或是|(?<![\p{L}\p{N}])(?:or|vs\.?|versus)(?![\p{L}\p{N}])/giu;
+// A negation after the separator offers no option ("retry or not", "用还是不用").
+const NEGATION = /^\s*(?:not|no|不|没)/iu;
+// An option ends at a clause's punctuation: "the table has 300M rows, table or incremental?".
+const CLAUSE_BREAK = /[,，;；:：?？。!！、()（）—]/u;
+/**
+ * In an English clause that asks with its own words ("which parameter comes first in functions that hit the network
+ * or disk", "how should I define a request or response object"), "or" joins two things the question is about; a bare
+ * "A or B" (a clause of its own: "JPA or MyBatis?", "warn or error") offers the choice.
+ */
+const ASKING_CLAUSE =
+  /\b(?:how|what|which|when|where|why|who|whose|is|are|was|were|do|does|did|should|can|could|would|will|shall|may|must)\b/iu;
+// An option named in Latin letters or digits: a tool, a format, a value (ECS, gofmt, warn, 8.0).
+const LATIN_OPTION = /[\p{Script=Latin}\p{N}]/u;
+
+/**
+ * The word that names an option at one end of a side: the nearest word of full weight (a general word or a guess,
+ * such as "mode" in "sentinel mode or cluster mode", names the kind of option, not the option), else the nearest word.
+ */
+function optionWord(groups: WordGroup[], fromEnd: boolean): WordGroup | undefined {
+  const ordered = fromEnd ? [...groups].reverse() : groups;
+  return ordered.find((g) => g.weight >= 1) ?? ordered[0];
+}
+
+/**
+ * The options a question offers (M-7.7): the word before and the word after each separator. A question that asks
+ * which of two things was chosen is answered only by a memory that names one of them: "Redis 用 Sentinel 还是
+ * Cluster" is not answered by a memory about Redis as a cache, "gofmt or gofumpt" not by one about golangci-lint.
+ * Only options of which one at least is named in Latin letters are checked: a name (a tool, a format, a value) is
+ * written the same in a memory, while Chinese words for an option are often said otherwise there (记录类 for Java
+ * records, 倒排索引引擎 for Elasticsearch). Empty when the question offers no such choice. Each option is the query
+ * word as indexed, with the forms that stand for it.
+ */
+export function askedOptions(query: string): WordGroup[] {
+  const text = query.normalize('NFKC');
+  const cuts = [...text.matchAll(OPTION_SEPARATOR)];
+  const options: WordGroup[] = [];
+  cuts.forEach((cut, i) => {
+    const start = i === 0 ? 0 : cuts[i - 1]!.index + cuts[i - 1]![0].length;
+    const end = i + 1 < cuts.length ? cuts[i + 1]!.index : text.length;
+    const left = text.slice(start, cut.index).split(CLAUSE_BREAK).at(-1)!;
+    const right = text.slice(cut.index + cut[0].length, end).split(CLAUSE_BREAK)[0]!;
+    if (NEGATION.test(right)) return;
+    if (cut[0].toLowerCase() === 'or' && ASKING_CLAUSE.test(`${left} ${right}`)) return;
+    const before = optionWord(wordGroups(left), true);
+    const after = optionWord(wordGroups(right), false);
+    if (before === undefined || after === undefined) return;
+    if (!LATIN_OPTION.test(before.term) && !LATIN_OPTION.test(after.term)) return;
+    options.push(before, after);
+  });
+  return options;
 }

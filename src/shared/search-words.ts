@@ -34,9 +34,10 @@ import { GLOSSARY } from './search-glossary.js';
  * aspects a subject is measured or placed by (比例, 位置, ratio, location) are general words; the particle 过 after a
  * verb of talking stands alone (讨论|过|分库分表); a camelCase name with a part that is no word (MySQL) is marked partial;
  * glossary forms kube, 有效期, encoder and exporter; 20: the answer-type rows of an item whose text states a
- * quantity or a name form (shared/search-answer-types).
+ * quantity or a name form (shared/search-answer-types); 21: glossary forms remark (a comment), interactive,
+ * integration, numbering and the next day.
  */
-export const TERM_RULES_VERSION = 20;
+export const TERM_RULES_VERSION = 21;
 
 let segmenter: Intl.Segmenter | undefined;
 /**

@@ -81,6 +81,18 @@ describe('developer-terms glossary (M-7.7)', () => {
     expect(conceptsIn('the admin panel 表格')).toEqual(new Set(['=admin_console']));
     expect(conceptsIn('进程内缓存的大小').has('=local_cache')).toBe(true);
     expect(conceptsIn('a local cache for prices').has('=local_cache')).toBe(true);
+    // A remark in code is a comment; interactive, integration, numbering and the next day in both languages.
+    expect(conceptsIn('remarks above the handler').has('=comment')).toBe(true);
+    expect(conceptsIn('报表要能交互').has('=interactive')).toBe(true);
+    expect(conceptsIn('interactive maps').has('=interactive')).toBe(true);
+    expect(conceptsIn('集成支付 SDK').has('=integration')).toBe(true);
+    expect(conceptsIn('integrate the payment SDK').has('=integration')).toBe(true);
+    expect(conceptsIn('工单编号规则').has('=numbering')).toBe(true);
+    expect(conceptsIn('ticket numbering').has('=numbering')).toBe(true);
+    expect(conceptsIn('账单次日生成').has('=next_day')).toBe(true);
+    expect(conceptsIn('invoices are issued the following day').has('=next_day')).toBe(true);
+    // A longer form keeps its own concept: an integration test is not the bare word.
+    expect(conceptsIn('集成测试').has('=integration')).toBe(false);
   });
 
   it('never creates a hit for an unrelated memory: an English form finds only memories saying one of its Chinese forms', async () => {

@@ -26,7 +26,7 @@ const heldBack9 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retri
 const heldBack10 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback10.v1.json', import.meta.url)));
 // The eleventh and twelfth sets, written apart in the same way (half of their no-answer queries near misses: a
 // remembered subject and an aspect no memory has), run once before anyone read them, then copied in unread; v11 read
-// since (answer types, see below), v12 still unread.
+// since (answer types, see below), then v12 (options of a choice, see below).
 const heldBack11 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback11.v1.json', import.meta.url)));
 const heldBack12 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback12.v1.json', import.meta.url)));
 // Parts 13 and 14 bring projects of their own (a Tauri desktop app; an ML platform), 60 memories and 90 queries each,
@@ -118,22 +118,27 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
   // (recall@5 0.910 → 0.915); v4 89.6 → 90.1 %, 9.3 → 5.6 %; v5 94.4 → 96.2 %, 14.8 → 9.3 %; v6 84.8 → 87.6 %,
   // 16.7 → 11.1 %; v7 91.9 %, 11.3 → 7.5 %; v8 97.3 %, 10.4 → 6.3 %; v9 90.4 → 92.0 %, 10.4 → 8.3 %; v10 92.1 → 93.3 %,
   // 14.6 → 4.2 %; v11 97.0 → 97.6 %, 29.2 → 18.8 %. Unread meanwhile: v12 0.802, 88.4 → 89.5 %, 22.9 → 12.5 %, 98.4 %.
+  // v12 read (its misses: paraphrase; its false hits: near misses naming a remembered subject and an aspect no memory
+  // has): options of a choice, a question offering A 还是 B / A or B / A vs B answered in the ranked stage only by an
+  // item naming one option, and glossary forms remark, interactive, integration, numbering, the next day. v12 0.799 →
+  // 0.821 (BM25 0.818), 89.3 → 89.6 %, 12.5 %, 98.4 %; false hits v3 7.4 → 5.6 %, v5 9.3 → 7.4 %; recall@5 of no part
+  // fell. Unread meanwhile: v13 false hits 33.3 → 27.8 %, v14 unchanged.
   it.each([
     { part: 'v2', corpus: heldBack2, recallAt5: 0.84, precision: 0.94, reach: 0.97, falseHits: 0.14 },
-    { part: 'v3', corpus: heldBack3, recallAt5: 0.9, precision: 0.93, reach: 0.98, falseHits: 0.08 },
+    { part: 'v3', corpus: heldBack3, recallAt5: 0.9, precision: 0.93, reach: 0.98, falseHits: 0.06 },
     { part: 'v4', corpus: heldBack4, recallAt5: 0.82, precision: 0.89, reach: 0.96, falseHits: 0.07 },
-    { part: 'v5', corpus: heldBack5, recallAt5: 0.81, precision: 0.95, reach: 0.97, falseHits: 0.1 },
+    { part: 'v5', corpus: heldBack5, recallAt5: 0.81, precision: 0.95, reach: 0.97, falseHits: 0.08 },
     { part: 'v6', corpus: heldBack6, recallAt5: 0.71, precision: 0.86, reach: 0.95, falseHits: 0.12 },
     { part: 'v7', corpus: heldBack7, recallAt5: 0.89, precision: 0.91, reach: 0.98, falseHits: 0.08 },
     { part: 'v8', corpus: heldBack8, recallAt5: 0.92, precision: 0.96, reach: 0.98, falseHits: 0.07 },
     { part: 'v9', corpus: heldBack9, recallAt5: 0.82, precision: 0.91, reach: 0.98, falseHits: 0.09 },
     { part: 'v10', corpus: heldBack10, recallAt5: 0.77, precision: 0.92, reach: 0.96, falseHits: 0.05 },
     { part: 'v11', corpus: heldBack11, recallAt5: 0.85, precision: 0.97, reach: 0.99, falseHits: 0.2 },
-    { part: 'v12', corpus: heldBack12, recallAt5: 0.79, precision: 0.89, reach: 0.98, falseHits: 0.13 },
+    { part: 'v12', corpus: heldBack12, recallAt5: 0.81, precision: 0.89, reach: 0.98, falseHits: 0.13 },
     // Unread, own projects. First contact (rules before v11 was read): v13 0.889 / 86.7 % / 33.3 % / 100 % (BM25
     // 0.917), v14 0.931 / 98.6 % / 33.3 % / 100 % (BM25 0.938); after v11 was read: v13 unchanged, v14 false hits
-    // 33.3 → 22.2 %.
-    { part: 'v13', corpus: heldBack13, recallAt5: 0.88, precision: 0.86, reach: 0.99, falseHits: 0.34, answerable: 60 },
+    // 33.3 → 22.2 %; after v12 was read: v13 false hits 33.3 → 27.8 %, v14 unchanged.
+    { part: 'v13', corpus: heldBack13, recallAt5: 0.88, precision: 0.86, reach: 0.99, falseHits: 0.28, answerable: 60 },
     { part: 'v14', corpus: heldBack14, recallAt5: 0.92, precision: 0.98, reach: 0.99, falseHits: 0.23, answerable: 60 },
     { part: 'v15', corpus: heldBack15, recallAt5: 0.9, precision: 0.98, reach: 0.99, falseHits: 0.62, answerable: 80 },
   ])('held-back queries $part: floors a little below the measured figures, so a regression fails', async (floor) => {

@@ -176,9 +176,10 @@ eligible AS MATERIALIZED (
 `;
 }
 
-// The answer types the query asks for (a JSON list of answer-type rows), each a primary-key probe per candidate.
+// What the query asks a hit to state (a JSON list of lists of content rows: an answer type, the options of a choice),
+// each row a primary-key probe per candidate; one row of every list is enough.
 const ANSWER_TYPE_CHECK = `AND NOT EXISTS (SELECT 1 FROM json_each(:answerTypes) a WHERE NOT EXISTS (
-           SELECT 1 FROM memory_content_terms c WHERE c.term = a.value AND c.item_id = scored.item_id))`;
+           SELECT 1 FROM json_each(a.value) t JOIN memory_content_terms c ON c.term = t.value AND c.item_id = scored.item_id))`;
 
 function contentSql(checkAnswerTypes: boolean): string {
   return `${rankedCte(checkAnswerTypes)}

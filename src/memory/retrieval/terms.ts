@@ -10,7 +10,7 @@ import {
   type WordGroup,
   wordGroups,
 } from '../../shared/search-words.js';
-import { answerTypeTerm, askedAnswerTypes } from '../../shared/search-answer-types.js';
+import { answerTypeTerm, askedAnswerTypes, askedOptions } from '../../shared/search-answer-types.js';
 import { normalizeText } from '../../shared/text.js';
 import { specificity } from '../../shared/word-frequency.js';
 
@@ -40,8 +40,12 @@ export interface PreparedQuery {
    * identifier; the Chinese words of one glossary form, 生产|环境, are one word)].
    */
   forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number, number, 0 | 1, number][];
-  /** The answer-type rows a ranked hit must have: the query asks for a quantity or a name form (shared/search-answer-types). */
-  answerTypes: string[];
+  /**
+   * What a ranked hit must state, each a list of content rows one of which it must have: the answer-type row of a
+   * quantity or a name form the query asks for, and the forms of the options a question offering a choice names
+   * (shared/search-answer-types).
+   */
+  answerTypes: string[][];
 }
 
 /** Query words the ranked stage weighs, at most. */
@@ -79,8 +83,29 @@ export function prepareQuery(query: string): PreparedQuery | null {
     substring,
     substringExact: Array.from(text).length <= SUFFIX_LENGTH,
     forms,
-    answerTypes: askedAnswerTypes(query).map(answerTypeTerm),
+    answerTypes: [...askedAnswerTypes(query).map((type) => [answerTypeTerm(type)]), ...optionTerms(askedOptions(query))],
   };
+}
+
+/**
+ * The rows that name one of a question's options: each option word, the forms that stand for it and its typo forms
+ * (as the ranked stage matches them). One list: naming either option is enough.
+ */
+function optionTerms(options: WordGroup[]): string[][] {
+  if (options.length === 0) return [];
+  const terms = new Set<string>();
+  for (const option of options) {
+    terms.add(option.term);
+    for (const alternative of option.alternatives) terms.add(alternative);
+  }
+  for (const option of options) {
+    for (const spelling of option.spellings) {
+      if (Array.from(spelling).length < TYPO_MIN_LENGTH) continue;
+      terms.add(TYPO_MARK + spelling);
+      for (const variant of deletions(spelling)) terms.add(TYPO_MARK + variant);
+    }
+  }
+  return [[...terms]];
 }
 
 /**
