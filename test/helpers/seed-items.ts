@@ -2,7 +2,7 @@ import { MemoryManager } from '../../src/index.js';
 import { Connection } from '../../src/memory/db/connection.js';
 import { insertRevision } from '../../src/memory/store/items.js';
 import type { MemoryKind } from '../../src/memory/types.js';
-import { dbPathOf } from './temp-repo.js';
+import { dbPathOf, tempRepo } from './temp-repo.js';
 
 export interface Seed {
   kind: MemoryKind;
@@ -48,4 +48,18 @@ export function seedItems(repo: string, items: Seed[]): string[] {
   });
   conn.close();
   return ids;
+}
+
+/** Seeds the items in a fresh repository and gives `check` the titles a search returns, query by query. */
+export async function withTitles(items: Seed[], check: (titles: (q: string) => string[]) => void): Promise<void> {
+  const repo = tempRepo();
+  seedItems(repo, items);
+  const memory = MemoryManager.open({ repoRoot: repo });
+  const handle = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
+  try {
+    check((q) => memory.search(handle, q).map((h) => h.title));
+  } finally {
+    memory.failTurn(handle);
+    await memory.close();
+  }
 }

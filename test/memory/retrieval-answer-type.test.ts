@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryManager } from '../../src/index.js';
 import { askedAnswerTypes, statedAnswerTypes } from '../../src/shared/search-answer-types.js';
 
 const asksQuantity = (q: string): boolean => askedAnswerTypes(q).includes('quantity');
 const statesQuantity = (t: string): boolean => statedAnswerTypes(t).includes('quantity');
 const asksName = (q: string): boolean => askedAnswerTypes(q).includes('name');
 const statesName = (t: string): boolean => statedAnswerTypes(t).includes('name');
-import { seedItems } from '../helpers/seed-items.js';
-import { tempRepo } from '../helpers/temp-repo.js';
-
-/** Seeds the items in a fresh repository and gives `check` the titles a search returns, query by query. */
-async function withTitles(items: Parameters<typeof seedItems>[1], check: (titles: (q: string) => string[]) => void): Promise<void> {
-  const repo = tempRepo();
-  seedItems(repo, items);
-  const memory = MemoryManager.open({ repoRoot: repo });
-  const handle = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
-  try {
-    check((q) => memory.search(handle, q).map((h) => h.title));
-  } finally {
-    memory.failTurn(handle);
-    await memory.close();
-  }
-}
+import { withTitles } from '../helpers/seed-items.js';
 
 describe('answer types: a question for a quantity or a name form needs an item that states one (M-7.7)', () => {
   it('questions for a quantity: 多久, 多少, 几 with a measure word, "how" with a word of degree', () => {

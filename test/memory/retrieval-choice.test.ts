@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryManager } from '../../src/index.js';
 import { askedOptions } from '../../src/shared/search-answer-types.js';
-import { seedItems } from '../helpers/seed-items.js';
-import { tempRepo } from '../helpers/temp-repo.js';
+import { withTitles } from '../helpers/seed-items.js';
 
 const options = (q: string): string[] => askedOptions(q).map((g) => g.term);
-
-/** Seeds the items in a fresh repository and gives `check` the titles a search returns, query by query. */
-async function withTitles(items: Parameters<typeof seedItems>[1], check: (titles: (q: string) => string[]) => void): Promise<void> {
-  const repo = tempRepo();
-  seedItems(repo, items);
-  const memory = MemoryManager.open({ repoRoot: repo });
-  const handle = memory.beginTurn({ intent: 'general_chat', userText: 'probe' });
-  try {
-    check((q) => memory.search(handle, q).map((h) => h.title));
-  } finally {
-    memory.failTurn(handle);
-    await memory.close();
-  }
-}
 
 describe('a question offering a choice needs an item that names one of its options (M-7.7)', () => {
   it('the options: the words either side of 还是, 或者, "or", "vs", within their clause', () => {
