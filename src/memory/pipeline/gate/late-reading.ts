@@ -601,8 +601,13 @@ function selfQuotedCorrection(found: GateProblem | null, text: string, begin: nu
 
 const FACT_TAG =
   /[,，]\s*(?:right|correct|yes|no|isn't it|aren't they|don't we|doesn't it|对吧|是吧|对不对|是不是|没错吧|对么)\s*[?？][\s\p{P}]*$/u;
-const STATEMENT_ORDER_BREAK =
-  /^[\s\p{P}]*(?:should|shall|can|could|would|will|do|does|did|is|are|am|what|which|how|why|when|where|who|要不要|能不能|可不可以|可以|是不是|是否|会不会|用不用|该不该|怎么|哪|什么|为什么)(?![\p{L}])/u;
+// (What opens a question rather than a statement: an inverted auxiliary, a question word, a zh question frame.)
+const QUESTION_OPENERS = [
+  ...['should', 'shall', 'can', 'could', 'would', 'will', 'do', 'does', 'did', 'is', 'are', 'am'],
+  ...['what', 'which', 'how', 'why', 'when', 'where', 'who'],
+  ...['要不要', '能不能', '可不可以', '可以', '是不是', '是否', '会不会', '用不用', '该不该', '怎么', '哪', '什么', '为什么'],
+];
+const STATEMENT_ORDER_BREAK = new RegExp(`^[\\s\\p{P}]*(?:${QUESTION_OPENERS.join('|')})(?![\\p{L}])`, 'u');
 /**
  * "from now on maybe lean on X more? not sure yet": a standing marker in statement order closed by a question mark
  * (no question word, no inverted auxiliary, no 吗/呢) puts a wish up tentatively — held, not refused as a question.
