@@ -93,7 +93,7 @@ export function lateReading(
     () => practiceTail(found, said, kind),
     () => hedgedAdoption(found, said),
     () => ownRuleAfterAdvice(found, said),
-    () => thisProjectAfterOther(found, fold(text.slice(begin, end))),
+    () => thisProjectAfterOther(found, fold(text.slice(begin, end)), said, rejudge),
     () =>
       found !== null && ['temporary', 'retracted'].includes(found.reason)
         ? scopeOutsideQuote(found, text, begin, end, after(), rejudge)
@@ -381,10 +381,15 @@ const ACT_HERE = /别|不要|不许|禁止|就用|改用|统一用|一律|\b(?:d
  * "我另一个项目用 X，那个跟这里没关系，这里别用。": after another project, a clause of this project's own is its act.
  * "…, 这边也沿用 X，定了。" carries the other project's way over and settles it; "Same here, probably?" is held.
  */
-function thisProjectAfterOther(found: GateProblem | null, quote: string): Reading {
+function thisProjectAfterOther(found: GateProblem | null, quote: string, said: string, rejudge: Rejudge): Reading {
   const reasons = ['other_project', 'description', 'confirmation_without_proposal', 'quoted_speech', 'no_speech_act'];
-  if (found === null || !reasons.includes(found.reason)) return undefined;
+  if (found === null || !(reasons.includes(found.reason) || found.reason === 'weak_evidence')) return undefined;
   const parts = partsOf(quote);
+  if (found.reason !== 'quoted_speech') {
+    const own = ownClauseAfterOther(quote, said, rejudge);
+    if (own !== undefined) return own;
+  }
+  if (found.reason === 'weak_evidence') return undefined;
   // ('之前那个 X 项目里"…"的规矩，这个项目照搬': the words quoted, or a rule with no act of its own, are another
   // project's way, named before.)
   const named = ['quoted_speech', 'no_speech_act'].includes(found.reason);
@@ -412,6 +417,96 @@ function thisProjectAfterOther(found: GateProblem | null, quote: string): Readin
   const own = later.findIndex((part) => THIS_PROJECT.test(part) && ACT_HERE.test(part.replace(THIS_PROJECT, ' ')));
   if (own < 0 || /[?？]/u.test(quote)) return undefined;
   return null;
+}
+
+const HERE = anyOf(L.LATE_HERE_DEIXIS);
+// ("here's the diff", "here is why": a presentative, not a place.)
+const PRESENTATIVE = /\bhere(?:'s|\s+is|\s+are|\s+goes)\b/gu;
+const CARRY_HERE = anyOf(L.LATE_CARRY_HERE);
+// "…, here too.", "… in this one as well": an English back-pointer closing the clause carries the way over.
+const CARRY_CLOSING = /(?<![\p{L}])(?:too|as well)$/u;
+const BACK_POINTER = anyOf(L.LATE_BACK_POINTERS, 'gu');
+// A negation anywhere in the clause ("这里不一样", "not the same here", "跟这里无关"): no way is carried over.
+const NEGATED_CLAUSE = /不|没|别|莫|无|未|(?<![\p{L}])(?:not|no|never|none)(?![\p{L}])|n't\b/u;
+const DECIDING = /决定|定了|定下|拍板|(?<![\p{L}])(?:decided|decide|settled|we'll|we will|going with)(?![\p{L}])/u;
+const UNRELATED = /无关|没关系|不相关|不一样|两码事|另说|(?<![\p{L}])(?:separate|unrelated|different|independent)(?![\p{L}])/u;
+// "In the billing service we …", "在支付服务里…": a place of its own named before a clause of this project's is
+// another project by the contrast.
+const PLACE_NOUNS = L.LATE_OTHER_PLACE_NOUNS;
+const OTHER_PLACE = new RegExp(
+  String.raw`(?<![\p{L}])(?:in|at|for|on)\s+(?:the|our|my|that)\s+(?:[\w.-]+\s+){0,2}(?:${PLACE_NOUNS.en.join('|')})(?![\p{L}])` +
+    `|(?:在|那个|之前的)[\\p{Script=Han}\\w ]{1,8}?(?:${PLACE_NOUNS.zh.join('|')})(?:里|中|那边)`,
+  'u',
+);
+// A way is done by someone or is a practice ("we squashed", "I always had you", "都用", "习惯让你"); a state
+// ("the build was slow", "CI 很慢") is no way to carry over.
+const PRACTICE = anyOf(L.LATE_PRACTICE);
+const STATE =
+  /很|太|挺|特别|非常|(?<![\p{L}])(?:was|were|is|are|got|felt|seemed)\s+(?:so\s+|really\s+|very\s+|too\s+|pretty\s+|kind of\s+)?[a-z]+$/u;
+function carriesAWay(clauses: readonly string[]): boolean {
+  return clauses.some((c) => PRACTICE.test(c)) && !clauses.some((c) => STATE.test(c));
+}
+/**
+ * M-5.6: "我上个项目用 X，这个项目也用 X。", "At my last job we …; let's do that here too.", "以前的项目都用 A，这个项目换成 B。":
+ * after another project, a later clause whose subject or place is this project (这里, 这个项目, this repo, in this
+ * one) is this project's act — a carrying over of the other way (也一样, 照这个来, same, keep doing that) or a choice
+ * of its own, judged alone as any statement of this project. What the other project did is never the act: a
+ * clause that only mentions this project ("跟这里无关", "this one is separate") or negates the carrying leaves the
+ * verdict as it was.
+ */
+function ownClauseAfterOther(quote: string, said: string, rejudge: Rejudge): Reading {
+  let parts = partsOf(quote);
+  let other = parts.findIndex((part) => P.otherProjects.has(new Span(part)) || OTHER_PLACE.test(part));
+  // ("以前的项目都用 A，这个项目换成 B" quoting only "这个项目换成 B": the other project is in the quote's sentence.)
+  const sentenceOnly = other < 0;
+  if (sentenceOnly) {
+    parts = partsOf(said);
+    other = parts.findIndex((part) => P.otherProjects.has(new Span(part)) || OTHER_PLACE.test(part));
+  }
+  if (other < 0) return undefined;
+  const at = parts.findIndex(
+    (part, i) => i > other && HERE.test(part.replace(PRESENTATIVE, ' ')) && !P.otherProjects.has(new Span(part)) && !OTHER_PLACE.test(part),
+  );
+  if (at < 0) return undefined;
+  // Quoted, this project's clause is the act: with the other project outside the quote, the clause must be in it.
+  const ownParts = sentenceOnly ? parts.slice(at).filter((part) => quote.includes(part)) : parts.slice(at);
+  if (ownParts[0] !== parts[at]) return undefined;
+  const own = ownParts.join('，');
+  // (The parts drop their closing marks: a question is read on the text from the clause on.)
+  const from = sentenceOnly ? said : quote;
+  const asked = /[?？]|吗|(?<![\p{L}])or not(?![\p{L}])/u.test(from.slice(from.indexOf(parts[at]!)));
+  if (UNRELATED.test(own) || DISAVOWAL.test(own)) return undefined;
+  // The way carried over is what the other clause says: it must say something beyond naming its project.
+  const carried = parts
+    .slice(other, at)
+    .join(' ')
+    .replace(/[\s\p{P}\p{S}]/gu, '');
+  if (!NEGATED_CLAUSE.test(own) && (CARRY_HERE.test(own) || ownParts.some((part) => CARRY_CLOSING.test(part)))) {
+    // The way carried over is the act's content: it must be quoted with the carrying.
+    if (sentenceOnly) return undefined;
+    if (Array.from(carried).length < 8 || !carriesAWay(parts.slice(other, at))) return undefined;
+    const span = new Span(own);
+    if (asked || P.speculation.has(span) || P.undecided.has(span) || P.hypothetical.has(span))
+      return problem('other_project', 'another project’s way carried over, hedged: for the user to confirm', 'suggest');
+    // (Carried over for now — "暂时也一样", "for now" — is a provisional choice: held, as it is said alone.)
+    if (P.temporary.has(span))
+      return PROVISIONAL.test(own)
+        ? problem('temporary', 'another project’s way carried over for now: for the user to confirm', 'suggest')
+        : problem('temporary', 'another project’s way carried over for this time only');
+    return null;
+  }
+  // A choice of its own: the clause judged alone, its back-pointer ("也", "too") dropped — a choice the clause
+  // makes must stand without the other project. A negated clause is a choice only with a verb of deciding
+  // ("这个项目决定不用了"); "那套在这边用不上" says the way does not fit ("这里别用" is read below).
+  if (NEGATED_CLAUSE.test(own) && !DECIDING.test(own)) return undefined;
+  const alone = own
+    .replace(BACK_POINTER, ' ')
+    .replace(/\s{2,}/gu, ' ')
+    .trim();
+  const verdict = rejudge(alone);
+  if (verdict === null || verdict.verdict === 'suggest') return verdict;
+  // (Refused alone for how it is said — asked, hedged, for now — it is refused as this project's statement.)
+  return ['question', 'undecided', 'temporary'].includes(verdict.reason) ? verdict : undefined;
 }
 
 /**

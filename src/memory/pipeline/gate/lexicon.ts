@@ -4690,6 +4690,35 @@ export const LATE_FOLLOW_BACK = w(
   ['按它来', '照它来', '按它写', '照它写', '照着它', '就按它', '就照它', '按那个来', '照那个来', '按这份来', '照这份来'],
   ['follow it', 'follow that', 'follow that one', 'stick to it', 'stick to that', 'go by it', 'go by that'],
 );
+/**
+ * Words naming this project as the subject or place of a clause set after another project's ("这边也照这个来",
+ * "This repo: same", "in this one"): the clause is this project's own.
+ */
+export const LATE_HERE_DEIXIS = w(
+  [...LATE_THIS_PROJECT.zh, '咱们这', '咱们项目', '我们这个项目', '这个工程', '当前项目', '现在这个项目'],
+  [...LATE_THIS_PROJECT.en, 'in this one', 'for this one', 'for this project', 'in this project', 'this service', 'this app'],
+);
+/** The nouns of a place of its own ("in the billing service", "在支付服务里"): another project, set against this one. */
+export const LATE_OTHER_PLACE_NOUNS = w(
+  ['服务', '项目', '仓库', '系统', '后端', '前端'],
+  ['service', 'app', 'repo', 'project', 'monolith', 'backend', 'frontend', 'codebase', 'site'],
+);
+/** Words of someone doing a thing or of a practice ("we squashed", "都用", "习惯让你"): a way to carry over, not a state. */
+export const LATE_PRACTICE = w(
+  ['我们', '我', '你', '大家', '团队', '都', '一律', '统一', '习惯', '要求', '规定', '必须', '总是', '一直', '用', '把'],
+  ['we', 'i', 'you', 'they', 'team', 'everyone', 'everybody', 'always', 'never', 'every', 'each', 'used', 'use'],
+);
+/** Words of a way carried over to the clause's place ("也一样", "照这个来", "same", "keep doing that"). */
+export const LATE_CARRY_HERE = w(
+  [
+    ...['一样', '照这个来', '照这样', '照此', '照着来', '沿用', '照搬', '也这么', '也按', '同样', '照旧', '也这样', '也是这样'],
+    // (也 before a verb of choosing: "这边也用 X".)
+    ...['也用', '也走', '也采用', '也统一', '也上', '也要', '也得'],
+  ],
+  ['same', 'likewise', 'keep doing that', 'keep doing it', 'keep that', 'do that', 'do the same', 'do it that way', 'that way too'],
+);
+/** A back-pointer of a clause of its own ("这个项目也用 X", "X here too"): dropped when the clause is judged alone. */
+export const LATE_BACK_POINTERS = w(['也', '同样'], ['too', 'as well', 'also']);
 /** A verb carrying another project's way over; with this project named in its clause, the carrying is the act. */
 export const LATE_CARRY_TO = w(
   ['照搬', '沿用', '搬过来', '套用', '复用', '拿过来用'],
