@@ -4778,6 +4778,6 @@ export const PART_NO = w(
   ['no', 'not', 'nope', 'skip', 'drop', "don't", 'pass on'],
 );
 export const PART_YES = w(
-  ['可以', '同意', '没问题', '照做', '就这么定', '行', '好', 'ok', '👍'],
+  ['可以', '同意', '没问题', '照做', '就这么定', '行', '好'],
   ['yes', 'yep', 'yeah', 'ok', 'okay', 'sure', 'agreed', 'go ahead', 'sounds good', 'fine', 'do it', 'approved', '👍'],
 );
