@@ -22,6 +22,7 @@ import {
   judgeStatement,
   stripMarkers,
 } from './gate/gate.js';
+import { type PartAnswer, answeredParts, itemNumber } from './gate/partial.js';
 
 export { inCodeOrOutput } from './gate/gate.js';
 
@@ -240,7 +241,18 @@ function judgeConfirmed(
 ): Finding | null {
   let confirmation: LocatedSource | null = null;
   let statement: LocatedSource | null = null;
+  let partial = false;
   for (const source of userSources) {
+    // "第一个可以，第二个先别动", "yes to A, no to B for now": an answer by parts takes the part it says yes to,
+    // and never one it turns down or puts off (M-5.5, M-6.4).
+    const part = answeredPart(source, assistantSources);
+    if (part === 'no') return { reason: 'retracted', detail: 'the user turned this part of the proposal down', verdict: 'refuse' };
+    if (part === 'later') return { reason: 'undecided', detail: 'the user put this part of the proposal off', verdict: 'refuse' };
+    if (part === 'yes') {
+      confirmation ??= source;
+      partial = true;
+      continue;
+    }
     // "第一条可以，第二条先别动" beside "1）…": bound to the item it names, whatever is said of the others.
     if (assistantSources.some((a) => boundConfirmation(source.text, source.begin, source.end, a.quote) >= 0)) {
       confirmation ??= source;
@@ -289,8 +301,10 @@ function judgeConfirmed(
   }
   // "不，我们决定用 Redis" beside "我建议用 Memcached": the user's own decision does not adopt what it turns down,
   // and a statement adopts only the proposal it restates.
-  const later = [confirmation.text, confirmation.text.slice(confirmation.end), nextUserText(confirmation.turn, context) ?? ''];
-  if (later.some((text) => turnsDown(text)) || retractsLater(later[2]!)) {
+  // (An answer by parts turns down another part in its own words; only the next turn may take this one back.)
+  const next = nextUserText(confirmation.turn, context) ?? '';
+  const later = partial ? [next] : [confirmation.text, confirmation.text.slice(confirmation.end), next];
+  if (later.some((text) => turnsDown(text)) || retractsLater(next)) {
     return { reason: 'retracted', detail: 'the user turned the proposal down', verdict: 'refuse' };
   }
   if (confirmation === statement) {
@@ -422,6 +436,28 @@ function hasAdjacentProposal(
 function restates(user: LocatedSource, assistant: readonly LocatedSource[]): boolean {
   const said = new Set(contentTerms(stripMarkers(prepare(user.quote)), 512));
   return assistant.some((s) => contentTerms(stripMarkers(prepare(s.quote)), 512).some((t) => said.has(t)));
+}
+
+/**
+ * How an answer by parts ("第一个可以，第二个先别动", "yes to the retry policy, no to the circuit breaker") answers
+ * the proposal quoted: each assistant quote is the part whose ordinal it is listed under ("1. …") or whose words
+ * the clause names. 'no' or 'later' when a quote is a part turned down or put off, 'yes' when every quote is a
+ * part taken, else null (not an answer by parts, or a quote it does not name).
+ */
+function answeredPart(user: LocatedSource, assistant: readonly LocatedSource[]): PartAnswer | null {
+  if (assistant.length === 0) return null;
+  const parts = answeredParts(user.text);
+  if (parts.length === 0) return null;
+  let taken = true;
+  for (const a of assistant) {
+    const item = itemNumber(a.text, a.begin, a.end);
+    const terms = new Set(contentTerms(stripMarkers(prepare(a.quote)), 512));
+    const named = parts.filter((p) => (p.item > 0 ? p.item === item : contentTerms(p.name, 64).some((t) => terms.has(t))));
+    const refused = named.find((p) => p.answer !== 'yes');
+    if (refused) return refused.answer;
+    if (named.length === 0) taken = false;
+  }
+  return taken ? 'yes' : null;
 }
 
 function sameParagraph(text: string, a: LocatedSource, b: LocatedSource): boolean {

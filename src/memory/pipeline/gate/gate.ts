@@ -25,6 +25,7 @@ import { scoped } from './shape.js';
 import { dropsBack } from './drops.js';
 import { reread } from './reread.js';
 import { asksToRecall, lateReading } from './late-reading.js';
+import { introducesOptions, isPlanProposal, labelledBefore } from './partial.js';
 
 // A delimitative or this-time-only task ("更新一下", "this time"): an offer of work, not a project choice.
 const ONE_TIME = /一下|这次|这一次|\bthis time\b|\bright now\b/u;
@@ -462,10 +463,12 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
       (m) => !standing.some((h) => h.index <= m.index && m.index < h.end),
     );
     if (offers.length > 0 && (s.hits(P.temporary).length + s.hits(P.localObjects).length > 0 || now)) return false;
-    return [...signals, ...(chosen ? offers : [])].some((h) => {
+    const proposed = [...signals, ...(chosen ? offers : [])].some((h) => {
       const clause = s.clauseOf(h.index);
       return !insideRanges(s.quoted, h.index, h.end) && !isNegated(s, h, clause);
     });
+    // "那就用 Vitest 替换 Jest", "let's switch to pnpm": a plan put to the user proposes it (M-5.5).
+    return proposed || (offers.length === 0 && s.quoted.length === 0 && isPlanProposal(s.span.text));
   };
   if (covering.some(signalled)) return true;
   // An option of a list ("A. 在网关层做限流…") is proposed by another sentence of the answer that names it ("我建议 A").
@@ -473,12 +476,12 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   const opening = OPTION_LABEL.exec(text.slice(covering[0]!.start, end));
   const labelled = opening !== null && text.slice(covering[0]!.start + opening[0].length, begin).trim().length === 0;
   const label = OPTION_LABEL.exec(text.slice(begin, end))?.[1] ?? (labelled ? opening[1] : undefined);
-  if (!label) return false;
+  if (!label) return listedUnderOptions(text, begin);
   // An item of a list its introduction proposes ("两个建议：1. …；2. …", "My proposal: (1) …").
   const before = new Span(fold(text.slice(0, begin)));
   if (P.proposals.find(before).some((h) => /^[^。.!?！？\n]{0,12}[:：]/u.test(before.text.slice(h.end)))) return true;
   // "Two suggestions: (1) …", "My recommendations: …": a plural noun of proposing introduces the list.
-  if (LIST_OF_PROPOSALS.test(before.text)) return true;
+  if (LIST_OF_PROPOSALS.test(before.text) || introducesOptions(text.slice(0, begin))) return true;
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // "我推荐方案二" names it after 方案 whatever stands before; "I'd pick B" names it as a word of its own.
   // … or by its ordinal ("我建议第二个", "I'd go with the second one").
@@ -489,6 +492,17 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
       : '';
   const named = new RegExp(`方案\\s*${escaped}|(?<![\\p{L}\\p{N}])(?:option\\s*)?${escaped}(?![\\p{L}\\p{N}])${ordinal}`, 'iu');
   return sentences.some((piece) => !covering.includes(piece) && named.test(text.slice(piece.start, piece.end)) && signalled(piece));
+}
+
+/**
+ * "两个建议：1. ⟨quote⟩；2. …", "Two options: 1) ⟨quote⟩; 2) …": the quote is an item whose label stands right
+ * before it, in a list its introduction proposes (a word of proposing, or a plural noun of choices, then a colon).
+ */
+function listedUnderOptions(text: string, begin: number): boolean {
+  if (!labelledBefore(text, begin)) return false;
+  const before = new Span(fold(text.slice(0, begin)));
+  if (P.proposals.find(before).some((h) => /^[^。.!?！？\n]{0,12}[:：]/u.test(before.text.slice(h.end)))) return true;
+  return introducesOptions(text.slice(0, begin));
 }
 
 /** True when the text is about how the assistant answers or works ("以后我回答的时候先给 TL;DR"). */

@@ -4781,3 +4781,32 @@ export const LATE_ONE_TIME_TAILS = w(
   ],
 );
 export const LATE_ONE_TIME_ENDS = w(['这次就行', '仅此一次', '就这一次'], ['this time only', 'just this once', 'only this once']);
+
+/** The lead of a plan the assistant puts to the user ("那就用 X 替换 Y", "let's switch to X"), before a verb of PLAN_VERBS. */
+export const PLAN_LEADS = w(['那就', '那我们就', '那咱们就', '那么就', '那就直接', '那就统一'], ["let's", 'let’s', 'let us']);
+/** Verbs of choosing a way or a tool, after a lead of PLAN_LEADS. */
+export const PLAN_VERBS = w(
+  ['用', '改用', '换成', '改成', '换用', '迁到', '迁移到', '切到', '切换到', '采用', '保留', '去掉', '加上', '固定'],
+  ['switch', 'move', 'go with', 'use', 'stick with', 'keep', 'drop', 'replace', 'migrate', 'adopt', 'standardize on', 'pin', 'settle on'],
+);
+/** "Vitest 就行", "pnpm is enough": a choice named, then an end saying it suffices — a plan put to the user. */
+export const PLAN_ENDS = w(['就行', '就行了', '就可以了', '就够了', '就好'], ['is enough', 'will do', 'should do']);
+/** "Two options: 1) … 2) …", "两种方案：": a plural noun of choices introducing a list of proposals. */
+export const OPTION_LIST_NOUNS = w(
+  ['几个方案', '两个方案', '两种方案', '几种方案', '两个选项', '几个选项'],
+  ['options', 'alternatives', 'choices'],
+);
+
+/** Words that answer one part of a proposal, by clause: put off (先别, not yet), turned down (不要, no), taken (可以, yes). */
+export const PART_LATER = w(
+  ['先别', '先不', '暂时不', '暂时别', '以后再说', '回头再说', '晚点再', '再想想', '再看看', '考虑一下', '等等再'],
+  ['not yet', 'for now', 'later', 'hold off', 'wait on', 'park', 'let me think', 'maybe'],
+);
+export const PART_NO = w(
+  ['不要', '不用', '不行', '不做', '不改', '别', '去掉', '算了', '免了', '跳过'],
+  ['no', 'not', 'nope', 'skip', 'drop', "don't", 'pass on'],
+);
+export const PART_YES = w(
+  ['可以', '同意', '没问题', '照做', '就这么定', '行', '好'],
+  ['yes', 'yep', 'yeah', 'ok', 'okay', 'sure', 'agreed', 'go ahead', 'sounds good', 'fine', 'do it', 'approved', '👍'],
+);
