@@ -25,7 +25,7 @@ import { scoped } from './shape.js';
 import { dropsBack } from './drops.js';
 import { reread } from './reread.js';
 import { asksToRecall, lateReading } from './late-reading.js';
-import { introducesOptions, isPlanProposal, labelledBefore } from './partial.js';
+import { ORDINALS, introducesOptions, isPlanProposal, labelledBefore } from './partial.js';
 
 // A delimitative or this-time-only task ("更新一下", "this time"): an offer of work, not a project choice.
 const ONE_TIME = /一下|这次|这一次|\bthis time\b|\bright now\b/u;
@@ -764,27 +764,7 @@ export function stripMarkers(text: string): string {
   return ANCHOR_STRIP.strip(new Span(fold(text)));
 }
 
-const NUMERALS: Readonly<Record<string, number>> = {
-  一: 1,
-  二: 2,
-  两: 2,
-  三: 3,
-  四: 4,
-  五: 5,
-  '①': 1,
-  '②': 2,
-  '③': 3,
-  '④': 4,
-  '⑤': 5,
-  first: 1,
-  second: 2,
-  third: 3,
-  fourth: 4,
-  fifth: 5,
-  two: 2,
-  three: 3,
-  four: 4,
-};
+const NUMERALS: Readonly<Record<string, number>> = { ...ORDINALS, two: 2, three: 3, four: 4 };
 const indexOf = (label: string): number => {
   const l = label.toLowerCase();
   if (/^[1-9]$/u.test(l)) return Number(l);

@@ -48,7 +48,8 @@ const LABEL_BEFORE = /(?:^|[\s:：;；,，。])[(（]?(?:方案\s*|option\s+)?([
 // … or opening the quote.
 const LABEL_AT = /^\s*[(（]?(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一二三四五①②③④⑤])\s*[.、:：)）]/iu;
 
-const NUMBERS: Record<string, number> = {
+/** The list labels and ordinals an item is named by (an answer by parts, a labelled list item). */
+export const ORDINALS: Readonly<Record<string, number>> = {
   一: 1,
   二: 2,
   两: 2,
@@ -70,7 +71,7 @@ const numberOf = (label: string): number => {
   const l = label.toLowerCase();
   if (/^\d{1,2}$/u.test(l)) return Number(l);
   if (/^[a-e]$/u.test(l)) return l.charCodeAt(0) - 96;
-  return NUMBERS[l] ?? 0;
+  return ORDINALS[l] ?? 0;
 };
 
 /** The number of the listed item a quote of an answer is ("1. …" at or right before it), or 0. */
