@@ -22,7 +22,8 @@ import {
   judgeStatement,
   stripMarkers,
 } from './gate/gate.js';
-import { type PartAnswer, answeredParts, itemNumber } from './gate/partial.js';
+import { listedItem } from './gate/items.js';
+import { type PartAnswer, answeredParts } from './gate/partial.js';
 
 export { inCodeOrOutput } from './gate/gate.js';
 
@@ -254,7 +255,7 @@ function judgeConfirmed(
       continue;
     }
     // "第一条可以，第二条先别动" beside "1）…": bound to the item it names, whatever is said of the others.
-    if (assistantSources.some((a) => boundConfirmation(source.text, source.begin, source.end, a.quote) >= 0)) {
+    if (assistantSources.some((a) => boundConfirmation(source.text, source.begin, source.end, a) >= 0)) {
       confirmation ??= source;
       continue;
     }
@@ -450,9 +451,9 @@ function answeredPart(user: LocatedSource, assistant: readonly LocatedSource[]):
   if (parts.length === 0) return null;
   let taken = true;
   for (const a of assistant) {
-    const item = itemNumber(a.text, a.begin, a.end);
+    const item = listedItem(a.text, a.begin, a.end);
     const terms = new Set(contentTerms(stripMarkers(prepare(a.quote)), 512));
-    const named = parts.filter((p) => (p.item > 0 ? p.item === item : contentTerms(p.name, 64).some((t) => terms.has(t))));
+    const named = parts.filter((p) => (p.items.length > 0 ? p.items.includes(item) : contentTerms(p.name, 64).some((t) => terms.has(t))));
     const refused = named.find((p) => p.answer !== 'yes');
     if (refused) return refused.answer;
     if (named.length === 0) taken = false;

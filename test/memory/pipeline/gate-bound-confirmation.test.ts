@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { boundConfirmation, isProposal } from '../../../src/memory/pipeline/gate/gate.js';
 
+/** A proposal quoted whole. */
+const whole = (text: string): { text: string; begin: number; end: number } => ({ text, begin: 0, end: text.length });
 const bound = (user: string, proposalQuote: string): boolean => {
   const quote = user.split(/[，,]/u)[0]!;
-  return boundConfirmation(user, 0, quote.length, proposalQuote) >= 0;
+  return boundConfirmation(user, 0, quote.length, whole(proposalQuote)) >= 0;
 };
 
 describe('M-5.3 a confirmation bound to the listed item it names', () => {
@@ -17,11 +19,11 @@ describe('M-5.3 a confirmation bound to the listed item it names', () => {
   });
 
   it('the label may follow a confirmation word and a verb of choosing ("yep, let\'s do B", "行，就选 2")', () => {
-    const whole = (user: string, proposalQuote: string): boolean => boundConfirmation(user, 0, user.length, proposalQuote) >= 0;
-    expect(whole("yep, let's go with C.", '(C) keep one lockfile per app')).toBe(true);
-    expect(whole("yep, let's go with C.", '(A) one lockfile at the root')).toBe(false);
-    expect(whole('行，就选 2', '2）日志统一走 Loki')).toBe(true);
-    expect(whole('可以，第二条先别动', '2）日志统一走 Loki')).toBe(false);
+    const all = (user: string, proposalQuote: string): boolean => boundConfirmation(user, 0, user.length, whole(proposalQuote)) >= 0;
+    expect(all("yep, let's go with C.", '(C) keep one lockfile per app')).toBe(true);
+    expect(all("yep, let's go with C.", '(A) one lockfile at the root')).toBe(false);
+    expect(all('行，就选 2', '2）日志统一走 Loki')).toBe(true);
+    expect(all('可以，第二条先别动', '2）日志统一走 Loki')).toBe(false);
   });
 
   it('a hedge or a question in the confirming clause, or no label in the proposal, binds nothing', () => {

@@ -85,9 +85,9 @@ describe('M-5.5 / M-6.4 an answer by parts: the part taken is accepted, never a 
 
   it('reads the parts of a turn only when one is taken and another is not', () => {
     expect(answeredParts('第一个可以，第二个也可以')).toEqual([]);
-    expect(answeredParts('the first one yes, the second not yet').map((p) => [p.item, p.answer])).toEqual([
-      [1, 'yes'],
-      [2, 'later'],
+    expect(answeredParts('the first one yes, the second not yet').map((p) => [p.items, p.answer])).toEqual([
+      [[1], 'yes'],
+      [[2], 'later'],
     ]);
   });
 });

@@ -25,7 +25,8 @@ import { scoped } from './shape.js';
 import { dropsBack } from './drops.js';
 import { reread } from './reread.js';
 import { asksToRecall, lateReading } from './late-reading.js';
-import { ORDINALS, introducesOptions, isPlanProposal, labelledBefore } from './partial.js';
+import { introducesOptions, isPlanProposal } from './partial.js';
+import { confirmedItems, listLabel, listedItem, namesItem } from './items.js';
 
 // A delimitative or this-time-only task ("更新一下", "this time"): an offer of work, not a project choice.
 const ONE_TIME = /一下|这次|这一次|\bthis time\b|\bright now\b/u;
@@ -472,37 +473,18 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
   };
   if (covering.some(signalled)) return true;
   // An option of a list ("A. 在网关层做限流…") is proposed by another sentence of the answer that names it ("我建议 A").
-  // ("2) 用 Foundry 脚本部署" quoted from "用 Foundry…": the label may open the sentence just before the quote.)
-  const opening = OPTION_LABEL.exec(text.slice(covering[0]!.start, end));
-  const labelled = opening !== null && text.slice(covering[0]!.start + opening[0].length, begin).trim().length === 0;
-  const label = OPTION_LABEL.exec(text.slice(begin, end))?.[1] ?? (labelled ? opening[1] : undefined);
-  if (!label) return listedUnderOptions(text, begin);
-  // An item of a list its introduction proposes ("两个建议：1. …；2. …", "My proposal: (1) …").
-  const before = new Span(fold(text.slice(0, begin)));
+  // ("2) 用 Foundry 脚本部署" quoted from "用 Foundry…": the label may stand just before the quote.)
+  const listed = listLabel(text, begin, end);
+  if (listed === null) return false;
+  // An item of a list its introduction proposes ("两个建议：1. …；2. …", "My proposal: (1) …"): read before its label.
+  const before = new Span(fold(text.slice(0, listed.start)));
   if (P.proposals.find(before).some((h) => /^[^。.!?！？\n]{0,12}[:：]/u.test(before.text.slice(h.end)))) return true;
   // "Two suggestions: (1) …", "My recommendations: …": a plural noun of proposing introduces the list.
-  if (LIST_OF_PROPOSALS.test(before.text) || introducesOptions(text.slice(0, begin))) return true;
-  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  // "我推荐方案二" names it after 方案 whatever stands before; "I'd pick B" names it as a word of its own.
-  // … or by its ordinal ("我建议第二个", "I'd go with the second one").
-  const nth = indexOf(label);
-  const ordinal =
-    nth >= 1 && nth <= 5
-      ? `|第\\s*${ZH_ORDINALS[nth - 1]}\\s*(?:个|种|条|项|套)?(?![\\p{N}])|\\bthe\\s+${EN_ORDINALS[nth - 1]}\\s+(?:one|option)\\b`
-      : '';
-  const named = new RegExp(`方案\\s*${escaped}|(?<![\\p{L}\\p{N}])(?:option\\s*)?${escaped}(?![\\p{L}\\p{N}])${ordinal}`, 'iu');
-  return sentences.some((piece) => !covering.includes(piece) && named.test(text.slice(piece.start, piece.end)) && signalled(piece));
-}
-
-/**
- * "两个建议：1. ⟨quote⟩；2. …", "Two options: 1) ⟨quote⟩; 2) …": the quote is an item whose label stands right
- * before it, in a list its introduction proposes (a word of proposing, or a plural noun of choices, then a colon).
- */
-function listedUnderOptions(text: string, begin: number): boolean {
-  if (!labelledBefore(text, begin)) return false;
-  const before = new Span(fold(text.slice(0, begin)));
-  if (P.proposals.find(before).some((h) => /^[^。.!?！？\n]{0,12}[:：]/u.test(before.text.slice(h.end)))) return true;
-  return introducesOptions(text.slice(0, begin));
+  if (LIST_OF_PROPOSALS.test(before.text) || introducesOptions(text.slice(0, listed.start))) return true;
+  // "我推荐方案二", "I'd pick B", "我建议第二个", "I'd go with the second one": a sentence that proposes it names it.
+  return sentences.some(
+    (piece) => !covering.includes(piece) && namesItem(text.slice(piece.start, piece.end), listed.item, listed.label) && signalled(piece),
+  );
 }
 
 /** True when the text is about how the assistant answers or works ("以后我回答的时候先给 TL;DR"). */
@@ -530,12 +512,7 @@ export function isOffer(text: string, begin: number, end: number): boolean {
   return sentencesCovering(sentencesOf(text), begin, end).some((piece) => new Sentence(text, piece).hits(P.offers).length > 0);
 }
 
-const ZH_ORDINALS = ['一', '二', '三', '四', '五'];
-const EN_ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
 const LIST_OF_PROPOSALS = /\b(?:suggestions|recommendations|proposals)\s*[:：]\s*$/u;
-
-/** The label of a listed option at the start of a quote: "A.", "方案二：", "1)", "Option B:". */
-const OPTION_LABEL = /^\s*[(（]?(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一二三四五])\s*[.、:：)）]/iu;
 
 /**
  * M-5.6: discussion context rests on what the user said, and a statement of a code fact is not discussion.
@@ -764,48 +741,28 @@ export function stripMarkers(text: string): string {
   return ANCHOR_STRIP.strip(new Span(fold(text)));
 }
 
-const NUMERALS: Readonly<Record<string, number>> = { ...ORDINALS, two: 2, three: 3, four: 4 };
-const indexOf = (label: string): number => {
-  const l = label.toLowerCase();
-  if (/^[1-9]$/u.test(l)) return Number(l);
-  if (/^[a-e]$/u.test(l)) return l.charCodeAt(0) - 96;
-  return NUMERALS[l] ?? 0;
-};
-// "第一条可以", "前两条 OK", "A 吧", "方案二", "option B": the items a confirmation names, in its first clause.
-const NAMED_ITEMS = new RegExp(
-  `^[\\s\\p{P}]*(?:(?:${anyOf([...L.GRAMMAR.bareConfirmations, ...L.ITEM_CHOICE_LEADS.zh])})[\\s\\p{P}]+)?` +
-    `(?:${anyOf(L.ITEM_CHOICE_LEADS.en)}\\s+|${anyOf(L.ITEM_CHOICE_LEADS.zh)}\\s*)?` +
-    '(?:第\\s*([一二三四五1-9])\\s*[条个点项种部分]|前\\s*([两二三四五2-5])\\s*[条个点项]' +
-    '|(?:方案|选项|option)\\s*([a-e一二三四五1-5])|([a-e1-5])(?=\\s*(?:[\\p{P}]|吧|就|可以|ok|行|$))' +
-    // "first part yes", "the second one", "the first two points": an English ordinal before a noun of a part.
-    '|(?:the\\s+)?(first|second|third|fourth|fifth)\\s+(?:one|part|point|item|option|suggestion|proposal|bit)\\b' +
-    '|(?:the\\s+)?first\\s+(two|three|four)\\s+(?:ones|parts|points|items|options|suggestions)?)',
-  'iu',
-);
-// "1）…", "A. …", "Option A: …", "方案二：…", "①…": the label an item of a listed proposal opens with.
-const ITEM_LABEL = /^[\s\p{P}]*(?:(?:方案|选项|option)\s*([a-e一二三四五1-5])|([1-9a-e])\s*[)）.、:：]|([①②③④⑤]))/iu;
-
 /**
  * The first clause of a confirmation names the very item the proposal quote is ("第一条可以" beside "1）把 …",
- * "A." beside "Option A: …"): the confirmation is bound to it, and what the rest of the turn says about other
- * items ("第二条先别动") is not about this one. Returns the confirming clause's end, or -1.
+ * "A." beside "Option A: …"; items.ts): the confirmation is bound to it, and what the rest of the turn says about
+ * other items ("第二条先别动") is not about this one. Returns the confirming clause's end, or -1.
  */
-export function boundConfirmation(userText: string, begin: number, end: number, proposalQuote: string): number {
+export function boundConfirmation(
+  userText: string,
+  begin: number,
+  end: number,
+  proposal: { text: string; begin: number; end: number },
+): number {
   const quote = fold(userText.slice(begin, end));
-  const named = NAMED_ITEMS.exec(quote);
-  const label = ITEM_LABEL.exec(fold(proposalQuote));
-  if (!named || !label) return -1;
-  const item = indexOf(label[1] ?? label[2] ?? label[3] ?? '');
-  const [, nth, first, option, bare, ordinal, firstFew] = named;
-  const leading = first ?? firstFew;
-  const items = leading ? Array.from({ length: indexOf(leading) }, (_, i) => i + 1) : [indexOf(nth ?? option ?? bare ?? ordinal ?? '')];
-  if (item === 0 || !items.includes(item)) return -1;
+  const named = confirmedItems(quote);
+  const item = listedItem(proposal.text, proposal.begin, proposal.end);
+  if (!named || item === 0 || !named.items.includes(item)) return -1;
+  const namedEnd = named.end;
   // The rest of the confirming clause may only confirm ("可以", "OK", "照做", "就这个") — not hedge or ask.
   // (The clause is the one the label stands in: "yep, let's do B." names B after its lead.)
-  const after = quote.slice(named[0].length).search(/[，,。.;；!！?？\n]/u);
-  const clauseEnd = after < 0 ? -1 : named[0].length + after;
+  const after = quote.slice(namedEnd).search(/[，,。.;；!！?？\n]/u);
+  const clauseEnd = after < 0 ? -1 : namedEnd + after;
   const clause = clauseEnd < 0 ? quote : quote.slice(0, clauseEnd);
-  const rest = clause.slice(named[0].length);
+  const rest = clause.slice(namedEnd);
   if (QUESTION_MARK.test(quote.slice(0, clauseEnd < 0 ? quote.length : clauseEnd + 1))) return -1;
   if (P.undecided.has(new Span(rest)) || P.speculation.has(new Span(rest)) || P.negations.has(new Span(rest))) return -1;
   return begin + (clauseEnd < 0 ? quote.length : clauseEnd);

@@ -1827,6 +1827,21 @@ export const ITEM_CHOICE_LEADS = w(
   ["let's do", "let's go with", "let's take", 'go with', 'pick'],
 );
 
+/**
+ * How a list item is named (items.ts): the noun of an option a label follows ("方案二", "option B"), the nouns an
+ * ordinal goes with ("第二条", "the second point"), and the words that lead a bare label in an answer by parts
+ * ("yes to A", "skip B", "不要 B").
+ */
+export const ITEM_LABEL_NOUNS = w(['方案', '选项'], ['option']);
+export const ITEM_NOUNS = w(
+  ['个', '条', '点', '项', '种', '部分', '套'],
+  ['one', 'part', 'point', 'item', 'option', 'suggestion', 'proposal', 'bit', 'idea', 'approach', 'choice'],
+);
+export const ITEM_ANSWER_LEADS = w(
+  ['不要', '不用', '先别', '先不要', '别'],
+  ['yes to', 'no to', 'ok on', 'ok with', 'yes on', 'not', 'skip', 'drop', 'go for', 'fine with'],
+);
+
 /** Names of a proposal, judged by a confirmation ("这个思路好", "that approach works"). */
 export const PROPOSAL_NOUNS = w(
   ['思路', '方案', '办法', '做法', '想法', '建议', '主意', '这样', '设计'],
@@ -3728,6 +3743,31 @@ export const GRAMMAR = {
   enLoneAdverbs: ['just', 'really', 'finally', 'already', 'also', 'officially', 'now'],
   /** Verbs of change: a decision made of one of them can be a one-off task. */
   changeVerbs: ['改', '换', '迁', '切', '删', '用', 'drop', 'remove', 'switch', 'move', 'migrate', 'use'],
+  /** What follows "第一" when it counts times, days or steps, not items ("第一次", "第二天", "第三步"). */
+  ordinalCounters: ['次', '天', '周', '年', '步', '版', '名', '期', '遍', '轮', '阶段', '时间'],
+  /** What may follow a bare label in an answer ("B 吧", "2 可以", "A, not B", "B for now"). */
+  afterItemLabel: [
+    '吧',
+    '就',
+    '可以',
+    '行',
+    '也',
+    '先',
+    '不',
+    '别',
+    '暂时',
+    '没问题',
+    'ok',
+    'is',
+    'for',
+    'then',
+    'yes',
+    'no',
+    'not',
+    'sounds',
+    'works',
+    'please',
+  ],
   /** One-word confirmations that need a proposal at the end of the answer before them. */
   bareConfirmations: ['ok', 'okay', 'k', 'y', 'yes', 'yep', 'sure', 'yeah'],
   /** What may open a clause before a grammar act ("就是 @Data 别用{gap}", "but please don't {gap}"). */

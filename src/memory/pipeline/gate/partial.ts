@@ -1,5 +1,6 @@
 import * as L from './lexicon.js';
 import { anyOf } from './phrases.js';
+import { answeredItems } from './items.js';
 import { fold } from './words.js';
 
 /**
@@ -43,55 +44,11 @@ export function introducesOptions(before: string): boolean {
   return OPTION_LIST.test(fold(paragraph));
 }
 
-// "1. ", "2) ", "(B) ", "方案二：" right before the quote, after a separator or at the start.
-const LABEL_BEFORE = /(?:^|[\s:：;；,，。])[(（]?(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一二三四五①②③④⑤])\s*[.、:：)）]\s*$/iu;
-// … or opening the quote.
-const LABEL_AT = /^\s*[(（]?(?:方案\s*|option\s+)?([A-Za-z]|\d{1,2}|[一二三四五①②③④⑤])\s*[.、:：)）]/iu;
-
-/** The list labels and ordinals an item is named by (an answer by parts, a labelled list item). */
-export const ORDINALS: Readonly<Record<string, number>> = {
-  一: 1,
-  二: 2,
-  两: 2,
-  三: 3,
-  四: 4,
-  五: 5,
-  '①': 1,
-  '②': 2,
-  '③': 3,
-  '④': 4,
-  '⑤': 5,
-  first: 1,
-  second: 2,
-  third: 3,
-  fourth: 4,
-  fifth: 5,
-};
-const numberOf = (label: string): number => {
-  const l = label.toLowerCase();
-  if (/^\d{1,2}$/u.test(l)) return Number(l);
-  if (/^[a-e]$/u.test(l)) return l.charCodeAt(0) - 96;
-  return ORDINALS[l] ?? 0;
-};
-
-/** The number of the listed item a quote of an answer is ("1. …" at or right before it), or 0. */
-export function itemNumber(text: string, begin: number, end: number): number {
-  const at = LABEL_AT.exec(text.slice(begin, end));
-  if (at) return numberOf(at[1]!);
-  const before = LABEL_BEFORE.exec(text.slice(Math.max(0, begin - 24), begin));
-  return before ? numberOf(before[1]!) : 0;
-}
-
-/** True when a label of a listed item stands right before the quote ("两个建议：1. ⟨quote⟩"). */
-export function labelledBefore(text: string, begin: number): boolean {
-  return LABEL_BEFORE.test(text.slice(Math.max(0, begin - 24), begin));
-}
-
 export type PartAnswer = 'yes' | 'no' | 'later';
 /** One clause of an answer that takes, turns down or puts off one part of a proposal, named by ordinal or by name. */
 export interface AnsweredPart {
-  /** The ordinal the clause names ("第二个", "the first one"), or 0 when it names the part by its words. */
-  item: number;
+  /** The items the clause names ("第二个", "the first one", "B"; items.ts), or none when it names the part by its words. */
+  items: readonly number[];
   /** The clause's words once the answer words are taken out ("the circuit breaker"). */
   name: string;
   answer: PartAnswer;
@@ -104,11 +61,6 @@ const ANSWER_WORDS = new RegExp(
   `(?<![a-z])(?:${words(L.PART_LATER)}|${words(L.PART_NO)}|${words(L.PART_YES)})(?![a-z])` +
     '|\\b(?:to|on|for|with|the|one|just|and|but)\\b|了|吧|的|那个|这个',
   'giu',
-);
-const ORDINAL = new RegExp(
-  '第\\s*([一二三四五1-9])\\s*(?:个|条|点|项|种|部分)?|(?:方案|选项|option)\\s*([a-e一二三四五1-5])' +
-    '|\\b(first|second|third|fourth|fifth)\\b(?:\\s+(?:one|part|point|item|option|suggestion|bit))?',
-  'iu',
 );
 // Clauses of an answer: "，", "；", "but", "但是", a dash.
 const CLAUSE_BREAK = /[，,;；。!！?？\n—–]+|\s+but\s+|但是|不过/iu;
@@ -133,14 +85,14 @@ export function answeredParts(text: string): AnsweredPart[] {
     if (clause.length === 0) continue;
     const answer = answerOf(clause);
     if (answer === null) continue;
-    const ordinal = ORDINAL.exec(clause);
-    const item = ordinal ? numberOf(ordinal[1] ?? ordinal[2] ?? ordinal[3] ?? '') : 0;
-    const name = (ordinal ? clause.replace(ORDINAL, ' ') : clause)
+    const named = answeredItems(clause);
+    const items = named?.items ?? [];
+    const name = (named ? clause.slice(0, named.index) + ' ' + clause.slice(named.end) : clause)
       .replace(ANSWER_WORDS, ' ')
       .replace(/[\s\p{P}\p{S}]+/gu, ' ')
       .trim();
-    if (item === 0 && Array.from(name.replace(/\s/gu, '')).length < 2) continue;
-    parts.push({ item, name, answer });
+    if (items.length === 0 && Array.from(name.replace(/\s/gu, '')).length < 2) continue;
+    parts.push({ items, name, answer });
   }
   const taken = parts.some((p) => p.answer === 'yes');
   const notTaken = parts.some((p) => p.answer !== 'yes');
