@@ -15,6 +15,7 @@ import {
   isBareConfirmation,
   aboutAnswers,
   isOffer,
+  isOfferForNow,
   isProposal,
   judgeConfirmation,
   hedgedAnswer,
@@ -270,7 +271,18 @@ function judgeConfirmed(
       confirmation ??= source;
       continue;
     }
-    if (verdict.problem) return verdict.problem;
+    if (verdict.problem) {
+      if (verdict.problem.verdict !== 'suggest') return verdict.problem;
+      // A yes held for the user holds only a proposal of the turn right before, and only while the next turn
+      // does not take it back ("先这样吧" to a statement of fact confirms nothing).
+      if (!hasAdjacentProposal(source, assistantSources, anchorTerms, context)) {
+        return { reason: 'confirmation_without_proposal', detail: 'a held confirmation needs the proposal it answers', verdict: 'refuse' };
+      }
+      const next = nextUserText(source.turn, context);
+      if (next !== null && (retractsLater(next) || turnsDown(next)))
+        return { reason: 'retracted', detail: 'the next turn takes the held confirmation back', verdict: 'refuse' };
+      return verdict.problem;
+    }
     // "同意你说的，包结构就按 feature 分": a confirmation that goes on to restate the proposal confirms it.
     if (judgeConfirmation(source.text, source.begin, source.end, true).confirms && restates(source, assistantSources)) {
       confirmation ??= source;
@@ -291,6 +303,10 @@ function judgeConfirmed(
   if (!hasAdjacentProposal(confirmation, assistantSources, anchorTerms, context)) {
     // "yep" to "Would you like me to add a workflow …?": the user accepts an offer of work; whether it is a
     // project rule is for the user to say.
+    // ("ok 弄吧" to "要我现在帮你把这几个单测修一下吗？": a yes to work for now is a task, no rule.)
+    if (assistantSources.some((s) => isOfferForNow(s.text, s.begin, s.end))) {
+      return { reason: 'one_off_request', detail: 'the confirmation accepts an offer of work for now', verdict: 'refuse' };
+    }
     if (assistantSources.some((s) => isOffer(s.text, s.begin, s.end))) {
       return { reason: 'one_off_request', detail: 'the confirmation accepts an offer of work', verdict: 'suggest' };
     }

@@ -299,7 +299,8 @@ export type ConfirmationVerdict = { confirms: true } | { confirms: false; proble
 export function judgeConfirmation(text: string, begin: number, end: number, anyLength = false): ConfirmationVerdict {
   if (inCodeOrOutput(text, begin)) return { confirms: false, problem: null };
   const span = new Span(fold(text));
-  const hits = P.confirmations.find(span);
+  // "先这样吧", "fine for now": a settling for now answers as a confirmation does (the veto below holds it).
+  const hits = [...P.confirmations.find(span), ...P.provisionalSettlings.find(span)].sort((a, b) => a.index - b.index);
   const quoteAt = fold(text.slice(0, begin)).length;
   const quoteEnd = fold(text.slice(0, end)).length;
   const own = hits.filter((h) => h.index < quoteEnd && h.end > quoteAt);
@@ -328,8 +329,10 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
   const sentence = new Span(clauses.length > 0 ? span.text.slice(clauses[0]!.start, clauses[clauses.length - 1]!.end) : span.text);
   const veto = (part: Span): GateProblem | null => {
     const postponed = part.text.split(/[，,。.!！;；]/u).some((c) => POSTPONE_END.test(c));
-    if (P.undecided.has(part) || P.speculation.has(part) || postponed)
-      return problem('undecided', 'confirmation: the answer is hedged or put off');
+    // (A guess among the undecided words — "maybe", "也许" — weakens the yes below; "maybe later", "先试试看" put it off.)
+    const hedges = P.hedgedGuesses.find(part);
+    const putOff = P.undecided.find(part).some((u) => !hedges.some((h) => h.index <= u.index && u.end <= h.end));
+    if (putOff || postponed) return problem('undecided', 'confirmation: the answer is put off');
     // "别的断言库都不要了" drops something else; a retraction stands alone in its clause ("算了", "不要了").
     // ("行，按你说的来，qmake 那套不要了": a retraction after a topic of its own drops that thing, not the yes.)
     if (P.retractions.find(part).some((h) => bareRetraction(part, h) && !afterOwnTopic(part, h)))
@@ -338,6 +341,9 @@ export function judgeConfirmation(text: string, begin: number, end: number, anyL
     if (P.temporary.find(part).some((t) => !P.confirmations.find(part).some((h) => overlaps(h, t))))
       return problem('temporary', 'confirmation: for now only', 'suggest');
     if (QUESTION_MARK.test(part.text)) return problem('question', 'confirmation: the answer is a question');
+    // "fine I guess", "probably ok 吧", "行，不过回头可能还得改": a yes weakened by a guess or a grudging word is
+    // weak evidence — held for the user.
+    if (hedges.length > 0 || P.speculation.has(part)) return problem('undecided', 'confirmation: the yes is hedged', 'suggest');
     return null;
   };
   const inSentence = veto(sentence);
@@ -460,10 +466,7 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
     const chosen = s.hits(P.decision).length > 0 || standing.length > 0;
     if (offers.length > 0 && signals.length === 0 && !chosen) return false;
     // "要我现在帮你把这三个 SQL 改成批量插入吗？": an offer of work for now is a task, whatever it changes.
-    const now = matchesOf(/现在|right now|\bnow\b/gu, s.span.text).some(
-      (m) => !standing.some((h) => h.index <= m.index && m.index < h.end),
-    );
-    if (offers.length > 0 && (s.hits(P.temporary).length + s.hits(P.localObjects).length > 0 || now)) return false;
+    if (offersWorkNow(s)) return false;
     const proposed = [...signals, ...(chosen ? offers : [])].some((h) => {
       const clause = s.clauseOf(h.index);
       return !insideRanges(s.quoted, h.index, h.end) && !isNegated(s, h, clause);
@@ -472,6 +475,10 @@ export function isProposal(text: string, begin: number, end: number, nearEnd: bo
     return proposed || (offers.length === 0 && s.quoted.length === 0 && isPlanProposal(s.span.text));
   };
   if (covering.some(signalled)) return true;
+  // "Should every migration ship a down script? I'd recommend it.", "…。我建议这么做。": a proposing sentence right
+  // after, whose object points back at the quoted one, proposes it.
+  const after = sentences[sentences.indexOf(covering[covering.length - 1]!) + 1];
+  if (after && pointsBack(new Sentence(text, after)) && signalled(after)) return true;
   // An option of a list ("A. 在网关层做限流…") is proposed by another sentence of the answer that names it ("我建议 A").
   // ("2) 用 Foundry 脚本部署" quoted from "用 Foundry…": the label may stand just before the quote.)
   const listed = listLabel(text, begin, end);
@@ -510,6 +517,31 @@ function bareRetraction(span: Span, h: { index: number; end: number }): boolean 
 /** True when the quoted sentence offers the assistant's own work ("Would you like me to add …?", "要我…吗"). */
 export function isOffer(text: string, begin: number, end: number): boolean {
   return sentencesCovering(sentencesOf(text), begin, end).some((piece) => new Sentence(text, piece).hits(P.offers).length > 0);
+}
+
+/**
+ * True when what the quote offers is the assistant's work for now ("要我现在帮你把这几个单测修一下吗？"): a task. (An
+ * offer of a workflow, then "I can draft it now", offers more than the work of now.)
+ */
+export function isOfferForNow(text: string, begin: number, end: number): boolean {
+  const offering = sentencesCovering(sentencesOf(text), begin, end)
+    .map((piece) => new Sentence(text, piece))
+    .filter((s) => s.hits(P.offers).length > 0);
+  return offering.length > 0 && offering.every(offersWorkNow);
+}
+
+/** An offer of work for now: the offer beside a time scope, a local object, or "now" outside a standing marker. */
+function offersWorkNow(s: Sentence): boolean {
+  if (s.hits(P.offers).length === 0) return false;
+  const standing = s.hits(P.standing);
+  const now = matchesOf(/现在|right now|\bnow\b/gu, s.span.text).some((m) => !standing.some((h) => h.index <= m.index && m.index < h.end));
+  return s.hits(P.temporary).length + s.hits(P.localObjects).length > 0 || now;
+}
+
+// What a word of proposing points back with ("I'd recommend it", "我建议这么做", "推荐这样").
+const POINTING_OBJECT = /^\s*(?:(?:doing\s+)?(?:it|that|this|so)(?![\p{L}])|这样做|这么做|这样|这么办|这个做法)/u;
+function pointsBack(s: Sentence): boolean {
+  return s.hits(P.proposals).some((h) => POINTING_OBJECT.test(s.span.text.slice(h.end)));
 }
 
 const LIST_OF_PROPOSALS = /\b(?:suggestions|recommendations|proposals)\s*[:：]\s*$/u;

@@ -1794,14 +1794,26 @@ export const PARTY_PREPOSITIONS = w(
   ['with', 'to', 'for', 'asked'],
 );
 
+/** A guess that weakens a yes ("也许", "probably", "I guess"): beside a confirmation it holds it for the user. */
+export const HEDGED_GUESSES = w(
+  ['也许', '或许', '可能', '大概', '应该可以', '应该行', '应该没问题', '估计可以', '估计行', '兴许'],
+  ['maybe', 'perhaps', 'probably', 'possibly', 'i guess', 'i suppose', 'guess so', 'maybe so', 'could be', 'i think so'],
+);
+/** A yes for a trial ("好吧，先试试看") takes the proposal on for a while only: it does not weaken a yes, it puts it off. */
+export const TRIAL_ASSENTS = w(['先试试看', '先试试', '试试看'], []);
 /**
  * A hedged yes as a whole clause of an answer to a proposal ("也许吧", "maybe?", "I guess"): neither a confirmation
  * nor a refusal ("maybe later" puts it off; the clause must hold nothing else).
  */
-export const HEDGED_ASSENTS = w(
-  // A yes for a trial ("好吧，先试试看") takes the proposal on for a while only.
-  ['也许', '或许', '可能', '大概', '应该可以', '应该行', '应该没问题', '估计可以', '估计行', '兴许', '先试试看', '先试试', '试试看'],
-  ['maybe', 'perhaps', 'probably', 'possibly', 'i guess', 'i suppose', 'guess so', 'maybe so', 'could be', 'i think so'],
+export const HEDGED_ASSENTS = w([...HEDGED_GUESSES.zh, ...TRIAL_ASSENTS.zh], [...HEDGED_GUESSES.en, ...TRIAL_ASSENTS.en]);
+
+/**
+ * An answer that settles on the proposal for now only ("先这样吧", "暂时就这样", "fine for now"): a confirmation
+ * whose own words make it provisional.
+ */
+export const PROVISIONAL_SETTLINGS = w(
+  ['先这样', '就先这样', '暂时这样', '暂时就这样', '暂时先这样', '先这么着', '先这么办', '先这么定', '先按这个来', '暂且这样'],
+  ['fine for now', 'ok for now', 'okay for now', 'good enough for now', 'works for now', 'that will do for now'],
 );
 
 /** Typo'd forms of the commonest standing markers, matched like them ("form now on", "以侯"). */
@@ -2901,8 +2913,14 @@ export const CONFIRMATIONS = w(
     '赞',
     '就这么着',
     '那就这么着',
+    // A judgement of the proposal or a verb of doing it ("好主意", "没毛病", "就这么干").
+    '好主意',
+    '赞同',
+    '没毛病',
+    '就这么干',
   ],
   [
+    'good idea',
     'agreed',
     'agree',
     'sounds good',

@@ -1,5 +1,5 @@
 import * as L from './lexicon.js';
-import { anyOf } from './phrases.js';
+import { anyOf, POSTPONE_END } from './phrases.js';
 import { answeredItems } from './items.js';
 import { fold } from './words.js';
 
@@ -67,7 +67,8 @@ const CLAUSE_BREAK = /[，,;；。!！?？\n—–]+|\s+but\s+|但是|不过/iu;
 
 /** The answer of each clause of a turn (the turn folded), answer words first in the order later, no, yes. */
 function answerOf(clause: string): PartAnswer | null {
-  if (LATER.test(clause)) return 'later';
+  // "第一点再说", "B 之后再定": a put-off ending the clause.
+  if (LATER.test(clause) || POSTPONE_END.test(clause)) return 'later';
   if (NO.test(clause)) return 'no';
   if (YES.test(clause)) return 'yes';
   return null;

@@ -108,6 +108,8 @@ export const P = {
   example: new Phrases(L.EXAMPLE_OPENINGS),
   undecided: new Phrases(L.UNDECIDED, 'either'),
   speculation: new Phrases(L.SPECULATION, 'either'),
+  hedgedGuesses: new Phrases(L.HEDGED_GUESSES, 'either'),
+  provisionalSettlings: new Phrases(L.PROVISIONAL_SETTLINGS, 'either'),
   retractions: new Phrases(L.RETRACTIONS, 'either'),
   refusals: new Phrases(L.REFUSALS, 'either'),
   memoryHolds: new Phrases(L.MEMORY_HOLDS, 'either'),
