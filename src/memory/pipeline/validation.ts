@@ -16,6 +16,7 @@ import {
   aboutAnswers,
   isOffer,
   isOfferForNow,
+  namesOtherItem,
   isProposal,
   judgeConfirmation,
   hedgedAnswer,
@@ -255,6 +256,9 @@ function judgeConfirmed(
       partial = true;
       continue;
     }
+    // "ok, the second one" beside a quote of the first item: it confirms another item of the list.
+    if (assistantSources.some((a) => namesOtherItem(source.text, source.begin, source.end, a)))
+      return { reason: 'assistant_source', detail: 'the confirmation names another item of the list', verdict: 'refuse' };
     // "第一条可以，第二条先别动" beside "1）…": bound to the item it names, whatever is said of the others.
     if (assistantSources.some((a) => boundConfirmation(source.text, source.begin, source.end, a) >= 0)) {
       confirmation ??= source;

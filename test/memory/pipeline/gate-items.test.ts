@@ -46,7 +46,12 @@ describe('M-5.5 one reader of list items: the labels of a proposal', () => {
     expect(at('有两个办法：一是加读写分离；二是上 TiDB。', '上 TiDB')).toBe(2);
     expect(at('我的看法：其一，接口加版本号；其二，老接口保留半年。', '老接口保留半年')).toBe(2);
     expect(at('三点：第一，统一用 UTC；第二，时间戳存毫秒；第三，前端再转时区。', '前端再转时区')).toBe(3);
+    expect(at('两种做法：第一种是按租户分库；第二种是共享库加 tenant_id 列。', '共享库加 tenant_id 列')).toBe(2);
+    expect(
+      at('Two ways: first, shard by region; second, keep one cluster with read replicas.', 'keep one cluster with read replicas'),
+    ).toBe(2);
     // A numeral inside a word is no label.
+
     expect(at('建议统一是为了好维护，时区都用 UTC。', '时区都用 UTC')).toBe(0);
   });
 
@@ -63,7 +68,12 @@ describe('M-5.5 one reader of list items: the items an answer names', () => {
     expect(confirmedItems("yep, let's go with D")?.items).toEqual([4]);
     expect(confirmedItems('the first two points sound right')?.items).toEqual([1, 2]);
     expect(confirmedItems('行，就选方案三')?.items).toEqual([3]);
+    expect(confirmedItems('就用 C 方案')?.items).toEqual([3]);
+    expect(confirmedItems('三条都照做')?.items).toEqual([1, 2, 3]);
+    expect(confirmedItems('all four look right')?.items).toEqual([1, 2, 3, 4]);
+    expect(confirmedItems('both, please')?.items).toEqual([1, 2]);
     // Not at the opening, or a count of times: no item.
+
     expect(confirmedItems('可以，不过第二条先别动')).toBeNull();
     expect(confirmedItems('第一次这样做')).toBeNull();
   });
@@ -97,6 +107,20 @@ describe('M-5.5 / M-6.4 confirmations read through the one reader', () => {
   it('en: an answer by parts that names the items by their bare labels', () => {
     expect(judge(en, 'A yes, B not yet', 'squash-merge every PR')).toBe('ok');
     expect(judge(en, 'A yes, B not yet', 'require two reviewers on main')).toBe('refuse:undecided');
+  });
+
+  const ordinals = 'A few options: first, keep Celery with Redis; second, move the workers to Temporal. I would pick the second.';
+  it('en: a confirmation that names another item of the list does not confirm this one', () => {
+    expect(judge(ordinals, 'ok, the second one', 'move the workers to Temporal')).toBe('ok');
+    expect(judge(ordinals, 'ok, the second one', 'keep Celery with Redis')).toBe('refuse:assistant_source');
+  });
+
+  const all = 'Three recommendations: (1) run Renovate weekly; (2) pin GitHub Actions by SHA; (3) require signed tags.';
+  it('en and zh: all of the items named by a count and a word of all', () => {
+    expect(judge(all, 'all three make sense', 'pin GitHub Actions by SHA')).toBe('ok');
+    const zhAll = '我建议两点：1) 镜像统一用 distroless；2) 镜像 tag 用 git sha。要不要采用？';
+    expect(judge(zhAll, '两个都可以', '镜像 tag 用 git sha')).toBe('ok');
+    expect(judge(zhAll, '两个都不要', '镜像 tag 用 git sha')).not.toBe('ok');
   });
 
   const mixed = '两个选项：1) 前端用 Vite 打包；2) SSR 换成 Next.js。我倾向第一个。';

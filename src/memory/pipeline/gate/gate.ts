@@ -774,6 +774,21 @@ export function stripMarkers(text: string): string {
 }
 
 /**
+ * "ok, the second one" beside a quote of the first item: the confirmation names items of the list, and not the
+ * one the proposal quote is (items.ts). It confirms another item, not this one.
+ */
+export function namesOtherItem(
+  userText: string,
+  begin: number,
+  end: number,
+  proposal: { text: string; begin: number; end: number },
+): boolean {
+  const named = confirmedItems(fold(userText.slice(begin, end)));
+  const item = listedItem(proposal.text, proposal.begin, proposal.end);
+  return named !== null && item > 0 && !named.items.includes(item);
+}
+
+/**
  * The first clause of a confirmation names the very item the proposal quote is ("第一条可以" beside "1）把 …",
  * "A." beside "Option A: …"; items.ts): the confirmation is bound to it, and what the rest of the turn says about
  * other items ("第二条先别动") is not about this one. Returns the confirming clause's end, or -1.

@@ -29,6 +29,8 @@ const ORDINAL_WORDS: Readonly<Record<string, number>> = {
   two: 2,
   three: 3,
   four: 4,
+  five: 5,
+  both: 2,
 };
 const CIRCLED = '①②③④⑤';
 
@@ -46,6 +48,8 @@ const longestFirst = (words: readonly string[]): string[] => [...words].sort((a,
 const EN_ORDINAL = 'first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th';
 const ZH_NUMERAL = '[一二三四五]';
 const OPTION_NOUNS = anyOf(longestFirst([...L.ITEM_LABEL_NOUNS.zh, ...L.ITEM_LABEL_NOUNS.en]));
+const ZH_NOUNS = anyOf(longestFirst(L.ITEM_NOUNS.zh));
+const EN_NOUNS = anyOf(longestFirst(L.ITEM_NOUNS.en));
 
 // The label an item of a listed proposal carries: "1.", "2)", "(B)", "B:", "方案二：", "Option B", "①", and the
 // Chinese enumerations "一是…", "其二，…", "第三，…". (A numeral with 是 after a separator: "统一是" is no label.)
@@ -53,7 +57,10 @@ const LABEL =
   `[(（]?(?:(?:${OPTION_NOUNS})\\s*([a-z]|\\d{1,2}|${ZH_NUMERAL})(?![\\p{L}\\p{N}])\\s*[.、:：)）]?` +
   `|([a-z]|\\d{1,2}|${ZH_NUMERAL})\\s*[.、:：)）]` +
   `|([${CIRCLED}])\\s*[.、:：)）]?` +
-  `|(?:其|第)?(${ZH_NUMERAL})是|(?:其|第)(${ZH_NUMERAL})\\s*[，,、:：])`;
+  // "第二种是…", "一个是…", "其二，…", "第三点：…".
+  `|(?:其|第)?(${ZH_NUMERAL})(?:${ZH_NOUNS})?是|(?:其|第)(${ZH_NUMERAL})(?:${ZH_NOUNS})?\\s*[，,、:：]` +
+  // "first, …; second, …", "Secondly: …".
+  `|(${EN_ORDINAL})(?:ly)?\\s*[,:，：])`;
 const LABEL_OPENING = new RegExp(`^\\s*${LABEL}`, 'iu');
 const LABEL_BEFORE = new RegExp(`(?:^|[\\s:：;；,，。])${LABEL}\\s*$`, 'iu');
 /** A label of a listed item: its number, as written, and where it starts in the text. */
@@ -83,19 +90,36 @@ export function listedItem(text: string, begin: number, end: number): number {
 
 // How an answer names items: "第二个", "第 2 条", "前两条", "方案 B", "option 2", "the first two", "the second one",
 // "the second", "second:"; and a bare label opening its clause ("B 吧", "2 可以", "yes to A").
-const ZH_NOUNS = anyOf(longestFirst(L.ITEM_NOUNS.zh));
-const EN_NOUNS = anyOf(longestFirst(L.ITEM_NOUNS.en));
-const NAME_FORMS =
+const ALL = anyOf(longestFirst(L.ITEM_NAMES_ALL.zh));
+// Each form captures one group; `range` marks those that name the first few items ("前两条", "the first two",
+// "两个都", "all three", "both").
+const FORMS: readonly { source: string; range: boolean }[] = [
   // (Not "第一次", "第二天": a count of times or days is no item.)
-  `第\\s*([一二三四五1-9])\\s*(?:${ZH_NOUNS})?(?!${anyOf(longestFirst(L.GRAMMAR.ordinalCounters))})` +
-  `|前\\s*([两二三四五2-5])\\s*(?:${ZH_NOUNS})` +
-  `|(?:${OPTION_NOUNS})\\s*([a-e一二三四五1-9])(?![\\p{L}\\p{N}])` +
-  `|(?<![\\p{L}])(?:the\\s+)?first\\s+(two|three|four)(?![\\p{L}])(?:\\s+(?:${EN_NOUNS})s?(?![\\p{L}]))?` +
-  `|(?<![\\p{L}])(?:the\\s+)?(${EN_ORDINAL})\\s+(?:${EN_NOUNS})s?(?![\\p{L}])` +
-  `|(?<![\\p{L}])the\\s+(${EN_ORDINAL})(?![\\p{L}])` +
-  `|(?<![\\p{L}])(${EN_ORDINAL})(?=\\s*(?:[\\p{P}]|$))`;
-// The groups of NAME_FORMS that name the first few items ("前两条", "the first two").
-const RANGE_GROUPS = new Set([1, 3]);
+  { source: `第\\s*([一二三四五1-9])\\s*(?:${ZH_NOUNS})?(?!${anyOf(longestFirst(L.GRAMMAR.ordinalCounters))})`, range: false },
+  { source: `前\\s*([两二三四五2-5])\\s*(?:${ZH_NOUNS})`, range: true },
+  { source: `(?:${OPTION_NOUNS})\\s*([a-e一二三四五1-9])(?![\\p{L}\\p{N}])`, range: false },
+  // "B 方案", "2 号方案": the label before the noun of an option.
+  { source: `(?<![\\p{L}\\p{N}])([a-e1-9])\\s*号?\\s*(?:${OPTION_NOUNS})`, range: false },
+  // "两个都可以", "三条全部照做": a count of items, then a word of all.
+  { source: `(?<![\\p{N}一二三四五])([两三四五2-5])\\s*(?:${ZH_NOUNS})?\\s*(?:${ALL})`, range: true },
+  { source: `(?<![\\p{L}])(?:the\\s+)?first\\s+(two|three|four)(?![\\p{L}])(?:\\s+(?:${EN_NOUNS})s?(?![\\p{L}]))?`, range: true },
+  // "all three", "all four of them", "both (of them)".
+  { source: `(?<![\\p{L}])(?:all\\s+(?:of\\s+the\\s+)?(two|three|four|five)|(both))(?![\\p{L}])`, range: true },
+  { source: `(?<![\\p{L}])(?:the\\s+)?(${EN_ORDINAL})\\s+(?:${EN_NOUNS})s?(?![\\p{L}])`, range: false },
+  { source: `(?<![\\p{L}])the\\s+(${EN_ORDINAL})(?![\\p{L}])`, range: false },
+  { source: `(?<![\\p{L}])(${EN_ORDINAL})(?=\\s*(?:[\\p{P}]|$))`, range: false },
+];
+const NAME_FORMS = FORMS.map((f) => f.source).join('|');
+// The capture groups of NAME_FORMS that name the first few items.
+const RANGE_GROUPS = new Set(
+  FORMS.flatMap((f, i) => {
+    const before = FORMS.slice(0, i).reduce((n, g) => n + groupsIn(g.source), 0);
+    return f.range ? Array.from({ length: groupsIn(f.source) }, (_, k) => before + k) : [];
+  }),
+);
+function groupsIn(source: string): number {
+  return new RegExp(`${source}|`, 'u').exec('')!.length - 1;
+}
 // A bare label, then what may follow it in an answer ("B 吧", "2 可以", "A, not B").
 const BARE = `(?<![\\p{L}\\p{N}])([a-e1-5])(?=\\s*(?:[\\p{P}]|$|(?:${anyOf(longestFirst(L.GRAMMAR.afterItemLabel))})(?![a-z])))`;
 // A confirmation names its item right at its opening, after a yes and a lead of choosing ("行，就选方案二",

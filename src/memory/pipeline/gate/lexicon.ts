@@ -1849,6 +1849,8 @@ export const ITEM_NOUNS = w(
   ['个', '条', '点', '项', '种', '部分', '套'],
   ['one', 'part', 'point', 'item', 'option', 'suggestion', 'proposal', 'bit', 'idea', 'approach', 'choice'],
 );
+/** A word of all after a count of items ("两个都可以", "三条全部照做"). */
+export const ITEM_NAMES_ALL = w(['都', '全都', '全部', '一起'], []);
 export const ITEM_ANSWER_LEADS = w(
   ['不要', '不用', '先别', '先不要', '别'],
   ['yes to', 'no to', 'ok on', 'ok with', 'yes on', 'not', 'skip', 'drop', 'go for', 'fine with'],
@@ -4852,7 +4854,7 @@ export const PLAN_ENDS = w(['就行', '就行了', '就可以了', '就够了', 
 /** "Two options: 1) … 2) …", "两种方案：": a plural noun of choices introducing a list of proposals. */
 export const OPTION_LIST_NOUNS = w(
   ['几个方案', '两个方案', '两种方案', '几种方案', '两个选项', '几个选项'],
-  ['options', 'alternatives', 'choices'],
+  ['options', 'alternatives', 'choices', 'suggestions', 'recommendations', 'proposals'],
 );
 
 /** Words that answer one part of a proposal, by clause: put off (先别, not yet), turned down (不要, no), taken (可以, yes). */
