@@ -4724,6 +4724,56 @@ export const LATE_CARRY_TO = w(
   ['照搬', '沿用', '搬过来', '套用', '复用', '拿过来用'],
   ['carry over', 'carried over', 'carries over', 'port over', 'bring over', 'brought over', 'applies', 'apply', 'reuse'],
 );
+/**
+ * A part of a sentence that compares this project with another one, its model or its foil ("same as in the billing
+ * service", "like we did in the mobile app", "跟上个项目一样", "这边也按老项目那样", "unlike the old repo", "不像上个项目"):
+ * what may lead it (this project, "also"), the word opening the comparison, and in Chinese the word closing it
+ * (a foil needs none: "不像上个项目").
+ */
+export const LATE_COMPARISON_FRAMES = {
+  leads: w(['这边', '这里', '这个项目', '这个仓库', '本项目', '我们', '咱们', '也', '还是', '就'], ['just', 'exactly', 'and', 'so']),
+  openings: w(
+    ['跟', '和', '同', '与', '像', '按照', '按', '照着', '照', '参照'],
+    ['the same as', 'same as', 'just like', 'like', 'as in', 'as with', 'as we did in', 'as we do in', 'similar to'],
+  ),
+  foils: w(['不像', '不同于', '有别于'], ['unlike', 'different from']),
+  closings: ['一样', '那样', '那样子', '似的', '的做法', '的规矩', '的习惯', '的方式', '的路子', '不一样', '不同'],
+};
+/**
+ * Words refusing to carry another project's way over ("don't carry that over", "这边别照搬"): a negation or
+ * prohibitive, then within a word or two a verb of carrying.
+ */
+export const LATE_DECLINED_CARRY = {
+  negations: w(
+    ['别', '不要', '不用', '不必', '不能', '没必要', '千万别', '不'],
+    ["don't", 'do not', 'never', 'not', 'no need to', "shouldn't", "won't", "let's not", 'please do not'],
+  ),
+  verbs: w(
+    ['照搬', '沿用', '搬过来', '带过来', '带到', '套用', '复用', '拿过来', '照抄', '跟着学'],
+    ['carry', 'bring', 'port', 'copy', 'reuse', 'apply', 'take'],
+  ),
+};
+/**
+ * A clause of the user's own taking up what a party was just reported to say, pointing back at it ("那我们就这么做",
+ * "so that's what we'll do", "we're doing that in this repo"); what may lead it is stripped first (所以, 那, so, then).
+ */
+export const LATE_REPORT_TAKEN_UP = {
+  leads: w(['所以', '那么', '那', '好', '行', '嗯'], ['so', 'then', 'and', 'ok', 'okay', 'alright', 'right']),
+  clauses: w(
+    [
+      ...['就这么做', '就这么改', '就这么办', '就这样做', '就这样改', '就这样办', '就照这个做', '就照这个改', '就按这个做'],
+      ...['就按这个改', '就照做', '就照着做', '就照着改', '也这么改', '也照着改', '就这么干', '就照此执行', '也这么做', '也照做'],
+    ],
+    [
+      ...["we'll do that", 'we will do that', "that's what we'll do", "that's what we do", "we're doing that", 'we are doing that'],
+      ...["we'll go with that", 'we will go with that', "we're going with that", "let's do that", "let's go with that"],
+      ...["we'll follow that", "we're following that", "we'll do the same", "that's what we're doing"],
+    ],
+  ),
+  // ("…, we're doing that in this repo", "那我们这个项目就这么做": a scope of this project may close or lead the clause.)
+  subjects: w(['我们这个项目', '我们项目', '这个项目', '这个仓库', '这边', '咱们', '我们'], []),
+  scopes: w([], ['here', 'in this repo', 'in this project', 'for this repo', 'for this project', 'too', 'then', 'from now on']),
+};
 /** Words of a choice made for now only ("暂时", "for now"): a provisional choice of the project, held, not refused. */
 export const LATE_PROVISIONAL = w(
   ['暂时', '暂且', '这周先', '这个月先', '目前先', '眼下先', '先凑合'],
