@@ -202,6 +202,7 @@ export const LATE_READING_RULES: readonly GateRule[] = [
       'Kotlin 官方文档说协程里别用 runBlocking，那我们就照这个改。',
       'The official Django docs say to keep SECRET_KEY out of settings.py, so that’s what we’ll do.',
       '安全组说要给所有 bucket 开版本控制，那我们也开。',
+      'React 官方推荐用函数组件，那我们也这么做。',
     ],
   },
   {
@@ -500,6 +501,34 @@ export const LATE_READING_RULES: readonly GateRule[] = [
       'Same as in the search service, the integration tests are flaky.',
       'Like in the old monolith, we had no code review at all.',
       '跟上个项目一样，配置文件都在 config 目录下面。',
+    ],
+  },
+  {
+    name: 'norm-conformity',
+    reads: 'a clause conforming to a norm (照官方文档的写法来, 按 style guide 来, follow the official guidelines): a standing rule',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: [
+      '接口命名照官方 REST 规范来。',
+      '代码风格以 ruff 默认的规则为准。',
+      'Follow the official Kotlin coding conventions for naming.',
+      'SQL 缩进按 sqlfluff 默认的 style guide 来。',
+    ],
+    stands: ['以后接口命名都照官方 REST 规范来。'],
+  },
+  {
+    name: 'norm-conformity-not-a-rule',
+    reads:
+      'conforming to one document in particular, done once, by someone else, asked or failing: no rule (照这篇文档来, 他们按 PEP 8 写)',
+    reason: 'no_speech_act',
+    verdict: 'refuse',
+    kind: d,
+    fires: [
+      '照这篇文档的步骤来装一下。',
+      '他们组都按 PEP 8 写。',
+      '我照官方文档的写法来的，结果还是报错。',
+      'Did you follow the official guide?',
     ],
   },
   {

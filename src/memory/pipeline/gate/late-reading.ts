@@ -96,6 +96,7 @@ export function lateReading(
     () => ownRuleAfterAdvice(found, said),
     () => thisProjectAfterOther(found, fold(text.slice(begin, end)), said, rejudge),
     () => comparedProject(found, fold(text.slice(begin, end)), rejudge),
+    () => conformsToNorm(found, fold(text.slice(begin, end))),
     () =>
       found !== null && ['temporary', 'retracted'].includes(found.reason)
         ? scopeOutsideQuote(found, text, begin, end, after(), rejudge)
@@ -614,6 +615,42 @@ function comparedProject(found: GateProblem | null, quote: string, rejudge: Reju
   return found.reason === 'weak_evidence' && verdict.verdict === 'refuse' ? verdict : undefined;
 }
 
+const NC = L.LATE_NORM_CONFORMITY;
+// "…按官方 style guide 来", "照官方文档的写法来", "以 gofmt 的输出为准": the verb, its object, the light verb closing the part.
+const ZH_CONFORMING = new RegExp(
+  `(?:${alternatives(NC.verbs.zh)})\\s*([^，,。]{1,30}?)\\s*(?:${alternatives(NC.closings)})[\\p{Script=Han}]{0,6}$`,
+  'u',
+);
+const EN_CONFORMING = new RegExp(
+  `(?<![\\p{L}])(?:${alternatives(NC.verbs.en)})\\s+((?:[\\w.'-]+\\s+){0,6}?(?:${alternatives(NC.norms.en)}))(?![\\p{L}])`,
+  'u',
+);
+const NORM = anyOf(NC.norms);
+// ("照这篇文档的写法来", "follow this guide"): one document in particular, a task for now.
+const ONE_DOCUMENT = /这个|这份|这篇|这页|这段|那篇|那份|上面|下面|(?<![\p{L}])(?:this|that|these|those|the above)(?![\p{L}])/u;
+const NOT_NOW = /一下|这次|这回|(?<![\p{L}])(?:this time|for now|right now|once)(?![\p{L}])/u;
+/**
+ * M-5.6: "照官方文档的写法来。", "import 顺序按官方 style guide 来。", "Follow the official style guide for imports.": a
+ * clause conforming to a norm (a guide, a convention, a standard or a way of writing as the object of 按/照/follow)
+ * ranges over every case the norm covers: a standing rule, though no marker names it. One document in particular
+ * ("照这篇文档来"), a task for now, a subject of someone else's, a question, a hedge or a negation leave it as read.
+ */
+function conformsToNorm(found: GateProblem | null, quote: string): Reading {
+  if (found === null || !['weak_evidence', 'no_speech_act'].includes(found.reason)) return undefined;
+  // (Done once or failing — "按官方文档的写法来的，还是报错" — it is what happened, not a rule.)
+  if ([/[?？]|吗|的$/u, NOT_NOW, NEGATED_CLAUSE, PAST, FAILURES].some((shape) => shape.test(quote))) return undefined;
+  const span = new Span(quote);
+  if (P.speculation.has(span) || P.undecided.has(span) || P.hypothetical.has(span) || P.otherProjects.has(span)) return undefined;
+  const conforming = partsOf(quote).some((part) => {
+    const m = ZH_CONFORMING.exec(part) ?? EN_CONFORMING.exec(part);
+    if (!m || !NORM.test(m[1]!) || ONE_DOCUMENT.test(m[1]!)) return false;
+    // (Who conforms: the user, we, or nobody named — "他们都按 PEP 8 写" is someone else's way.)
+    const before = part.slice(0, m.index);
+    return !/[他她]们?|(?<![\p{L}])(?:they|he|she)(?![\p{L}])/u.test(before) && !P.thirdParties.has(new Span(before));
+  });
+  return conforming ? null : undefined;
+}
+
 const RT = L.LATE_REPORT_TAKEN_UP;
 const TAKEN_UP = new RegExp(
   `^(?:(?:${alternatives([...RT.leads.zh, ...RT.leads.en])})(?:[\\s,，]+|(?=\\p{Script=Han})))*` +
@@ -630,7 +667,8 @@ const HEDGED_TAKING = /[?？]|吗|吧|(?<![\p{L}])(?:maybe|probably|i guess|i th
  * echoing its verb: "…要升级到 v3，那我们就升"): the user's own decision. Hedged ("那就这么做吧？"), it is held.
  */
 function reportTakenUp(found: GateProblem | null, quote: string): Reading {
-  if (found === null || !['third_party', 'no_speech_act'].includes(found.reason)) return undefined;
+  // (Held on weak evidence, the act read may be the party's verb: "官方推荐用 pnpm，那我们也这么做".)
+  if (found === null || !['third_party', 'no_speech_act', 'weak_evidence'].includes(found.reason)) return undefined;
   const parts = partsOf(quote);
   const at = parts.findIndex((part, i) => i > 0 && TAKEN_UP.test(part));
   if (at < 0 || GRUDGING.test(parts.slice(at).join(' '))) return undefined;

@@ -1787,6 +1787,11 @@ export const ADOPTIONS = w(
  * A verb of making right after a party and before 的 ("官方出的术语表", "厂商提供的 SDK"): the party made the thing
  * the noun names — it says nothing there, so it is no speaker (a verb of saying or advising is: "官方推荐的").
  */
+/**
+ * Parties whose word also modifies a noun ("官方镜像", "社区插件", "上游代码", "官方的 lint 规则"): before a noun it names a
+ * kind of thing, not who speaks; the noun phrase may still speak ("官方文档说…").
+ */
+export const ATTRIBUTIVE_PARTIES = ['官方', '社区', '上游'];
 export const PARTY_MADE = ['出', '发', '发布', '整理', '提供', '编', '做', '维护', '开源'];
 
 export const PARTY_PREPOSITIONS = w(
@@ -4773,6 +4778,25 @@ export const LATE_REPORT_TAKEN_UP = {
   // ("…, we're doing that in this repo", "那我们这个项目就这么做": a scope of this project may close or lead the clause.)
   subjects: w(['我们这个项目', '我们项目', '这个项目', '这个仓库', '这边', '咱们', '我们'], []),
   scopes: w([], ['here', 'in this repo', 'in this project', 'for this repo', 'for this project', 'too', 'then', 'from now on']),
+};
+/**
+ * Conforming to a norm ("照官方文档的写法来", "import 顺序按 style guide 来", "follow the official style guide for imports"):
+ * a verb of conforming, a noun naming a norm (a guide, a convention, a standard, a way of writing) as its object and,
+ * in Chinese, the light verb closing the clause.
+ */
+export const LATE_NORM_CONFORMITY = {
+  verbs: w(
+    ['按照', '按', '照着', '照', '依照', '遵循', '遵照', '参照', '以'],
+    ['follow', 'stick to', 'go by', 'adhere to', 'conform to', 'comply with', 'keep to'],
+  ),
+  norms: w(
+    ['规范', '指南', '文档', '约定', '标准', '写法', '风格', '规则', '惯例', '推荐', '最佳实践', '输出', 'style guide', 'guide'],
+    [
+      ...['guide', 'guides', 'guideline', 'guidelines', 'style guide', 'convention', 'conventions', 'standard', 'standards', 'spec'],
+      ...['specification', 'rules', 'docs', 'documentation', 'handbook', 'recommendations', 'best practices', 'naming scheme'],
+    ],
+  ),
+  closings: ['来', '走', '写', '做', '办', '执行', '为准', '组织', '命名', '排', '格式化', '配置', '处理'],
 };
 /** Words of a choice made for now only ("暂时", "for now"): a provisional choice of the project, held, not refused. */
 export const LATE_PROVISIONAL = w(
