@@ -36,6 +36,13 @@ describe('M-5.6 a refusal to carry another project’s way over is no rule of th
     expect(judged('At my last job we tagged every release by hand, but don’t carry that over here.')).toEqual(['other_project', 'refuse']);
   });
 
+  it('a norm of another project kept on or brought over here is carried (zh, mixed)', () => {
+    expect(judged('老项目那套接口命名约定，这边继续用。')).toBeNull();
+    expect(judged('上个项目的 commitlint 配置直接拿过来用。')).toBeNull();
+    expect(judged('上个项目的 commitlint 配置别拿过来用。')?.[1]).toBe('refuse');
+    expect(judged('上个项目的 CI 很慢，这边继续用。')?.[1]).toBe('refuse');
+  });
+
   it('a choice of this project after the refusal is its act (mixed)', () => {
     expect(judged('上个项目 lint 用 tslint，这个仓库别照搬，统一用 eslint flat config。')).toBeNull();
   });

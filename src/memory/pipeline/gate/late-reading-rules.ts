@@ -463,6 +463,18 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     fires: ['上家公司我们用 Consul 管配置，这边用不上那套。'],
   },
   {
+    name: 'carried-over-going-on',
+    reads: 'another project’s norm named as a thing, then kept on here (这边继续用) or brought over (直接拿过来用): its act',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: d,
+    fires: [
+      '以前的项目那套分支规范，这个仓库继续沿用。',
+      '上家公司的那套 code review 约定，我们这边接着用。',
+      '老项目的 Makefile 直接拿过来用。',
+    ],
+  },
+  {
     name: 'carrying-declined',
     reads: 'another project’s way, then a clause refusing to carry it here (别照搬, don’t bring that over) and no choice after it',
     reason: 'other_project',

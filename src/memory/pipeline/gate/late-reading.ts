@@ -401,7 +401,9 @@ function thisProjectAfterOther(found: GateProblem | null, quote: string, said: s
   // in its clause is the act itself (not under a negation: "这个项目别照搬").
   const carried = parts.find((part) => {
     const m = CARRY_TO.exec(part);
-    return m !== null && THIS_PROJECT.test(part) && !NOT_CARRIED.test(part.slice(Math.max(0, m.index - 6), m.index));
+    // ("上个项目的 eslint 配置直接拿过来用": 过来, toward here, names this project as where it is carried.)
+    const here = THIS_PROJECT.test(part) || /过来/u.test(m?.[0] ?? '');
+    return m !== null && here && !NOT_CARRIED.test(part.slice(Math.max(0, m.index - 6), m.index));
   });
   if (carried !== undefined) {
     if (/[?？]/u.test(quote) || P.speculation.has(new Span(quote)) || P.undecided.has(new Span(quote)))
@@ -473,8 +475,9 @@ const OTHER_PLACE = new RegExp(
 const PRACTICE = anyOf(L.LATE_PRACTICE);
 const STATE =
   /很|太|挺|特别|非常|(?<![\p{L}])(?:was|were|is|are|got|felt|seemed)\s+(?:so\s+|really\s+|very\s+|too\s+|pretty\s+|kind of\s+)?[a-z]+$/u;
+// ("老项目的那套 commit 规范，这边继续用": a norm named as a thing is a way too.)
 function carriesAWay(clauses: readonly string[]): boolean {
-  return clauses.some((c) => PRACTICE.test(c)) && !clauses.some((c) => STATE.test(c));
+  return clauses.some((c) => PRACTICE.test(c) || NORM.test(c)) && !clauses.some((c) => STATE.test(c));
 }
 /**
  * M-5.6: "我上个项目用 X，这个项目也用 X。", "At my last job we …; let's do that here too.", "以前的项目都用 A，这个项目换成 B。":

@@ -4719,6 +4719,8 @@ export const LATE_CARRY_HERE = w(
     ...['一样', '照这个来', '照这样', '照此', '照着来', '沿用', '照搬', '也这么', '也按', '同样', '照旧', '也这样', '也是这样'],
     // (也 before a verb of choosing: "这边也用 X".)
     ...['也用', '也走', '也采用', '也统一', '也上', '也要', '也得'],
+    // (Going on with it: "这边继续用".)
+    ...['继续用', '继续沿用', '接着用', '照旧用'],
   ],
   ['same', 'likewise', 'keep doing that', 'keep doing it', 'keep that', 'do that', 'do the same', 'do it that way', 'that way too'],
 );
