@@ -86,6 +86,7 @@ export function lateReading(
     () => oneOffChain(found, said),
     () => ironicExclamation(found, said),
     () => firmAdoption(found, whole()),
+    () => reportTakenUp(found, fold(text.slice(begin, end))),
     () => sourceThenStandingRequest(found, said, kind),
     () => restatedByUser(found, text, begin, end, rejudge),
     () => (found?.reason === 'question' ? tagAfterStatement(text, begin, end, rejudge) : undefined),
@@ -94,6 +95,8 @@ export function lateReading(
     () => hedgedAdoption(found, said),
     () => ownRuleAfterAdvice(found, said),
     () => thisProjectAfterOther(found, fold(text.slice(begin, end)), said, rejudge),
+    () => comparedProject(found, fold(text.slice(begin, end)), rejudge),
+    () => conformsToNorm(found, fold(text.slice(begin, end))),
     () =>
       found !== null && ['temporary', 'retracted'].includes(found.reason)
         ? scopeOutsideQuote(found, text, begin, end, after(), rejudge)
@@ -398,7 +401,9 @@ function thisProjectAfterOther(found: GateProblem | null, quote: string, said: s
   // in its clause is the act itself (not under a negation: "这个项目别照搬").
   const carried = parts.find((part) => {
     const m = CARRY_TO.exec(part);
-    return m !== null && THIS_PROJECT.test(part) && !NOT_CARRIED.test(part.slice(Math.max(0, m.index - 6), m.index));
+    // ("上个项目的 eslint 配置直接拿过来用": 过来, toward here, names this project as where it is carried.)
+    const here = THIS_PROJECT.test(part) || /过来/u.test(m?.[0] ?? '');
+    return m !== null && here && !NOT_CARRIED.test(part.slice(Math.max(0, m.index - 6), m.index));
   });
   if (carried !== undefined) {
     if (/[?？]/u.test(quote) || P.speculation.has(new Span(quote)) || P.undecided.has(new Span(quote)))
@@ -416,7 +421,34 @@ function thisProjectAfterOther(found: GateProblem | null, quote: string, said: s
   if (found.reason !== 'other_project') return undefined;
   const own = later.findIndex((part) => THIS_PROJECT.test(part) && ACT_HERE.test(part.replace(THIS_PROJECT, ' ')));
   if (own < 0 || /[?？]/u.test(quote)) return undefined;
+  // "…, but don't carry that over here", "这边别照搬": the prohibition is on the carrying, not a rule of this project's
+  // own; only a choice after it ("…，这个项目别照搬，统一两个空格") is one.
+  if (DECLINED_CARRY.test(later[own]!)) {
+    const chosen = later.slice(own + 1).some((part) => rejudge(hereAsProject(part)) === null);
+    return chosen ? null : problem('other_project', 'the user declines to carry another project’s way over and chooses nothing here');
+  }
   return null;
+}
+
+const DC = L.LATE_DECLINED_CARRY;
+/** Alternatives of a regular expression, the longest first ("按照" before "按"). */
+const alternatives = (entries: readonly string[]): string =>
+  [...entries]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|');
+// A negation or prohibitive, then within a word or two a verb of carrying over ("别照搬", "don't carry that over").
+const DECLINED_CARRY = new RegExp(
+  `(?:${alternatives(DC.negations.zh)})(?:再|也|都)?(?:${alternatives(DC.verbs.zh)})` +
+    String.raw`|(?<![\p{L}])(?:${alternatives(DC.negations.en)})\s+(?:[\w']+\s+)?(?:${alternatives(DC.verbs.en)})(?![\p{L}])`,
+  'u',
+);
+// "这里只用 squash merge": set against another project, a place word opening the clause names this project, not a
+// place in the code.
+const LEADING_PLACE = /^(?:这里|这边)(?=\s*[\p{L}\p{N}])/u;
+/** A clause of this project judged alone: its leading place word read as this project. */
+function hereAsProject(part: string): string {
+  return part.replace(LEADING_PLACE, '这个项目');
 }
 
 const HERE = anyOf(L.LATE_HERE_DEIXIS);
@@ -443,8 +475,9 @@ const OTHER_PLACE = new RegExp(
 const PRACTICE = anyOf(L.LATE_PRACTICE);
 const STATE =
   /很|太|挺|特别|非常|(?<![\p{L}])(?:was|were|is|are|got|felt|seemed)\s+(?:so\s+|really\s+|very\s+|too\s+|pretty\s+|kind of\s+)?[a-z]+$/u;
+// ("老项目的那套 commit 规范，这边继续用": a norm named as a thing is a way too.)
 function carriesAWay(clauses: readonly string[]): boolean {
-  return clauses.some((c) => PRACTICE.test(c)) && !clauses.some((c) => STATE.test(c));
+  return clauses.some((c) => PRACTICE.test(c) || NORM.test(c)) && !clauses.some((c) => STATE.test(c));
 }
 /**
  * M-5.6: "我上个项目用 X，这个项目也用 X。", "At my last job we …; let's do that here too.", "以前的项目都用 A，这个项目换成 B。":
@@ -499,14 +532,159 @@ function ownClauseAfterOther(quote: string, said: string, rejudge: Rejudge): Rea
   // makes must stand without the other project. A negated clause is a choice only with a verb of deciding
   // ("这个项目决定不用了"); "那套在这边用不上" says the way does not fit ("这里别用" is read below).
   if (NEGATED_CLAUSE.test(own) && !DECIDING.test(own)) return undefined;
-  const alone = own
-    .replace(BACK_POINTER, ' ')
-    .replace(/\s{2,}/gu, ' ')
-    .trim();
+  const alone = hereAsProject(
+    own
+      .replace(BACK_POINTER, ' ')
+      .replace(/\s{2,}/gu, ' ')
+      .trim(),
+  );
   const verdict = rejudge(alone);
   if (verdict === null || verdict.verdict === 'suggest') return verdict;
   // (Refused alone for how it is said — asked, hedged, for now — it is refused as this project's statement.)
   return ['question', 'undecided', 'temporary'].includes(verdict.reason) ? verdict : undefined;
+}
+
+const CF = L.LATE_COMPARISON_FRAMES;
+// "跟上个项目一样", "这边也按老项目那样", "不像上个项目": a part that is only a comparison, what it compares with caught.
+const ZH_FRAME = new RegExp(
+  `^(?:(?:${alternatives(CF.leads.zh)})\\s*)*(?:(?:${alternatives(CF.openings.zh)})\\s*(.{1,24}?)\\s*(?:${alternatives(CF.closings)})` +
+    `|(?:${alternatives(CF.foils.zh)})\\s*(.{1,24}))$`,
+  'u',
+);
+// "same as in the billing service", "like we did in the mobile app", "unlike the old repo".
+const EN_FRAME = new RegExp(
+  `^(?:(?:${alternatives(CF.leads.en)})\\s+)*(?:${alternatives([...CF.openings.en, ...CF.foils.en])})(?![\\p{L}])\\s*(.{2,60})$`,
+  'u',
+);
+const PLACE_NOUN = anyOf(L.LATE_OTHER_PLACE_NOUNS);
+/** What a comparison part compares this project with, when that is another project; else null. */
+function comparedWith(part: string): string | null {
+  const m = ZH_FRAME.exec(part) ?? EN_FRAME.exec(part);
+  const other = m?.[1] ?? m?.[2];
+  if (other === undefined) return null;
+  const span = new Span(other);
+  if (P.otherProjects.has(span) || OTHER_PLACE.test(part)) return other;
+  // ("like in this repo": this project is no model of its own.)
+  return PLACE_NOUN.test(other) && !HERE.test(other) ? other : null;
+}
+// A way stated in the past ("we had", "were", "踩过", "用了") is what happened there, not a way for here.
+// A place or a copula as the predicate ("代码都在 src 下面", "the client is generated"): how things are, not a way.
+const WHERE_THINGS_ARE = /(?:都|全|也|还|一直)(?:在|是)(?!否)|(?<![\p{L}])(?:is|are|lives|live|sits|sit)(?![\p{L}])/u;
+const PAST = /(?<![\p{L}])(?:had|was|were|did|used to)(?![\p{L}])|(?<![\p{L}])(?:we|they|i|you)\s+(?:\w+\s+)?[a-z]+ed(?![\p{L}])|了|过/u;
+/**
+ * M-5.6: "Same as in the billing service: squash merges only.", "跟 payments 服务一样，这里 lint 不过就不许 merge。",
+ * "这边也按上个项目那样，commit 用英文写。", "Unlike the old repo, …": a part comparing this project with another one
+ * (its model or its foil) before or after the rest of the sentence sets that project against this one; the rest is
+ * this project's clause, judged alone, and a way it states (a rule with no scope of its own, or a practice in the
+ * present) is carried over by the comparison. What the rest refuses stays refused ("跟上个项目一样，CI 很慢").
+ */
+function comparedProject(found: GateProblem | null, quote: string, rejudge: Rejudge): Reading {
+  const reasons = ['other_project', 'weak_evidence', 'no_speech_act', 'one_off_request', 'third_party'];
+  if (found === null || !reasons.includes(found.reason)) return undefined;
+  const parts = partsOf(quote);
+  if (parts.length < 2) return undefined;
+  const at = [0, parts.length - 1].find((i) => comparedWith(parts[i]!) !== null);
+  if (at === undefined) return undefined;
+  const rest = parts.filter((_, i) => i !== at);
+  const restText = rest.join(' ');
+  // (The rest naming another project or disowning the matter is not this project's clause; a party is the model only
+  // inside the comparison: "跟隔壁组的项目一样，…".)
+  if (rest.some((part) => P.otherProjects.has(new Span(part)) || OTHER_PLACE.test(part))) return undefined;
+  if (found.reason === 'third_party' && (!P.thirdParties.has(new Span(parts[at]!)) || P.thirdParties.has(new Span(restText))))
+    return undefined;
+  if (UNRELATED.test(restText) || DISAVOWAL.test(restText)) return undefined;
+  const alone = rest
+    .map((part) =>
+      hereAsProject(
+        part
+          .replace(BACK_POINTER, ' ')
+          .replace(/\s{2,}/gu, ' ')
+          .trim(),
+      ),
+    )
+    .join('，');
+  const verdict = rejudge(alone);
+  const stated =
+    verdict?.reason === 'no_speech_act' &&
+    carriesAWay(rest) &&
+    ![NEGATED_CLAUSE, PAST, WHERE_THINGS_ARE].some((shape) => shape.test(restText));
+  if (verdict === null || verdict.reason === 'weak_evidence' || stated) {
+    // (Asked or hedged, the comparison decides nothing: the first reading stands.)
+    const span = new Span(restText);
+    if (/[?？]|吗/u.test(quote) || P.speculation.has(span) || P.undecided.has(span) || P.hypothetical.has(span)) return undefined;
+    return null;
+  }
+  // ("Same as in the billing service, the build is slow": the comparison read as a rule is no rule; the rest decides.)
+  return found.reason === 'weak_evidence' && verdict.verdict === 'refuse' ? verdict : undefined;
+}
+
+const NC = L.LATE_NORM_CONFORMITY;
+// "…按官方 style guide 来", "照官方文档的写法来", "以 gofmt 的输出为准": the verb, its object, the light verb closing the part.
+const ZH_CONFORMING = new RegExp(
+  `(?:${alternatives(NC.verbs.zh)})\\s*([^，,。]{1,30}?)\\s*(?:${alternatives(NC.closings)})[\\p{Script=Han}]{0,6}$`,
+  'u',
+);
+const EN_CONFORMING = new RegExp(
+  `(?<![\\p{L}])(?:${alternatives(NC.verbs.en)})\\s+((?:[\\w.'-]+\\s+){0,6}?(?:${alternatives(NC.norms.en)}))(?![\\p{L}])`,
+  'u',
+);
+const NORM = anyOf(NC.norms);
+// ("照这篇文档的写法来", "follow this guide"): one document in particular, a task for now.
+const ONE_DOCUMENT = /这个|这份|这篇|这页|这段|那篇|那份|上面|下面|(?<![\p{L}])(?:this|that|these|those|the above)(?![\p{L}])/u;
+const NOT_NOW = /一下|这次|这回|(?<![\p{L}])(?:this time|for now|right now|once)(?![\p{L}])/u;
+/**
+ * M-5.6: "照官方文档的写法来。", "import 顺序按官方 style guide 来。", "Follow the official style guide for imports.": a
+ * clause conforming to a norm (a guide, a convention, a standard or a way of writing as the object of 按/照/follow)
+ * ranges over every case the norm covers: a standing rule, though no marker names it. One document in particular
+ * ("照这篇文档来"), a task for now, a subject of someone else's, a question, a hedge or a negation leave it as read.
+ */
+function conformsToNorm(found: GateProblem | null, quote: string): Reading {
+  if (found === null || !['weak_evidence', 'no_speech_act'].includes(found.reason)) return undefined;
+  // (Done once or failing — "按官方文档的写法来的，还是报错" — it is what happened, not a rule.)
+  if ([/[?？]|吗|的$/u, NOT_NOW, NEGATED_CLAUSE, PAST, FAILURES].some((shape) => shape.test(quote))) return undefined;
+  const span = new Span(quote);
+  if (P.speculation.has(span) || P.undecided.has(span) || P.hypothetical.has(span) || P.otherProjects.has(span)) return undefined;
+  const conforming = partsOf(quote).some((part) => {
+    const m = ZH_CONFORMING.exec(part) ?? EN_CONFORMING.exec(part);
+    if (!m || !NORM.test(m[1]!) || ONE_DOCUMENT.test(m[1]!)) return false;
+    // (Who conforms: the user, we, or nobody named — "他们都按 PEP 8 写" is someone else's way.)
+    const before = part.slice(0, m.index);
+    return !/[他她]们?|(?<![\p{L}])(?:they|he|she)(?![\p{L}])/u.test(before) && !P.thirdParties.has(new Span(before));
+  });
+  return conforming ? null : undefined;
+}
+
+const RT = L.LATE_REPORT_TAKEN_UP;
+const TAKEN_UP = new RegExp(
+  `^(?:(?:${alternatives([...RT.leads.zh, ...RT.leads.en])})(?:[\\s,，]+|(?=\\p{Script=Han})))*` +
+    `(?:(?:${alternatives(RT.subjects.zh)})\\s*)?` +
+    `(?:(?:${alternatives([...RT.clauses.zh, ...RT.clauses.en])})|[就也]\\s*(\\p{Script=Han}{1,2}))` +
+    `(?:\\s+(?:${alternatives(RT.scopes.en)}))*(?:吧|了|啊|呀)?$`,
+  'u',
+);
+const REPORTED = anyOf(L.REPORTING);
+const HEDGED_TAKING = /[?？]|吗|吧|(?<![\p{L}])(?:maybe|probably|i guess|i think)(?![\p{L}])/u;
+/**
+ * "官方说要升级到 v3，那我们就这么做。", "The official migration guide says to drop the CJS build, so that's what we'll
+ * do.": a party is reported to say something, then a clause of the user's own takes it up, pointing back at it (or
+ * echoing its verb: "…要升级到 v3，那我们就升"): the user's own decision. Hedged ("那就这么做吧？"), it is held.
+ */
+function reportTakenUp(found: GateProblem | null, quote: string): Reading {
+  // (Held on weak evidence, the act read may be the party's verb: "官方推荐用 pnpm，那我们也这么做".)
+  if (found === null || !['third_party', 'no_speech_act', 'weak_evidence'].includes(found.reason)) return undefined;
+  const parts = partsOf(quote);
+  const at = parts.findIndex((part, i) => i > 0 && TAKEN_UP.test(part));
+  if (at < 0 || GRUDGING.test(parts.slice(at).join(' '))) return undefined;
+  const reported = parts.slice(0, at).join(' ');
+  if (!(REPORTED.test(reported) || advisedBy(reported))) return undefined;
+  if (found.reason !== 'third_party' && !(OFFICIAL.test(reported) || P.thirdParties.has(new Span(reported)))) return undefined;
+  // (An echoed verb must be the reported one: "官方说要升级，那我们就升".)
+  const echoed = TAKEN_UP.exec(parts[at]!)?.[1];
+  if (echoed !== undefined && !reported.includes(echoed)) return undefined;
+  const tail = quote.slice(quote.lastIndexOf(parts[at]!));
+  if (HEDGED_TAKING.test(tail) || P.speculation.has(new Span(tail)) || P.undecided.has(new Span(tail)))
+    return problem('third_party', 'a party’s word taken up with a hedge: for the user to confirm', 'suggest');
+  return null;
 }
 
 /**

@@ -1787,6 +1787,11 @@ export const ADOPTIONS = w(
  * A verb of making right after a party and before 的 ("官方出的术语表", "厂商提供的 SDK"): the party made the thing
  * the noun names — it says nothing there, so it is no speaker (a verb of saying or advising is: "官方推荐的").
  */
+/**
+ * Parties whose word also modifies a noun ("官方镜像", "社区插件", "上游代码", "官方的 lint 规则"): before a noun it names a
+ * kind of thing, not who speaks; the noun phrase may still speak ("官方文档说…").
+ */
+export const ATTRIBUTIVE_PARTIES = ['官方', '社区', '上游'];
 export const PARTY_MADE = ['出', '发', '发布', '整理', '提供', '编', '做', '维护', '开源'];
 
 export const PARTY_PREPOSITIONS = w(
@@ -4774,6 +4779,8 @@ export const LATE_CARRY_HERE = w(
     ...['一样', '照这个来', '照这样', '照此', '照着来', '沿用', '照搬', '也这么', '也按', '同样', '照旧', '也这样', '也是这样'],
     // (也 before a verb of choosing: "这边也用 X".)
     ...['也用', '也走', '也采用', '也统一', '也上', '也要', '也得'],
+    // (Going on with it: "这边继续用".)
+    ...['继续用', '继续沿用', '接着用', '照旧用'],
   ],
   ['same', 'likewise', 'keep doing that', 'keep doing it', 'keep that', 'do that', 'do the same', 'do it that way', 'that way too'],
 );
@@ -4784,6 +4791,75 @@ export const LATE_CARRY_TO = w(
   ['照搬', '沿用', '搬过来', '套用', '复用', '拿过来用'],
   ['carry over', 'carried over', 'carries over', 'port over', 'bring over', 'brought over', 'applies', 'apply', 'reuse'],
 );
+/**
+ * A part of a sentence that compares this project with another one, its model or its foil ("same as in the billing
+ * service", "like we did in the mobile app", "跟上个项目一样", "这边也按老项目那样", "unlike the old repo", "不像上个项目"):
+ * what may lead it (this project, "also"), the word opening the comparison, and in Chinese the word closing it
+ * (a foil needs none: "不像上个项目").
+ */
+export const LATE_COMPARISON_FRAMES = {
+  leads: w(['这边', '这里', '这个项目', '这个仓库', '本项目', '我们', '咱们', '也', '还是', '就'], ['just', 'exactly', 'and', 'so']),
+  openings: w(
+    ['跟', '和', '同', '与', '像', '按照', '按', '照着', '照', '参照'],
+    ['the same as', 'same as', 'just like', 'like', 'as in', 'as with', 'as we did in', 'as we do in', 'similar to'],
+  ),
+  foils: w(['不像', '不同于', '有别于'], ['unlike', 'different from']),
+  closings: ['一样', '那样', '那样子', '似的', '的做法', '的规矩', '的习惯', '的方式', '的路子', '不一样', '不同'],
+};
+/**
+ * Words refusing to carry another project's way over ("don't carry that over", "这边别照搬"): a negation or
+ * prohibitive, then within a word or two a verb of carrying.
+ */
+export const LATE_DECLINED_CARRY = {
+  negations: w(
+    ['别', '不要', '不用', '不必', '不能', '没必要', '千万别', '不'],
+    ["don't", 'do not', 'never', 'not', 'no need to', "shouldn't", "won't", "let's not", 'please do not'],
+  ),
+  verbs: w(
+    ['照搬', '沿用', '搬过来', '带过来', '带到', '套用', '复用', '拿过来', '照抄', '跟着学'],
+    ['carry', 'bring', 'port', 'copy', 'reuse', 'apply', 'take'],
+  ),
+};
+/**
+ * A clause of the user's own taking up what a party was just reported to say, pointing back at it ("那我们就这么做",
+ * "so that's what we'll do", "we're doing that in this repo"); what may lead it is stripped first (所以, 那, so, then).
+ */
+export const LATE_REPORT_TAKEN_UP = {
+  leads: w(['所以', '那么', '那', '好', '行', '嗯'], ['so', 'then', 'and', 'ok', 'okay', 'alright', 'right']),
+  clauses: w(
+    [
+      ...['就这么做', '就这么改', '就这么办', '就这样做', '就这样改', '就这样办', '就照这个做', '就照这个改', '就按这个做'],
+      ...['就按这个改', '就照做', '就照着做', '就照着改', '也这么改', '也照着改', '就这么干', '就照此执行', '也这么做', '也照做'],
+    ],
+    [
+      ...["we'll do that", 'we will do that', "that's what we'll do", "that's what we do", "we're doing that", 'we are doing that'],
+      ...["we'll go with that", 'we will go with that', "we're going with that", "let's do that", "let's go with that"],
+      ...["we'll follow that", "we're following that", "we'll do the same", "that's what we're doing"],
+    ],
+  ),
+  // ("…, we're doing that in this repo", "那我们这个项目就这么做": a scope of this project may close or lead the clause.)
+  subjects: w(['我们这个项目', '我们项目', '这个项目', '这个仓库', '这边', '咱们', '我们'], []),
+  scopes: w([], ['here', 'in this repo', 'in this project', 'for this repo', 'for this project', 'too', 'then', 'from now on']),
+};
+/**
+ * Conforming to a norm ("照官方文档的写法来", "import 顺序按 style guide 来", "follow the official style guide for imports"):
+ * a verb of conforming, a noun naming a norm (a guide, a convention, a standard, a way of writing) as its object and,
+ * in Chinese, the light verb closing the clause.
+ */
+export const LATE_NORM_CONFORMITY = {
+  verbs: w(
+    ['按照', '按', '照着', '照', '依照', '遵循', '遵照', '参照', '以'],
+    ['follow', 'stick to', 'go by', 'adhere to', 'conform to', 'comply with', 'keep to'],
+  ),
+  norms: w(
+    ['规范', '指南', '文档', '约定', '标准', '写法', '风格', '规则', '惯例', '推荐', '最佳实践', '输出', 'style guide', 'guide'],
+    [
+      ...['guide', 'guides', 'guideline', 'guidelines', 'style guide', 'convention', 'conventions', 'standard', 'standards', 'spec'],
+      ...['specification', 'rules', 'docs', 'documentation', 'handbook', 'recommendations', 'best practices', 'naming scheme'],
+    ],
+  ),
+  closings: ['来', '走', '写', '做', '办', '执行', '为准', '组织', '命名', '排', '格式化', '配置', '处理'],
+};
 /** Words of a choice made for now only ("暂时", "for now"): a provisional choice of the project, held, not refused. */
 export const LATE_PROVISIONAL = w(
   ['暂时', '暂且', '这周先', '这个月先', '目前先', '眼下先', '先凑合'],

@@ -20,7 +20,7 @@ import {
 import * as L from './lexicon.js';
 import { tagged } from './pos.js';
 import { type Act, overlaps, Sentence, wordsOf } from './sentence.js';
-import { fold, Span } from './words.js';
+import { fold, type Hit, Span } from './words.js';
 
 /** Who speaks (M-5.6): the user, we, this project — or someone else. */
 
@@ -50,7 +50,8 @@ export function thirdParty(s: Sentence, act: Act): string | null {
       // "跟运维确认过了": the object of a preposition is not who speaks.
       !PARTY_OBJECT.test(text.slice(Math.max(0, h.index - 8), h.index)) &&
       // "官方出的术语表": a party that made the thing named after it is no speaker.
-      !PARTY_MADE.test(text.slice(h.end, h.end + 6)),
+      !PARTY_MADE.test(text.slice(h.end, h.end + 6)) &&
+      !attributive(s, h, act),
   );
   const last = [...parties].reverse().find((h) => !ownClause(h.index));
   // "我们和后端组一起决定", "we and the platform team agreed": a joint act is ours too.
@@ -135,6 +136,31 @@ export function thirdParty(s: Sentence, act: Act): string | null {
       return 'attributed to someone else';
   }
   return null;
+}
+
+const ATTRIBUTIVE = new Set(L.ATTRIBUTIVE_PARTIES);
+const SAYING_WORDS = new Set([...L.REPORTING.zh, ...L.ADVISING_VERBS.zh]);
+/**
+ * "官方镜像优先", "社区插件不要装", "官方的 lint 规则全开": a party word right before a noun (的 between or not) modifies
+ * it — an official image, a community plugin — and says nothing ("官方说", "官方建议" are verbs of saying; "官方文档说"
+ * is read as the noun phrase's report).
+ */
+function modifiesNoun(text: string, party: string, end: number): boolean {
+  if (!ATTRIBUTIVE.has(party)) return false;
+  const after = text.slice(end, end + 16).replace(/^\s*(?:的\s*)?/u, '');
+  const first = tagged(after)?.[0];
+  if (!first || SAYING_WORDS.has(first.word)) return false;
+  return first.tag === 'eng' || (first.tag.startsWith('n') && first.tag !== 'nr');
+}
+
+/**
+ * A party word modifying a noun (modifiesNoun) that then says nothing up to the act: "官方文档里说…" is still the
+ * report of the noun phrase, and "官方镜像默认用 root 跑" — what an official thing does by default — describes it.
+ */
+function attributive(s: Sentence, h: Hit, act: Act): boolean {
+  if (!modifiesNoun(s.span.text, h.text, h.end) || /默认|default/u.test(act.hit.text)) return false;
+  const between = s.span.text.slice(h.end, act.hit.end);
+  return s.hits(P.reporting, h.end, act.hit.end).length === 0 && !L.ADVISING_VERBS.zh.some((v) => between.includes(v));
 }
 
 const CONCLUSION_OPENING = /^[\s\p{P}]*(?:所以|因此|因而|于是|(?:so|therefore|hence|that's why|which is why)(?![\p{L}]))/u;
