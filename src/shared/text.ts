@@ -26,6 +26,8 @@ const TOKEN = new RegExp(
   'gu',
 );
 
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
+
 /** True when the character is Chinese, Japanese or Korean script. */
 export function isCjk(char: string): boolean {
   return CJK.test(char);
@@ -56,10 +58,12 @@ export function contentTerms(text: string, limit: number): string[] {
   for (let match = TOKEN.exec(normalized); match !== null; match = TOKEN.exec(normalized)) {
     const token = match[0];
     if (isCjk(token[0]!)) {
-      const chars = Array.from(token);
-      if (chars.length === 1) out.add(token);
-      for (let i = 0; i + 1 < chars.length; i += 1) {
-        out.add(chars[i]! + chars[i + 1]!);
+      // (Bigrams by code unit where the run has no astral character, the common case; else by code point.)
+      const chars = ASTRAL.test(token) ? Array.from(token) : null;
+      const length = chars ? chars.length : token.length;
+      if (length === 1) out.add(token);
+      for (let i = 0; i + 1 < length; i += 1) {
+        out.add(chars ? chars[i]! + chars[i + 1]! : token.slice(i, i + 2));
         if (out.size >= limit) return [...out];
       }
     } else if (token.length >= 2 && !STOPWORDS.has(token)) {

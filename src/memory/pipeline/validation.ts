@@ -379,7 +379,9 @@ function bySequence(turnId: string, context: ValidationContext): ContextTurn | u
  * the quote side is stripped, so a marker alone can never make the anchor.
  */
 function candidateTerms(candidate: CandidateAnswer): Set<string> {
-  return new Set(contentTerms(prepare([candidate.title, candidate.content, ...candidate.aliases].join('\n')), 1024));
+  // (A part said twice — the content is often the title — adds no term: each distinct part is read once.)
+  const parts = new Set([candidate.title, candidate.content, ...candidate.aliases]);
+  return new Set(contentTerms(prepare([...parts].join('\n')), 1024));
 }
 
 function prepare(text: string): string {

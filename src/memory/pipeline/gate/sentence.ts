@@ -40,7 +40,7 @@ export class Sentence {
       all = phrases.find(this.span);
       this.memo.set(phrases, all);
     }
-    return from === 0 && to >= this.span.text.length ? all : all.filter((h) => h.index >= from && h.end <= to);
+    return all.length === 0 || (from === 0 && to >= this.span.text.length) ? all : all.filter((h) => h.index >= from && h.end <= to);
   }
 
   get quoted(): [number, number][] {
@@ -51,6 +51,9 @@ export class Sentence {
   /** A raw offset of the turn text, in this sentence's folded offsets. */
   at(offset: number): number {
     const clamped = Math.min(Math.max(offset, this.piece.start), this.piece.end);
+    // (A quote of the whole sentence asks for its two ends: nothing to fold there.)
+    if (clamped === this.piece.start) return 0;
+    if (clamped === this.piece.end) return this.span.text.length;
     return fold(this.text.slice(this.piece.start, clamped)).length;
   }
 

@@ -42,22 +42,33 @@ function foldText(text: string): string {
  * three offsets of a sentence).
  */
 class Bounds {
-  private readonly segments: Intl.Segments;
+  // (Segmented on the first offset the edge of a Chinese character does not answer.)
+  private segments: Intl.Segments | null = null;
   private readonly known = new Map<number, boolean>();
 
-  constructor(private readonly text: string) {
-    this.segments = (segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' })).segment(text);
-  }
+  constructor(private readonly text: string) {}
 
   has(offset: number): boolean {
     if (offset <= 0 || offset >= this.text.length) return offset === 0 || offset === this.text.length;
     let known = this.known.get(offset);
     if (known === undefined) {
-      known = this.segments.containing(offset)?.index === offset;
+      known =
+        hanEdge(this.text.charCodeAt(offset - 1), this.text.charCodeAt(offset)) ||
+        (this.segments ??= (segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' })).segment(this.text)).containing(offset)
+          ?.index === offset;
       this.known.set(offset, known);
     }
     return known;
   }
+}
+
+const isHan = (c: number): boolean => c >= 0x4e00 && c <= 0x9fff;
+// ASCII (but DEL) and the CJK marks of punctuation and brackets: no rule of UAX #29 joins one to an ideograph.
+const isPlain = (c: number): boolean =>
+  c < 0x7f || (c >= 0x3000 && c <= 0x3003) || (c >= 0x3008 && c <= 0x3011) || (c >= 0x3014 && c <= 0x301f);
+/** True when a Chinese character meets ASCII or CJK punctuation there: a word boundary, the segmenter need not run. */
+function hanEdge(before: number, after: number): boolean {
+  return (isHan(before) && isPlain(after)) || (isPlain(before) && isHan(after));
 }
 
 // Word boundaries of recent texts: the gate reads the same sentence through several lexicons and spans.
