@@ -72,6 +72,7 @@ export function lateReading(
   const readings: (() => Reading)[] = [
     () => emptyRuling(found, said),
     () => decisionMentioned(found, said),
+    () => choiceRegretted(found, said, rejudge),
     () => (accepted(found) ? oneTimeTail(found, fromQuote()) : undefined),
     () => failingHabit(found, said),
     () => defaultBehaviour(found, text.slice(covering[0]!.start, covering[covering.length - 1]!.end)),
@@ -88,6 +89,7 @@ export function lateReading(
     () => firmAdoption(found, whole()),
     () => sourceThenStandingRequest(found, said, kind),
     () => restatedByUser(found, text, begin, end, rejudge),
+    () => restatedRule(found, said, rejudge),
     () => (found?.reason === 'question' ? tagAfterStatement(text, begin, end, rejudge) : undefined),
     () => selfQuotedCorrection(found, text, begin, end, rejudge),
     () => practiceTail(found, said, kind),
@@ -587,6 +589,21 @@ function decisionMentioned(found: GateProblem | null, said: string): Reading {
   return problem('description', 'an earlier choice named as a thing and blamed: no choice is made');
 }
 
+const REGRET = anyOf(L.LATE_REGRET);
+const EARLIER_CHOICE = anyOf(L.LATE_EARLIER_CHOICE);
+/**
+ * "当初选 Kafka 的决定现在看有点后悔", "I kinda regret going with Next.js, maybe we should move back": the user judges
+ * an earlier choice; the choice named is what the sentence is about, and no choice is made — unless the parts
+ * without the judgement stand as a ruling of their own ("后悔用了 Kafka，决定换回 RabbitMQ").
+ */
+function choiceRegretted(found: GateProblem | null, said: string, rejudge: Rejudge): Reading {
+  if (!accepted(found) || !REGRET.test(said)) return undefined;
+  const rest = partsOf(said).filter((part) => !REGRET.test(part));
+  // (Parts that recount the choice at the time it was made, "当初把配置中心选成 Apollo", are the choice judged.)
+  if (rest.length > 0 && !rest.some((part) => EARLIER_CHOICE.test(part)) && rejudge(rest.join(', ')) === null) return undefined;
+  return problem('description', 'the user judges an earlier choice: no choice is made');
+}
+
 const FOLLOW_BACK = anyOf(L.LATE_FOLLOW_BACK);
 /**
  * "Google 那份 Go style guide 挺好，以后你写 Go 就照它来": after naming a party's document or way, the user's own
@@ -613,6 +630,22 @@ function restatedByUser(found: GateProblem | null, text: string, begin: number, 
   const lead = fold(text.slice(0, begin));
   if (!USER_SAYING.test(lead) || P.thirdParties.has(new Span(lead))) return undefined;
   const alone = rejudge(text.slice(begin, end));
+  return alone === null || alone.reason === 'weak_evidence' ? null : undefined;
+}
+
+const RESTATEMENT_LEAD = new RegExp(
+  String.raw`^(?:${[...L.LATE_RESTATEMENT_LEADS.zh, ...L.LATE_RESTATEMENT_LEADS.en].map(escape).join('|')})[了哈啊哦呀嘛吧\s]*$`,
+  'u',
+);
+/**
+ * "重申一下：回答里的路径都用绝对路径", "again: no emojis in commit messages": a lead saying the rule after it is said
+ * again makes the user's standing act of a rule held only for want of a scope (a restated wish has one: it stands).
+ */
+function restatedRule(found: GateProblem | null, said: string, rejudge: Rejudge): Reading {
+  if (found?.reason !== 'weak_evidence') return undefined;
+  const parts = partsOf(said);
+  if (parts.length < 2 || !RESTATEMENT_LEAD.test(parts[0]!)) return undefined;
+  const alone = rejudge(parts.slice(1).join(', '));
   return alone === null || alone.reason === 'weak_evidence' ? null : undefined;
 }
 
