@@ -67,6 +67,24 @@ describe('M-5.6 an earlier choice judged, not made', () => {
   });
 });
 
+describe('M-5.6 a complaint or ruling that only alludes to an earlier statement', () => {
+  it('words that only point back at an earlier statement hold nothing to store', () => {
+    expect(judged('就照之前讲的那样弄吧', 'project_decision')).toBe('no_speech_act/refuse');
+    expect(judged("Let's just go with what we discussed before.", 'project_decision')).toBe('no_speech_act/refuse');
+  });
+
+  it('an earlier statement named, then a bare retraction, is taken back; a reference beside a rule of its own is not', () => {
+    expect(judged('之前提过的回答末尾附参考链接，不要了。', 'user_preference')).toBe('retracted/refuse');
+    expect(judged('按之前约定的来：分支名都用 feature/ 前缀。', 'project_decision')).toBe('accept');
+  });
+
+  it('an earlier decision named, with a request not to talk it over again, is no project ruling', () => {
+    expect(judged('上回定的那个分库方案别再提了', 'project_decision')).toBe('description/refuse');
+    expect(judged('we covered that logging decision last month, stop asking', 'project_decision')).toBe('description/refuse');
+    expect(judged('结论：日志统一走 Loki，别再讨论了。', 'project_decision')).toBe('accept');
+  });
+});
+
 describe('M-5.6 a rule said again', () => {
   it('a restatement lead makes a rule held only for want of a scope stand', () => {
     expect(judged('再强调一次：回答里的时间都写 UTC。', 'user_preference')).toBe('accept');

@@ -73,6 +73,8 @@ export function lateReading(
     () => emptyRuling(found, said),
     () => decisionMentioned(found, said),
     () => choiceRegretted(found, said, rejudge),
+    () => pointsBackOnly(found, said),
+    () => (kind === 'project_decision' ? talkedOverAgain(found, said) : undefined),
     () => (accepted(found) ? oneTimeTail(found, fromQuote()) : undefined),
     () => failingHabit(found, said),
     () => defaultBehaviour(found, text.slice(covering[0]!.start, covering[covering.length - 1]!.end)),
@@ -602,6 +604,54 @@ function choiceRegretted(found: GateProblem | null, said: string, rejudge: Rejud
   // (Parts that recount the choice at the time it was made, "当初把配置中心选成 Apollo", are the choice judged.)
   if (rest.length > 0 && !rest.some((part) => EARLIER_CHOICE.test(part)) && rejudge(rest.join(', ')) === null) return undefined;
   return problem('description', 'the user judges an earlier choice: no choice is made');
+}
+
+const BR = L.LATE_BACK_REFERENCE;
+const BACK_REFERENCE = new RegExp(
+  `(?:${BR.earlier.zh.map(escape).join('|')})[^，,。!！?？]{0,6}?(?:${BR.saying.zh.map(escape).join('|')})` +
+    String.raw`|(?<![\p{L}])(?:we|i|you)\s+(?:${BR.saying.en.map(escape).join('|')})(?:\s+(?:on|about))?\s+` +
+    String.raw`(?:[\w-]+\s+){0,2}?(?:${BR.earlier.en.map(escape).join('|')})(?![\p{L}])` +
+    String.raw`|(?<![\p{L}])(?:${BR.earlier.en.map(escape).join('|')})\s+(?:${BR.saying.en.map(escape).join('|')})(?![\p{L}])`,
+  'u',
+);
+const BACK_REFERENCES = new RegExp(BACK_REFERENCE.source, 'gu');
+const EMPTY_WORDS = new RegExp(
+  `${BR.empty.zh.map(escape).join('|')}|(?<![\\p{L}])(?:${BR.empty.en.map(escape).join('|')})(?![\\p{L}'])`,
+  'gu',
+);
+const BARE_TAKEN_BACK = new RegExp(`^(?:${[...L.RETRACTIONS.zh, ...L.RETRACTIONS.en].map(escape).join('|')})$`, 'u');
+/**
+ * "就按之前说的那样来", "just do it the way we agreed last time": a ruling whose words only point back at an earlier
+ * statement states nothing to store; "之前说的回答要带表格那个，不用了": one that a bare retraction follows takes that
+ * earlier statement back.
+ */
+function pointsBackOnly(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !BACK_REFERENCE.test(said)) return undefined;
+  const parts = partsOf(said);
+  if (parts.length > 1 && BACK_REFERENCE.test(parts[0]!) && parts.slice(1).some((part) => BARE_TAKEN_BACK.test(part)))
+    return problem('retracted', 'the user takes back an earlier statement: nothing to store');
+  const rest = said.replace(BACK_REFERENCES, ' ').replace(EMPTY_WORDS, ' ');
+  const substance = (rest.match(/[a-z0-9][\w.+#-]*/gu) ?? []).length + (rest.match(/\p{Script=Han}/gu) ?? []).length / 2;
+  return substance < 1
+    ? problem('no_speech_act', 'the words only point back at an earlier statement: nothing in them to store')
+    : undefined;
+}
+
+const TALK_AGAIN = anyOf(L.LATE_TALK_AGAIN);
+// "那个决定", "the caching decision": a decision named as a thing by a determiner (not "决定了：…", which makes one).
+const NAMED_DECISION = new RegExp(
+  `(?:${DM.determiners.zh.map(escape).join('|')})[^，,。!！?？]{0,12}?(?:${DM.nouns.zh.map(escape).join('|')})(?!了)` +
+    String.raw`|(?<![\p{L}])(?:${DM.determiners.en.map(escape).join('|')})\s+(?:[\w.-]+\s+){0,3}?` +
+    String.raw`(?:${DM.nouns.en.map(escape).join('|')})(?![\p{L}])`,
+  'u',
+);
+/**
+ * "we went over the caching decision already, don't make me repeat it", "之前决定的那个事情别再问了": an earlier decision
+ * named, and a request not to talk it over again — a complaint about the conversation, no ruling of this project.
+ */
+function talkedOverAgain(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !TALK_AGAIN.test(said) || !(BACK_REFERENCE.test(said) || NAMED_DECISION.test(said))) return undefined;
+  return problem('description', 'an earlier decision named and not to be talked over again: no ruling of this project');
 }
 
 const FOLLOW_BACK = anyOf(L.LATE_FOLLOW_BACK);

@@ -4725,6 +4725,99 @@ export const LATE_EARLIER_CHOICE = w(
   ['当初', '当时', '那时', '那时候', '起初', '一开始', '最开始'],
   ['back then', 'originally', 'at first', 'initially', 'in the beginning', 'at the time'],
 );
+/**
+ * A reference back to an earlier statement ("之前说的", "上次定的", "the way we agreed last time"): an earlier time and a
+ * verb of saying or deciding (late-reading.ts). What is only such a reference, with the words of pointing and of
+ * doing around it, states nothing; one that a bare retraction follows takes that earlier statement back.
+ */
+export const LATE_BACK_REFERENCE = {
+  earlier: w(
+    ['之前', '上次', '上回', '以前', '早先', '先前', '原来', '刚开始', '前面', '早就'],
+    ['last time', 'before', 'earlier', 'previously', 'already', 'last week', 'last sprint', 'the other day'],
+  ),
+  saying: w(
+    ['说的', '说过的', '讲的', '讲过的', '定的', '定好的', '约定的', '商量的', '讨论的', '聊的', '说好的', '提的', '提过的'],
+    ['said', 'agreed', 'agreed on', 'discussed', 'decided', 'settled', 'talked about', 'went over', 'mentioned'],
+  ),
+  /** The words of pointing and doing that may stand around the reference and say nothing of their own. */
+  empty: w(
+    [
+      '就',
+      '按',
+      '按照',
+      '依照',
+      '照',
+      '照着',
+      '那样',
+      '这样',
+      '那个',
+      '这个',
+      '那套',
+      '来',
+      '做',
+      '办',
+      '弄',
+      '写',
+      '吧',
+      '呗',
+      '了',
+      '嘛',
+      '啊',
+      '一样',
+      '都',
+      '也',
+      '跟',
+      '和',
+      '我们',
+      '咱们',
+      '你',
+      '的',
+      '事',
+      '事情',
+    ],
+    [
+      'just',
+      'do',
+      'it',
+      'the',
+      'way',
+      'we',
+      'i',
+      'you',
+      'like',
+      'as',
+      'what',
+      'that',
+      'this',
+      'one',
+      'thing',
+      'same',
+      'please',
+      "let's",
+      'go',
+      'with',
+      'on',
+      "it's",
+      'ok',
+      'so',
+      'then',
+    ],
+  ),
+};
+/** A request not to talk an earlier matter over again ("别再问了", "don't make me repeat it") (late-reading.ts). */
+export const LATE_TALK_AGAIN = w(
+  ['别再问', '不要再问', '别问了', '别再提', '不要再提', '别提了', '别再说了', '别再讨论', '不用再讨论', '还要我说几遍', '要我说几遍'],
+  [
+    "don't make me repeat",
+    'do not make me repeat',
+    'stop asking',
+    "don't ask again",
+    "don't ask me again",
+    "don't bring it up again",
+    'stop bringing it up',
+    'how many times do i have to',
+  ],
+);
 /** A lead that says the rule after it is said again ("重申一下：…", "again: …", "like I said, …") (late-reading.ts). */
 export const LATE_RESTATEMENT_LEADS = w(
   [
