@@ -70,6 +70,7 @@ const LIST_LABEL = /(?:^|[\s:：;；,，。])[(（]?([1-9]|[一二三四五]|[�
 const PART_BREAK = /[，,;；。!！?？\n]+|\s[-—–]{1,2}\s|—{1,2}|\s(?:and|also|plus)\s|还有|另外|以及|并且|同时/gu;
 // The clauses of a retraction: as a statement's, and before "but", "但是".
 const ANSWER_BREAK = /[，,;；。!！?？\n…]+|\.{2,}|\s[-—–]{1,2}\s|—{1,2}|\s+but\s+|但是|不过/gu;
+const TAKING_BACK = new RegExp(either(L.RETRACTIONS), 'u');
 // A clause that takes back with no name at all ("算了算了", "当我没说", "never mind"): the whole statement is meant.
 const BARE_RETRACTION = new RegExp(`^[\\s\\p{P}]*(?:(?:${either(L.RETRACTIONS)}|${either(L.PART_DROPS)})[\\s\\p{P}了吧啊哈]*)+$`, 'u');
 
@@ -161,6 +162,9 @@ const overlapsQuote = (p: Piece, begin: number, end: number): boolean => p.start
 
 /** The clauses of a text that name a part and answer it. */
 function namedClauses(folded: string, from: number): NamedClause[] | null {
+  // (Most turns have no word of dropping, keeping or taking back after the quote: nothing to split.)
+  const tail = folded.slice(from);
+  if (!DROP.test(tail) && !KEEP.test(tail) && !TAKING_BACK.test(tail)) return [];
   const clauses = pieces(folded, from, folded.length, ANSWER_BREAK);
   const named = clauses.map((c) => namedClause(folded, c));
   // (One opening the named clause right after it, "算了，第二条别记", opens that one.)
