@@ -169,6 +169,69 @@ function widens(pattern: RegExp, text: string, quotes: string, alsoOnQuoteSide?:
   return !pattern.test(quotes) && !(alsoOnQuoteSide?.test(quotes) ?? false);
 }
 
+// What a quote turns down (M-6.4): the thing right after a negation or a verb of dropping ("not use GraphQL", "no
+// more Jest", "不再用 lodash", "别用 var"), or right before a postposed one ("MongoDB 方案取消", "DWB is out").
+const ZH_THING = String.raw`([A-Za-z][\w.+#/-]*|\p{Script=Han}{2,6}?)`;
+const TURNED_DOWN = [
+  new RegExp(
+    String.raw`(?<![\p{L}\p{N}_'])(?:not|no|never|stop|drop(?:ping|ped)?|ditch(?:ing|ed)?|don't|do not|won't|without|avoid)` +
+      String.raw`\s+(?:(?:more|longer|use|using|used|need|needs|want|going|go|to|with|the|a|an|any|be|run|running|ship|shipping)\s+){0,3}` +
+      String.raw`([\p{L}\p{N}][\p{L}\p{N}.+#/-]*)`,
+    'giu',
+  ),
+  new RegExp(
+    String.raw`(?:不再|不用|不使用|不要|别用|别再用|停止使用|停用|弃用|放弃|去掉|砍掉|干掉|不上|不走|不迁)\s*(?:用|使用|采用)?\s*${ZH_THING}`,
+    'giu',
+  ),
+  new RegExp(String.raw`${ZH_THING}\s*(?:方案|那套|这套|那个|这个)?\s*(?:取消|作废|撤回|废弃|不用了|不要了|弃用|停用|下线)`, 'giu'),
+  new RegExp(String.raw`([\p{L}\p{N}][\w.+#/-]*)\s+(?:is|are)\s+(?:out|gone|dropped|deprecated|retired|dead)\b`, 'giu'),
+];
+// Words that say a change or a turning down on the memory's side: then it does not state the old choice as standing.
+const CHANGE_WORDS = new RegExp(
+  '→|->|=>|⇒|替换|迁移|弃用|取消|作废|禁用|改|换|原来|之前' +
+    '|\\b(?:from|vs\\.?|removal|removed|replacement|replaced|migration|deprecation|deprecated|retired|dropped|out|gone)\\b' +
+    '|\\b(?:formerly|previously|forbidden|banned|disallowed|prohibited|excluded)\\b',
+  'iu',
+);
+
+/** The things a text turns down, as subject terms. */
+function turnedDownTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const pattern of TURNED_DOWN) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) for (const t of subjectTerms(m[1]!)) out.add(t);
+  }
+  return out;
+}
+
+/**
+ * A clause of the memory that states what the quotes turn down as if it stood ("The public API uses GraphQL." for
+ * "let's not use GraphQL for the public API after all, plain REST"): it names a thing turned down, says no
+ * negation or change of its own, and shares no word with a quote clause that turns nothing down. Null when none.
+ */
+function keepsTurnedDown(text: string, quotes: readonly string[]): string | null {
+  const clauses = quotes.flatMap((q) => foldCase(q).split(CLAUSE_SPLIT));
+  const turned = new Set<string>();
+  const standing = new Set<string>();
+  for (const clause of clauses) {
+    const down = turnedDownTerms(clause);
+    if (down.size > 0) for (const t of down) turned.add(t);
+    else for (const t of subjectTerms(clause)) standing.add(t);
+  }
+  if (turned.size === 0) return null;
+  for (const clause of foldCase(text).split(CLAUSE_SPLIT)) {
+    const terms = [...subjectTerms(clause)];
+    if (!terms.some((t) => turned.has(t) && !standing.has(t))) continue;
+    NEGATORS.lastIndex = 0;
+    // (A clause that itself turns the thing down, "v1 的接口下线", says what the quote says.)
+    if (NEGATORS.test(clause) || NEGATING_VERBS.test(clause) || CHANGE_WORDS.test(clause) || replacesChoice([clause])) continue;
+    if (turnedDownTerms(clause).size > 0) continue;
+    if (terms.some((t) => standing.has(t))) continue;
+    return clause.trim();
+  }
+  return null;
+}
+
 // A clause ends at a comma, semicolon or colon, and before a conjunction that adds a statement.
 const CLAUSE_SPLIT = /[。！？!?；;\n，,：:]|\.(?=\s|$)|\s(?:and|but|also|plus|then)\s|并且|而且|同时|另外|此外|然后/u;
 
@@ -197,6 +260,8 @@ export function unsupportedText(title: string, content: string, quotes: readonly
       return `"${clause.trim().slice(0, 80)}" is not backed by the quoted evidence`;
     }
   }
+  const kept = keepsTurnedDown(`${title}\n${content}`, quotes);
+  if (kept) return `"${kept.slice(0, 80)}" states a choice the quotes turn down`;
   const text = foldCase(`${title}\n${content}`);
   if (widens(NEGATORS, text, joined, NEGATING_VERBS)) return 'the title or content adds a negation the quotes do not have';
   if (widens(UNIVERSALS, text, joined)) return 'the title or content adds a quantifier ("all", "never", "所有") the quotes do not have';

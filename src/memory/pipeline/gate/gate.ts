@@ -27,6 +27,7 @@ import { reread } from './reread.js';
 import { asksToRecall, lateReading } from './late-reading.js';
 import { introducesOptions, isPlanProposal } from './partial.js';
 import { confirmedItems, listLabel, listedItem, namesItem } from './items.js';
+import { partRetraction, withoutSpans } from './retraction-parts.js';
 
 // A delimitative or this-time-only task ("更新一下", "this time"): an offer of work, not a project choice.
 const ONE_TIME = /一下|这次|这一次|\bthis time\b|\bright now\b/u;
@@ -56,18 +57,7 @@ export function judgeStatement(
   kind: StatementKind,
   next: string | null = null,
 ): GateProblem | null {
-  const first = correctionOf(reread(readStatement(text, begin, end, kind, next), text, begin, end, kind), text, begin, end);
-  // The third reading (late-reading.ts); what it judges alone is judged as any statement, once: inside that
-  // judgement nothing is judged alone again (a turn of many corrections would otherwise recurse on each).
-  const found = lateReading(first, text, begin, end, kind, (alone) => {
-    if (judgingAlone) return problem('no_speech_act', 'not judged alone again inside a judgement of its own');
-    judgingAlone = true;
-    try {
-      return judgeStatement(alone, 0, alone.length, kind, next);
-    } finally {
-      judgingAlone = false;
-    }
-  });
+  const found = byParts(readAll(text, begin, end, kind, next), text, begin, end, kind, next);
   // M-5.7: an explicit `/remember` is the user's standing act, so it overrules the reading of the words; who
   // speaks and what is taken back still count, and then the user has already decided: no suggestion is held.
   if (!isRemembered(text, end, kind)) return found;
@@ -78,6 +68,54 @@ export function judgeStatement(
   if (!rememberOverrules(found.reason)) return { ...found, verdict: 'refuse' };
   // The words are overruled, not what the next turn takes back ("/remember …" then "刚才那条打错了，不算").
   return next !== null && retractsLater(next) ? problem('retracted', 'the next turn takes the remember back', 'refuse') : null;
+}
+
+// Readings a retraction clause may give the whole statement: what it takes back, holds or puts off.
+const TAKEN_BACK = new Set(['retracted', 'temporary', 'undecided', 'correction']);
+
+/**
+ * A retraction that names one part of the statement (retraction-parts.ts): a quote in a part taken back is
+ * refused; a quote it spares is read with the clauses answering parts left out; a part taken back that the
+ * statement's words do not name leaves what the quote says for the user.
+ */
+function byParts(
+  found: GateProblem | null,
+  text: string,
+  begin: number,
+  end: number,
+  kind: StatementKind,
+  next: string | null,
+): GateProblem | null {
+  if (found !== null && !TAKEN_BACK.has(found.reason) && found.verdict === 'refuse') return found;
+  const parts = partRetraction(text, begin, end, next);
+  if (parts === null) return found;
+  // (What a retraction reading already holds for the user stays held: the quote may say more than the part.)
+  if (parts.effect === 'drops')
+    return found !== null && (found.verdict === 'refuse' || found.reason === 'retracted')
+      ? found
+      : problem('retracted', 'a later clause takes back the part the quote states');
+  if (found === null || !TAKEN_BACK.has(found.reason)) return found;
+  if (parts.effect === 'unresolved')
+    return found.verdict === 'refuse'
+      ? problem('retracted', 'a later clause takes back a part the statement does not name: held for the user', 'suggest')
+      : found;
+  return readAll(withoutSpans(text, parts.inTurn), begin, end, kind, parts.inNext ? null : next);
+}
+
+/** The three readings of a statement (first, reread, late), without the parts a retraction names. */
+function readAll(text: string, begin: number, end: number, kind: StatementKind, next: string | null): GateProblem | null {
+  const first = correctionOf(reread(readStatement(text, begin, end, kind, next), text, begin, end, kind), text, begin, end);
+  // The third reading (late-reading.ts); what it judges alone is judged as any statement, once: inside that
+  // judgement nothing is judged alone again (a turn of many corrections would otherwise recurse on each).
+  return lateReading(first, text, begin, end, kind, (alone) => {
+    if (judgingAlone) return problem('no_speech_act', 'not judged alone again inside a judgement of its own');
+    judgingAlone = true;
+    try {
+      return judgeStatement(alone, 0, alone.length, kind, next);
+    } finally {
+      judgingAlone = false;
+    }
+  });
 }
 
 function correctionOf(verdict: GateProblem | null, text: string, begin: number, end: number): GateProblem | null {

@@ -37,6 +37,50 @@ export const LATE_READING_RULES: readonly GateRule[] = [
     stands: ['我们决定以后都用 Postgres。'],
   },
   {
+    name: 'choice-regretted',
+    reads:
+      'the user judges an earlier choice (后悔, I regret going with …): no choice is made, unless the rest of the sentence rules on its own',
+    reason: 'description',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['现在回头看，选 Jenkins 这个决定我有点后悔。', 'I kind of regret going with Celery for the job queue.'],
+    stands: ['后悔用了 Jenkins，决定迁到 GitHub Actions。', 'Going with Celery was a mistake; we are migrating to Dramatiq.'],
+  },
+  {
+    name: 'points-back-only',
+    reads: 'a ruling whose words only point back at an earlier statement (按之前说的那样, the way we agreed last time): nothing to store',
+    reason: 'no_speech_act',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['那就照上次定的那样来吧', 'ok, we go with what we decided last week.'],
+    stands: ['就按之前说的来：接口统一用 snake_case。', 'As we agreed last time, releases are tagged on main.'],
+  },
+  {
+    name: 'earlier-statement-taken-back',
+    reads: 'a reference to an earlier statement, then a bare retraction (之前说的 X 那个，不用了): taken back, nothing to store',
+    reason: 'retracted',
+    verdict: 'refuse',
+    kind: p,
+    fires: ['上次说的回答里都带 mermaid 图那个，不要了。', '之前提的每次都附性能数据，不用了。'],
+  },
+  {
+    name: 'talked-over-again',
+    reads: 'an earlier decision named and a request not to talk it over again (别再问了, stop asking): no project ruling',
+    reason: 'description',
+    verdict: 'refuse',
+    kind: d,
+    fires: ['上次定好的部署窗口那件事别再问了。', 'We settled the retry decision last sprint, stop asking.'],
+    stands: ['决定了：部署窗口定在周二晚上，别再讨论了。'],
+  },
+  {
+    name: 'rule-said-again',
+    reads: 'a lead saying the rule after it is said again (重申一下, again:, like I said): a rule held for want of a scope stands',
+    reason: 'accept',
+    verdict: 'accept',
+    kind: p,
+    fires: ['重申一下：回答里的代码注释都用英文。', 'again: no trailing whitespace in the Markdown files.'],
+  },
+  {
     name: 'failing-habit',
     reads: 'a habit word with a predicate of software failing (总是 OOM, always crashes) and no one asked to act: a description',
     reason: 'description',
@@ -554,12 +598,15 @@ export const LATE_READING_RULES: readonly GateRule[] = [
   },
   {
     name: 'retraction-of-another-held',
-    reads: 'a retraction of another thing outside the quote with no clause keeping the quote’s own: held for the user',
+    reads:
+      'a retraction of another thing outside the quote, in words no one part of the statement has all of, ' +
+      'with no clause keeping the quote’s own: held for the user',
     reason: 'retracted',
     verdict: 'suggest',
     kind: d,
     quote: '以后 Go 服务统一用 zap 打日志',
-    fires: ['以后 Go 服务统一用 zap 打日志，还有 trace 都上 OTel —— 不过 trace 那个算了。'],
+    // (Named by the words of one part, "trace 那个算了", it takes back that part only: retraction-by-parts.)
+    fires: ['以后 Go 服务统一用 zap 打日志，还有 trace 都上 OTel —— 不过 trace 上报那个算了。'],
   },
   {
     name: 'scope-outside-quote-temporary',

@@ -72,6 +72,9 @@ export function lateReading(
   const readings: (() => Reading)[] = [
     () => emptyRuling(found, said),
     () => decisionMentioned(found, said),
+    () => choiceRegretted(found, said, rejudge),
+    () => pointsBackOnly(found, said),
+    () => (kind === 'project_decision' ? talkedOverAgain(found, said) : undefined),
     () => (accepted(found) ? oneTimeTail(found, fromQuote()) : undefined),
     () => failingHabit(found, said),
     () => defaultBehaviour(found, text.slice(covering[0]!.start, covering[covering.length - 1]!.end)),
@@ -89,6 +92,7 @@ export function lateReading(
     () => reportTakenUp(found, fold(text.slice(begin, end))),
     () => sourceThenStandingRequest(found, said, kind),
     () => restatedByUser(found, text, begin, end, rejudge),
+    () => restatedRule(found, said, rejudge),
     () => (found?.reason === 'question' ? tagAfterStatement(text, begin, end, rejudge) : undefined),
     () => selfQuotedCorrection(found, text, begin, end, rejudge),
     () => practiceTail(found, said, kind),
@@ -765,6 +769,69 @@ function decisionMentioned(found: GateProblem | null, said: string): Reading {
   return problem('description', 'an earlier choice named as a thing and blamed: no choice is made');
 }
 
+const REGRET = anyOf(L.LATE_REGRET);
+const EARLIER_CHOICE = anyOf(L.LATE_EARLIER_CHOICE);
+/**
+ * "当初选 Kafka 的决定现在看有点后悔", "I kinda regret going with Next.js, maybe we should move back": the user judges
+ * an earlier choice; the choice named is what the sentence is about, and no choice is made — unless the parts
+ * without the judgement stand as a ruling of their own ("后悔用了 Kafka，决定换回 RabbitMQ").
+ */
+function choiceRegretted(found: GateProblem | null, said: string, rejudge: Rejudge): Reading {
+  if (!accepted(found) || !REGRET.test(said)) return undefined;
+  const rest = partsOf(said).filter((part) => !REGRET.test(part));
+  // (Parts that recount the choice at the time it was made, "当初把配置中心选成 Apollo", are the choice judged.)
+  if (rest.length > 0 && !rest.some((part) => EARLIER_CHOICE.test(part)) && rejudge(rest.join(', ')) === null) return undefined;
+  return problem('description', 'the user judges an earlier choice: no choice is made');
+}
+
+const BR = L.LATE_BACK_REFERENCE;
+const BACK_REFERENCE = new RegExp(
+  `(?:${BR.earlier.zh.map(escape).join('|')})[^，,。!！?？]{0,6}?(?:${BR.saying.zh.map(escape).join('|')})` +
+    String.raw`|(?<![\p{L}])(?:we|i|you)\s+(?:${BR.saying.en.map(escape).join('|')})(?:\s+(?:on|about))?\s+` +
+    String.raw`(?:[\w-]+\s+){0,2}?(?:${BR.earlier.en.map(escape).join('|')})(?![\p{L}])` +
+    String.raw`|(?<![\p{L}])(?:${BR.earlier.en.map(escape).join('|')})\s+(?:${BR.saying.en.map(escape).join('|')})(?![\p{L}])`,
+  'u',
+);
+const BACK_REFERENCES = new RegExp(BACK_REFERENCE.source, 'gu');
+const EMPTY_WORDS = new RegExp(
+  `${BR.empty.zh.map(escape).join('|')}|(?<![\\p{L}])(?:${BR.empty.en.map(escape).join('|')})(?![\\p{L}'])`,
+  'gu',
+);
+const BARE_TAKEN_BACK = new RegExp(`^(?:${[...L.RETRACTIONS.zh, ...L.RETRACTIONS.en].map(escape).join('|')})$`, 'u');
+/**
+ * "就按之前说的那样来", "just do it the way we agreed last time": a ruling whose words only point back at an earlier
+ * statement states nothing to store; "之前说的回答要带表格那个，不用了": one that a bare retraction follows takes that
+ * earlier statement back.
+ */
+function pointsBackOnly(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !BACK_REFERENCE.test(said)) return undefined;
+  const parts = partsOf(said);
+  if (parts.length > 1 && BACK_REFERENCE.test(parts[0]!) && parts.slice(1).some((part) => BARE_TAKEN_BACK.test(part)))
+    return problem('retracted', 'the user takes back an earlier statement: nothing to store');
+  const rest = said.replace(BACK_REFERENCES, ' ').replace(EMPTY_WORDS, ' ');
+  const substance = (rest.match(/[a-z0-9][\w.+#-]*/gu) ?? []).length + (rest.match(/\p{Script=Han}/gu) ?? []).length / 2;
+  return substance < 1
+    ? problem('no_speech_act', 'the words only point back at an earlier statement: nothing in them to store')
+    : undefined;
+}
+
+const TALK_AGAIN = anyOf(L.LATE_TALK_AGAIN);
+// "那个决定", "the caching decision": a decision named as a thing by a determiner (not "决定了：…", which makes one).
+const NAMED_DECISION = new RegExp(
+  `(?:${DM.determiners.zh.map(escape).join('|')})[^，,。!！?？]{0,12}?(?:${DM.nouns.zh.map(escape).join('|')})(?!了)` +
+    String.raw`|(?<![\p{L}])(?:${DM.determiners.en.map(escape).join('|')})\s+(?:[\w.-]+\s+){0,3}?` +
+    String.raw`(?:${DM.nouns.en.map(escape).join('|')})(?![\p{L}])`,
+  'u',
+);
+/**
+ * "we went over the caching decision already, don't make me repeat it", "之前决定的那个事情别再问了": an earlier decision
+ * named, and a request not to talk it over again — a complaint about the conversation, no ruling of this project.
+ */
+function talkedOverAgain(found: GateProblem | null, said: string): Reading {
+  if (!accepted(found) || !TALK_AGAIN.test(said) || !(BACK_REFERENCE.test(said) || NAMED_DECISION.test(said))) return undefined;
+  return problem('description', 'an earlier decision named and not to be talked over again: no ruling of this project');
+}
+
 const FOLLOW_BACK = anyOf(L.LATE_FOLLOW_BACK);
 /**
  * "Google 那份 Go style guide 挺好，以后你写 Go 就照它来": after naming a party's document or way, the user's own
@@ -791,6 +858,22 @@ function restatedByUser(found: GateProblem | null, text: string, begin: number, 
   const lead = fold(text.slice(0, begin));
   if (!USER_SAYING.test(lead) || P.thirdParties.has(new Span(lead))) return undefined;
   const alone = rejudge(text.slice(begin, end));
+  return alone === null || alone.reason === 'weak_evidence' ? null : undefined;
+}
+
+const RESTATEMENT_LEAD = new RegExp(
+  String.raw`^(?:${[...L.LATE_RESTATEMENT_LEADS.zh, ...L.LATE_RESTATEMENT_LEADS.en].map(escape).join('|')})[了哈啊哦呀嘛吧\s]*$`,
+  'u',
+);
+/**
+ * "重申一下：回答里的路径都用绝对路径", "again: no emojis in commit messages": a lead saying the rule after it is said
+ * again makes the user's standing act of a rule held only for want of a scope (a restated wish has one: it stands).
+ */
+function restatedRule(found: GateProblem | null, said: string, rejudge: Rejudge): Reading {
+  if (found?.reason !== 'weak_evidence') return undefined;
+  const parts = partsOf(said);
+  if (parts.length < 2 || !RESTATEMENT_LEAD.test(parts[0]!)) return undefined;
+  const alone = rejudge(parts.slice(1).join(', '));
   return alone === null || alone.reason === 'weak_evidence' ? null : undefined;
 }
 

@@ -2131,6 +2131,44 @@ export const LATER_PARTIAL = w(
   ['drop the part', 'remove the part', 'leave out the part', 'drop that part', 'without the part'],
 );
 
+/**
+ * A later clause that names one part of a statement (by a pointer after its words, "biome 那条", "the Playwright
+ * part", or by ordinal, "第二条", "the second") and takes it back or keeps it (retraction-parts.ts).
+ */
+export const PART_POINTERS = w(
+  ['那条', '这条', '那一条', '那个', '这个', '那部分', '这部分', '那句', '这句', '那项', '那点', '那一点', '那块', '那段', '那套'],
+  ['part', 'bit', 'one', 'rule', 'point', 'item', 'line', 'piece', 'clause'],
+);
+export const PART_DROPS = w(
+  ['不要了', '不用了', '算了', '撤回', '收回', '去掉', '删掉', '拿掉', '划掉', '作废', '别记', '不要记', '不算', '取消', '免了', '不加了'],
+  [
+    'drop',
+    'scratch',
+    'strike',
+    'remove',
+    'take back',
+    'withdraw',
+    'ignore',
+    'forget',
+    'skip',
+    'cancel',
+    'leave out',
+    'never mind',
+    'nevermind',
+    "don't save",
+    "don't keep",
+    "don't store",
+    "doesn't count",
+    'is off',
+  ],
+);
+export const PART_KEEPS = w(
+  ['保留', '留着', '不变', '照旧', '还算数', '算数', '继续有效', '有效', '照常'],
+  ['keep', 'keeps', 'stays', 'stay', 'stands', 'still stands', 'holds', 'still holds', 'still applies'],
+);
+/** "只保留 X", "just keep X": a keep that leaves out every other part. */
+export const PART_ONLY = w(['只', '只要', '仅'], ['only', 'just']);
+
 /** Words that cancel the statement before them. */
 export const RETRACTIONS = w(
   [
@@ -4724,6 +4762,171 @@ export const LATE_DECISION_MENTION = {
     ],
   ),
 };
+/**
+ * The speaker's own judgement of an earlier choice ("有点后悔", "I regret going with …", "that was the wrong call"):
+ * the choice is what the sentence is about, not a choice made in it (late-reading.ts).
+ */
+export const LATE_REGRET = w(
+  ['后悔', '有点悔', '遗憾', '选错了', '定错了', '没选好', '失策', '草率了', '看走眼'],
+  [
+    'regret',
+    'regrets',
+    'regretted',
+    'regretting',
+    "wish we hadn't",
+    'wish we had not',
+    'wish we never',
+    'second-guessing',
+    'second guessing',
+    'having second thoughts',
+    'was a bad call',
+    'was the wrong call',
+    'was the wrong choice',
+    'was a mistake',
+  ],
+);
+/** Words that put a choice back at the time it was made ("当初把配置中心选成 Apollo"): the choice judged, recounted. */
+export const LATE_EARLIER_CHOICE = w(
+  ['当初', '当时', '那时', '那时候', '起初', '一开始', '最开始'],
+  ['back then', 'originally', 'at first', 'initially', 'in the beginning', 'at the time'],
+);
+/**
+ * A reference back to an earlier statement ("之前说的", "上次定的", "the way we agreed last time"): an earlier time and a
+ * verb of saying or deciding (late-reading.ts). What is only such a reference, with the words of pointing and of
+ * doing around it, states nothing; one that a bare retraction follows takes that earlier statement back.
+ */
+export const LATE_BACK_REFERENCE = {
+  earlier: w(
+    ['之前', '上次', '上回', '以前', '早先', '先前', '原来', '刚开始', '前面', '早就'],
+    ['last time', 'before', 'earlier', 'previously', 'already', 'last week', 'last sprint', 'the other day'],
+  ),
+  saying: w(
+    ['说的', '说过的', '讲的', '讲过的', '定的', '定好的', '约定的', '商量的', '讨论的', '聊的', '说好的', '提的', '提过的'],
+    ['said', 'agreed', 'agreed on', 'discussed', 'decided', 'settled', 'talked about', 'went over', 'mentioned'],
+  ),
+  /** The words of pointing and doing that may stand around the reference and say nothing of their own. */
+  empty: w(
+    [
+      '就',
+      '按',
+      '按照',
+      '依照',
+      '照',
+      '照着',
+      '那样',
+      '这样',
+      '那个',
+      '这个',
+      '那套',
+      '来',
+      '做',
+      '办',
+      '弄',
+      '写',
+      '吧',
+      '呗',
+      '了',
+      '嘛',
+      '啊',
+      '一样',
+      '都',
+      '也',
+      '跟',
+      '和',
+      '我们',
+      '咱们',
+      '你',
+      '的',
+      '事',
+      '事情',
+    ],
+    [
+      'just',
+      'do',
+      'it',
+      'the',
+      'way',
+      'we',
+      'i',
+      'you',
+      'like',
+      'as',
+      'what',
+      'that',
+      'this',
+      'one',
+      'thing',
+      'same',
+      'please',
+      "let's",
+      'go',
+      'with',
+      'on',
+      "it's",
+      'ok',
+      'so',
+      'then',
+    ],
+  ),
+};
+/** A request not to talk an earlier matter over again ("别再问了", "don't make me repeat it") (late-reading.ts). */
+export const LATE_TALK_AGAIN = w(
+  ['别再问', '不要再问', '别问了', '别再提', '不要再提', '别提了', '别再说了', '别再讨论', '不用再讨论', '还要我说几遍', '要我说几遍'],
+  [
+    "don't make me repeat",
+    'do not make me repeat',
+    'stop asking',
+    "don't ask again",
+    "don't ask me again",
+    "don't bring it up again",
+    'stop bringing it up',
+    'how many times do i have to',
+  ],
+);
+/** A lead that says the rule after it is said again ("重申一下：…", "again: …", "like I said, …") (late-reading.ts). */
+export const LATE_RESTATEMENT_LEADS = w(
+  [
+    '重申一下',
+    '重申一遍',
+    '再重申一下',
+    '再说一遍',
+    '再说一次',
+    '再强调一遍',
+    '再强调一次',
+    '再强调一下',
+    '重复一遍',
+    '再重复一遍',
+    '还是那句话',
+    '老规矩',
+    '说过了',
+    '之前说过',
+    '我说过',
+    '跟你说过',
+  ],
+  [
+    'again',
+    'once again',
+    'once more',
+    'one more time',
+    'saying it again',
+    "i'll say it again",
+    'let me say it again',
+    'let me repeat',
+    'to repeat',
+    'repeating myself',
+    'repeating myself here',
+    'as i said',
+    'as i said before',
+    'like i said',
+    'like i said before',
+    'as i mentioned',
+    'as mentioned',
+    'as mentioned before',
+    'reminder',
+    'friendly reminder',
+    'just a reminder',
+  ],
+);
 /**
  * A tag after a statement that checks it is taken in ("…, got it?", "明白吗？") — the statement stands — and one
  * that asks for consent ("…，好吗？", "…, ok?") — a wish or ruling put up for agreement, held.
