@@ -44,7 +44,7 @@ export const ASKS_TIME = new RegExp(
  * A stated time: a date or a clock time (2026-03-01, 3 月 15 日, 14:00, 3pm), a month, a weekday, a quarter, a day said
  * relative to today (明天, 下周, next week), a frequency (每天, nightly), and the words that place an event relative to
  * another or to a condition (之前, 之后, 一旦, before, after, until, once, whenever), a number of a unit of time (30 days,
- * 两周, two sprints), and a condition ("only for idempotent calls", "over 100M rows", 只有, 超过, 如果): "when" asks for
+ * 两周, two sprints), and a condition ("only for idempotent calls", "above 100M rows", 只有, 超过, 如果): "when" asks for
  * either. A number alone states no time ("Postgres 16").
  */
 export const STATES_TIME = new RegExp(
@@ -53,7 +53,7 @@ export const STATES_TIME = new RegExp(
     `[\\d零一二两三四五六七八九十]+\\s*(?:${ZH_TIME_UNITS})`,
     '(?:周|星期|礼拜)[一二三四五六日天末]|月底|月初|月中|年底|年初|季度|凌晨|早上|上午|中午|下午|晚上|半夜|夜里|周末|工作日',
     '今天|明天|后天|昨天|本周|这周|下周|上周|本月|下个月|下月|今年|明年|当天|次日|隔天|每[天日周月年晚次]',
-    '之前|之后|以前|以后|以内|之内|前后|期间|的时候|时候|一旦|每当|每次|直到|届时|上线前|发布前|合并前|提交前',
+    '之前|之后|以内|之内|前后|期间|的时候|时候|一旦|每当|每次|直到|届时|上线前|发布前|合并前|提交前',
     `\\b(?:${alternatives(`${MONTHS} ${WEEKDAYS}`)})\\b`,
     '\\bq[1-4]\\b|\\b(?:today|tomorrow|tonight|yesterday|daily|weekly|monthly|nightly|hourly|yearly|quarterly)\\b',
     '\\b(?:next|this|last|every|each)\\s+(?:week|month|quarter|year|day|night|sprint|release|morning|evening)\\b',
@@ -62,7 +62,8 @@ export const STATES_TIME = new RegExp(
     `\\b(?:\\d+|${alternatives(EN_NUMBERS)}|other|few|couple\\s+of)\\s*(?:${alternatives(EN_TIME_UNITS)})s?\\b`,
     // a condition
     '只有|只在|仅在|仅限|如果|若是|一旦|超过|低于|高于|大于|小于|不超过|满足|达到',
-    '\\b(?:only|if|unless|over|above|below|under|exceeds?|more\\s+than|less\\s+than|at\\s+least|when)\\b',
+    '\\b(?:only\\s+(?:for|when|if|on|after|before|in|once)|if|unless|above|below|exceeds?|more\\s+than|less\\s+than|at\\s+least|when)\\b',
+    '\\b(?:over|under)\\s+\\d',
   ].join('|'),
   'iu',
 );
@@ -75,7 +76,7 @@ export const ASKS_REASON =
  * A stated reason: a clause of cause or purpose (因为, 由于, 为了, 所以, 以免, 否则, because, since, so that, due to,
  * to avoid, otherwise), a word naming the reason or the outcome (原因, 导致, 风险, reason, risk), a comparison a choice
  * is made by (更快, 太慢, 容易, faster, easier, too slow, than), the option a choice is made against (而不是, 不用,
- * instead of, rather than, not), what a choice is judged by (主要看, 需要, needs), and the search for a cause (排查,
+ * instead of, rather than, ", not Electron"), what a choice is judged by (主要看), and the search for a cause (排查,
  * investigating, root cause): the memory of an investigation is what a question for the reason of a fault finds.
  */
 export const STATES_REASON = new RegExp(
@@ -88,8 +89,9 @@ export const STATES_REASON = new RegExp(
     englishWords(
       'risks? breaks broke caused causes leads?_to than too easier harder faster slower simpler safer cheaper smaller bigger better worse',
     ),
-    '而不是|而非|不用|不引入|不再|代替|取代|换成|主要看|看重|需要|排查|调查|定位|分析|评估|对比|比较',
-    englishWords('instead_of rather_than not over versus vs needs? requires?'),
+    '而不是|而非|不用|不引入|代替|取代|换成|主要看|看重|排查|调查|定位|分析|评估|对比|比较',
+    englishWords('instead_of rather_than over versus vs'),
+    '[,;:]\\s*not\\b',
     englishWords('investigat\\w* looking_into debugging root_cause diagnos\\w* evaluat\\w* compar\\w*'),
   ].join('|'),
   'iu',
@@ -98,7 +100,7 @@ export const STATES_REASON = new RegExp(
 // Verbs "who" asks with (who owns, who should review) and words a person is named after (ask Alice, reviewed by Bob).
 const WHO_VERBS = 'owns? should can could will would is are was were did does do has have reviews approves handles maintains decides to';
 const ROLES =
-  'owners? owns owned teams? leads? maintainers? reviewers? on-?call admins? managers? pm qa sre dba devops colleagues? ' +
+  'owners? owns owned teams? leads? maintainers? reviewers? on-?call managers? pm qa sre dba devops colleagues? ' +
   'authors? someone whoever';
 const HANDING_OVER = '[Aa]sk [Pp]ing [Cc]ontact [Cc]c [Aa]ssigned_to [OoRrAaHhMm](?:wned|eviewed|pproved|andled|aintained)_by';
 /**
@@ -121,7 +123,7 @@ export const ASKS_PERSON = new RegExp(
 export const STATES_PERSON = new RegExp(
   [
     '@[\\p{L}\\p{N}_-]+',
-    '负责人|负责|同事|团队|小组|组长|组里|[前后]端组|运维|测试组|产品经理|经理|老板|客户|值班|审核人|维护者|作者|[找问][小老][\\p{Script=Han}]',
+    '负责人|负责|同事|团队|小组|组长|组里|[前后]端组|运维|测试组|产品经理|经理|老板|客户(?!端)|值班|审核人|维护者|作者|[找问][小老][\\p{Script=Han}]',
     '(?<![\\p{Script=Han}])[小老][\\p{Script=Han}](?![\\p{Script=Han}])|[\\p{Script=Han}](?:工|总|老师)(?![\\p{Script=Han}])',
     englishWords(ROLES),
   ].join('|'),
