@@ -12,8 +12,8 @@
 
 // Measure words of a Chinese time (3 点, 5 号, 周二 are said with them).
 const ZH_TIME_UNITS = '点|号|日|月|年|季度|周|星期|礼拜|分钟|小时|天|晚|秒|毫秒';
-const MONTHS =
-  'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec';
+// Months, not "may" (a modal verb far more often) and not the short forms that are words (mar, jan).
+const MONTHS = 'january february march april june july august september october november december feb apr jun jul aug sep sept oct nov dec';
 const WEEKDAYS = 'monday tuesday wednesday thursday friday saturday sunday weekday weekdays weekend weekends';
 const EN_NUMBERS = 'one two three four five six seven eight nine ten twelve fifteen twenty thirty a an';
 const EN_TIME_UNITS = 's sec second min minute h hr hour day night week month quarter year sprint am pm';

@@ -1,9 +1,9 @@
 /**
  * The version answer type of the ranked search (M-7.7, shared/search-answer-types). A question for the version of
  * something ("which Go version", "MySQL 版本", "Node 用哪个版本") is answered only by a text that states a version of a
- * thing the question names ("Pin Go 1.22", "MySQL 8.0") or a version of nothing named ("paths start with /v1", "版本
- * 2.3"): "which Go version does the server target" is not answered by "the server is Go with Postgres 16", which states a
- * version of Postgres.
+ * thing the question names ("Pin Go 1.22", "MySQL 8.0"), a version of nothing named ("paths start with /v1", "版本
+ * 2.3", semver) or words of versions with no version of another thing ("pin the toolchain version"): "which Go version
+ * does the server target" is not answered by "the server is Go with Postgres 16", which states a version of Postgres.
  */
 
 import { wordGroups } from './search-words.js';
