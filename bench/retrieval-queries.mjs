@@ -1,6 +1,7 @@
 // Query classes for the ranked stages (issue 23), derived from a workload's items so a shared workload file
 // and a generated one give the same kind of queries: natural phrases (content words of an item wrapped in a
-// question), typos (a title word with two letters swapped) and requests for the routing selection.
+// question), typos (a title word with two letters swapped), requests for the routing selection and questions for a kind
+// of answer (a reason, a time, a person, steps, a version: the answer-kind check of the ranked stage).
 import { rng } from './workload.mjs';
 
 const FRAMES = [
@@ -8,6 +9,16 @@ const FRAMES = [
   (w) => `我们的 ${w.join(' ')} 是怎么定的`,
   (w) => `how should I handle ${w.join(' and ')} here`,
   (w) => `${w.join(' ')} 有什么要求`,
+];
+
+// Questions that ask for a kind of answer (shared/search-answer-types), so every one runs the checked statement.
+const ASKING = [
+  (w) => `why did we choose ${w.join(' ')}`,
+  (w) => `${w.join(' ')} 什么时候做`,
+  (w) => `who owns ${w.join(' ')}?`,
+  (w) => `which ${w.join(' ')} version do we use`,
+  (w) => `${w.join(' ')} 为什么这样定`,
+  (w) => `${w.join(' ')} 的步骤`,
 ];
 
 function contentWords(text) {
@@ -39,5 +50,11 @@ export function rankedQueries(workload, n, count, seed = 23) {
     const words = contentWords(pick()[4]).slice(0, 5);
     return `Can you look at this again? ${words.join(' ')} — keep it short.`;
   });
-  return { phrase, typo, request };
+  // Drawn after the others, so the phrase, typo and request queries stay those of earlier runs.
+  const question = Array.from({ length: count }, () => {
+    const words = contentWords(pick()[4]);
+    const start = Math.floor(rand() * Math.max(1, words.length - 2));
+    return ASKING[Math.floor(rand() * ASKING.length)](words.slice(start, start + 2));
+  });
+  return { phrase, typo, request, question };
 }

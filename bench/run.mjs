@@ -154,8 +154,9 @@ if (only.has('search') || only.has('read') || only.has('routing') || only.has('n
     const handle = memory.beginTurn({ intent: 'general_chat', userText: 'bench' });
     const ranked = rankedQueries(workload, n, 1000);
     if (only.has('search')) {
-      // phrase and typo exercise the ranked stage (issue 23): every query reaches the third statement.
-      for (const cls of ['exact_title', 'substring', 'no_hit', 'phrase', 'typo']) {
+      // phrase and typo exercise the ranked stage (issue 23): every query reaches the third statement; question asks for
+      // a kind of answer, so its third statement also checks the answer rows of the candidates (M-7.7).
+      for (const cls of ['exact_title', 'substring', 'no_hit', 'phrase', 'typo', 'question']) {
         const queries = workload.queries[n][cls] ?? ranked[cls];
         let hits = 0;
         let empty = 0;

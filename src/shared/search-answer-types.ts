@@ -6,10 +6,26 @@
  * named" by "delayed messages go through RocketMQ".
  */
 
+import {
+  ASKS_PERSON,
+  ASKS_REASON,
+  ASKS_STEPS,
+  ASKS_TIME,
+  STATES_PERSON,
+  STATES_PERSON_NAME,
+  STATES_REASON,
+  STATES_STEPS,
+  STATES_TIME,
+} from './search-answer-kinds.js';
+import { askedVersionRows, asksVersion, statedVersionRows } from './search-answer-version.js';
 import { type WordGroup, wordGroups } from './search-words.js';
 
-/** An answer type a question may ask for and a text may state. */
-export type AnswerType = 'quantity' | 'name';
+/**
+ * An answer type a question may ask for and a text may state: a quantity, a name form, a time, a reason, a person, the
+ * steps of a procedure (shared/search-answer-kinds). A version is asked of a named thing and has rows of its
+ * own (shared/search-answer-version).
+ */
+export type AnswerType = 'quantity' | 'name' | 'time' | 'reason' | 'person' | 'steps';
 
 /** The content row of an item whose text states an answer type (normalized words never hold '#'). */
 export function answerTypeTerm(type: AnswerType): string {
@@ -71,16 +87,16 @@ const ZH_ASKED_UNITS = '个|次|天|年|月|周|号|分钟|小时|秒|毫秒|种
 /**
  * A question for a quantity: 多久, 多少, 多长, 多大 and the like, 几 with a measure word (几个, 几天; not 好几个 or 十几个,
  * which say "several"), "how" with a word of degree (how long, how many, how often), and the name of a measure, whose
- * value is what is asked (TTL, retention, threshold, 有效期, 阈值, 副本数).
+ * value is what is asked (TTL, retention, threshold, size, frequency, 有效期, 阈值, 副本数, 大小, 频率).
  */
 const ASKS_QUANTITY = new RegExp(
   [
-    '多久|多少|多长|多大|多高|多远|多快|多频繁|多重',
+    '多久|多少|多长|多大|多高|多远|多快|多频繁|多重|多宽|多深',
     `(?<![好十百千万])几(?:${ZH_ASKED_UNITS})`,
     '\\bhow\\s+(?:long|many|much|big|large|small|often|frequently|old|far|soon|fast)\\b',
-    // the name of a measure asks for its value: TTL, retention, threshold, 有效期, 阈值, 副本数
-    '\\b(?:ttl|retention|durations?|intervals?|thresholds?|quotas?|percentages?)\\b',
-    '保留期|保留时长|时长|副本数|有效期|过期时间|间隔|阈值|上限|下限|配额|百分比|覆盖率',
+    // the name of a measure asks for its value: TTL, retention, threshold, size, frequency, 有效期, 阈值, 大小, 频率
+    '\\b(?:ttl|retention|durations?|intervals?|thresholds?|quotas?|percentages?|sizes?|frequency|cadence|capacity)\\b',
+    '保留期|保留时长|时长|副本数|有效期|过期时间|间隔|阈值|上限|下限|配额|百分比|覆盖率|大小(?!写)|尺寸|体积|容量|频率(?!控制|限制)|频次',
   ].join('|'),
   'iu',
 );
@@ -91,19 +107,48 @@ const ASKS_QUANTITY = new RegExp(
  */
 const ASKS_NAME = /命名|名字|名称|起名|取名|大小写|\bnam(?:e|es|ed|ing)\b|\bcasing\b/iu;
 
-/** The answer types a text states (see STATED_QUANTITY, STATED_NAME): its item can answer questions for them. */
+/**
+ * The answer types a text states (see STATED_QUANTITY, STATED_NAME and shared/search-answer-kinds): its item can answer
+ * questions for them.
+ */
 export function statedAnswerTypes(text: string): AnswerType[] {
   const normalized = text.normalize('NFKC');
-  return [
-    ...(STATED_QUANTITY.test(normalized) ? ['quantity' as const] : []),
-    ...(STATED_NAME.test(normalized) || NAME_STYLE_WORDS.test(normalized) ? ['name' as const] : []),
+  const stated: [AnswerType, boolean][] = [
+    ['quantity', STATED_QUANTITY.test(normalized)],
+    ['name', STATED_NAME.test(normalized) || NAME_STYLE_WORDS.test(normalized)],
+    ['time', STATES_TIME.test(normalized)],
+    ['reason', STATES_REASON.test(normalized)],
+    ['person', STATES_PERSON.test(normalized) || STATES_PERSON_NAME.test(normalized)],
+    ['steps', STATES_STEPS.test(normalized)],
   ];
+  return stated.filter(([, holds]) => holds).map(([type]) => type);
 }
 
 /** The answer types a query asks for: only items that state them may answer it through the ranked stage. */
 export function askedAnswerTypes(query: string): AnswerType[] {
   const normalized = query.normalize('NFKC');
-  return [...(ASKS_QUANTITY.test(normalized) ? ['quantity' as const] : []), ...(ASKS_NAME.test(normalized) ? ['name' as const] : [])];
+  const asked: [AnswerType, RegExp][] = [
+    ['quantity', ASKS_QUANTITY],
+    ['name', ASKS_NAME],
+    ['time', ASKS_TIME],
+    ['reason', ASKS_REASON],
+    ['person', ASKS_PERSON],
+    ['steps', ASKS_STEPS],
+  ];
+  return asked.filter(([, asks]) => asks.test(normalized)).map(([type]) => type);
+}
+
+/** The answer rows of a text's item: one per answer type it states, and the rows of the versions it states. */
+export function statedAnswerRows(text: string): string[] {
+  return [...statedAnswerTypes(text).map(answerTypeTerm), ...statedVersionRows(text)];
+}
+
+/**
+ * What a query asks a ranked hit to state, each a list of rows one of which the hit must have: the row of each answer
+ * type asked, and for a question for a version the rows of a version of what it names.
+ */
+export function askedAnswerRows(query: string): string[][] {
+  return [...askedAnswerTypes(query).map((type) => [answerTypeTerm(type)]), ...(asksVersion(query) ? [askedVersionRows(query)] : [])];
 }
 
 /**

@@ -35,9 +35,10 @@ import { GLOSSARY } from './search-glossary.js';
  * verb of talking stands alone (讨论|过|分库分表); a camelCase name with a part that is no word (MySQL) is marked partial;
  * glossary forms kube, 有效期, encoder and exporter; 20: the answer-type rows of an item whose text states a
  * quantity or a name form (shared/search-answer-types); 21: glossary forms remark (a comment), interactive,
- * integration, numbering and the next day.
+ * integration, numbering and the next day; 22: the answer-type rows of a stated time, reason, person or steps, and the
+ * version rows of the versions a text states (shared/search-answer-version).
  */
-export const TERM_RULES_VERSION = 21;
+export const TERM_RULES_VERSION = 22;
 
 let segmenter: Intl.Segmenter | undefined;
 /**

@@ -30,7 +30,8 @@ const heldBack10 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retr
 const heldBack11 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback11.v1.json', import.meta.url)));
 const heldBack12 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback12.v1.json', import.meta.url)));
 // Parts 13 and 14 bring projects of their own (a Tauri desktop app; an ML platform), 60 memories and 90 queries each,
-// written apart and copied in unread; every one of their memories must be stored, or the part measures nothing.
+// written apart and copied in unread; every one of their memories must be stored, or the part measures nothing. v13 read
+// since (answer kinds, see below); v14 and v15 stay unread.
 const heldBack13 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback13.v1.json', import.meta.url)));
 const heldBack14 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback14.v1.json', import.meta.url)));
 const heldBack15 = loadRetrievalCorpus(fileURLToPath(new URL('../../quality/retrieval.heldback15.v1.json', import.meta.url)));
@@ -123,24 +124,32 @@ describe('retrieval corpus (issue 23, M-7.7, M-8.3)', () => {
   // item naming one option, and glossary forms remark, interactive, integration, numbering, the next day. v12 0.799 →
   // 0.821 (BM25 0.818), 89.3 → 89.6 %, 12.5 %, 98.4 %; false hits v3 7.4 → 5.6 %, v5 9.3 → 7.4 %; recall@5 of no part
   // fell. Unread meanwhile: v13 false hits 33.3 → 27.8 %, v14 unchanged.
+  // v13 read (its false hits: near misses asking for a version, a size, a rate, a tool or a yes / no of a remembered
+  // subject): answer kinds, a question for a time, a reason, a person, steps or a version (of a thing it names) answered in
+  // the ranked stage only by an item that states one, and size / frequency / 大小 / 频率 as names of a measure. Recall@5
+  // unchanged on every part; precision / false hits before → after: dev 93.0 → 93.3 %, 1.2 → 0 %; v3 93.8 → 94.4 %,
+  // 5.6 %; v5 96.2 %, 7.4 → 5.6 %; v6 87.6 %, 11.1 → 9.3 %; v8 97.2 %, 6.3 → 4.2 %; v9 91.8 %, 8.3 → 6.3 %; v13 86.7 %,
+  // 27.8 → 16.7 %; the other read parts unchanged. Unread meanwhile: v14 unchanged (0.931 / 98.6 % / 22.2 %), v15
+  // 0.905 / 98.7 %, false hits 61.9 → 57.1 %.
   it.each([
     { part: 'v2', corpus: heldBack2, recallAt5: 0.84, precision: 0.94, reach: 0.97, falseHits: 0.14 },
     { part: 'v3', corpus: heldBack3, recallAt5: 0.9, precision: 0.93, reach: 0.98, falseHits: 0.06 },
     { part: 'v4', corpus: heldBack4, recallAt5: 0.82, precision: 0.89, reach: 0.96, falseHits: 0.07 },
-    { part: 'v5', corpus: heldBack5, recallAt5: 0.81, precision: 0.95, reach: 0.97, falseHits: 0.08 },
-    { part: 'v6', corpus: heldBack6, recallAt5: 0.71, precision: 0.86, reach: 0.95, falseHits: 0.12 },
+    { part: 'v5', corpus: heldBack5, recallAt5: 0.81, precision: 0.95, reach: 0.97, falseHits: 0.06 },
+    { part: 'v6', corpus: heldBack6, recallAt5: 0.71, precision: 0.86, reach: 0.95, falseHits: 0.1 },
     { part: 'v7', corpus: heldBack7, recallAt5: 0.89, precision: 0.91, reach: 0.98, falseHits: 0.08 },
-    { part: 'v8', corpus: heldBack8, recallAt5: 0.92, precision: 0.96, reach: 0.98, falseHits: 0.07 },
-    { part: 'v9', corpus: heldBack9, recallAt5: 0.82, precision: 0.91, reach: 0.98, falseHits: 0.09 },
+    { part: 'v8', corpus: heldBack8, recallAt5: 0.92, precision: 0.96, reach: 0.98, falseHits: 0.05 },
+    { part: 'v9', corpus: heldBack9, recallAt5: 0.82, precision: 0.91, reach: 0.98, falseHits: 0.07 },
     { part: 'v10', corpus: heldBack10, recallAt5: 0.77, precision: 0.92, reach: 0.96, falseHits: 0.05 },
     { part: 'v11', corpus: heldBack11, recallAt5: 0.85, precision: 0.97, reach: 0.99, falseHits: 0.2 },
     { part: 'v12', corpus: heldBack12, recallAt5: 0.81, precision: 0.89, reach: 0.98, falseHits: 0.13 },
-    // Unread, own projects. First contact (rules before v11 was read): v13 0.889 / 86.7 % / 33.3 % / 100 % (BM25
-    // 0.917), v14 0.931 / 98.6 % / 33.3 % / 100 % (BM25 0.938); after v11 was read: v13 unchanged, v14 false hits
-    // 33.3 → 22.2 %; after v12 was read: v13 false hits 33.3 → 27.8 %, v14 unchanged.
-    { part: 'v13', corpus: heldBack13, recallAt5: 0.88, precision: 0.86, reach: 0.99, falseHits: 0.28, answerable: 60 },
+    // Own projects. First contact (rules before v11 was read): v13 0.889 / 86.7 % / 33.3 % / 100 % (BM25 0.917), v14
+    // 0.931 / 98.6 % / 33.3 % / 100 % (BM25 0.938); after v11 was read: v13 unchanged, v14 false hits 33.3 → 22.2 %;
+    // after v12 was read: v13 false hits 33.3 → 27.8 %, v14 unchanged; v13 read since (answer kinds): 16.7 %. v14 and
+    // v15 unread.
+    { part: 'v13', corpus: heldBack13, recallAt5: 0.88, precision: 0.86, reach: 0.99, falseHits: 0.17, answerable: 60 },
     { part: 'v14', corpus: heldBack14, recallAt5: 0.92, precision: 0.98, reach: 0.99, falseHits: 0.23, answerable: 60 },
-    { part: 'v15', corpus: heldBack15, recallAt5: 0.9, precision: 0.98, reach: 0.99, falseHits: 0.62, answerable: 80 },
+    { part: 'v15', corpus: heldBack15, recallAt5: 0.9, precision: 0.98, reach: 0.99, falseHits: 0.58, answerable: 80 },
   ])('held-back queries $part: floors a little below the measured figures, so a regression fails', async (floor) => {
     const report = await runRetrieval(floor.corpus, { MemoryManager, ScriptedLlm }, { base: corpus });
     const all = report.ours.all;

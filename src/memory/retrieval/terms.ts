@@ -10,7 +10,7 @@ import {
   type WordGroup,
   wordGroups,
 } from '../../shared/search-words.js';
-import { answerTypeTerm, askedAnswerTypes, askedOptions } from '../../shared/search-answer-types.js';
+import { askedAnswerRows, askedOptions } from '../../shared/search-answer-types.js';
 import { normalizeText } from '../../shared/text.js';
 import { specificity } from '../../shared/word-frequency.js';
 
@@ -41,8 +41,9 @@ export interface PreparedQuery {
    */
   forms: [number, string, 0 | 1 | 2 | 3, number, number, number, number, number, 0 | 1, number][];
   /**
-   * What a ranked hit must state, each a list of content rows one of which it must have: the answer-type row of a
-   * quantity or a name form the query asks for, and the forms of the options a question offering a choice names
+   * What a ranked hit must state, each a list of content rows one of which it must have: the answer-type row of each
+   * kind of answer the query asks for (a quantity, a name form, a time, a reason, a person, steps), the version
+   * rows of what a question for a version names, and the forms of the options a question offering a choice names
    * (shared/search-answer-types).
    */
   answerTypes: string[][];
@@ -83,7 +84,7 @@ export function prepareQuery(query: string): PreparedQuery | null {
     substring,
     substringExact: Array.from(text).length <= SUFFIX_LENGTH,
     forms,
-    answerTypes: [...askedAnswerTypes(query).map((type) => [answerTypeTerm(type)]), ...optionTerms(askedOptions(query))],
+    answerTypes: [...askedAnswerRows(query), ...optionTerms(askedOptions(query))],
   };
 }
 

@@ -8,7 +8,7 @@ import {
   startsCjk,
   phraseWords,
 } from '../../shared/search-words.js';
-import { answerTypeTerm, statedAnswerTypes } from '../../shared/search-answer-types.js';
+import { statedAnswerRows } from '../../shared/search-answer-types.js';
 import { normalizeText } from '../../shared/text.js';
 
 /**
@@ -44,7 +44,8 @@ export interface ItemTerms {
   suffixes: string[];
   /**
    * Words of every field, the phrase rows of short metadata terms, the typo rows of metadata words and the answer-type
-   * rows of what the text states: a quantity, a name form (ranked matching).
+   * rows of what the text states: a quantity, a name form, a time, a reason, a person, steps, the versions of
+   * named things (ranked matching).
    */
   content: string[];
 }
@@ -95,8 +96,9 @@ export function buildItemTerms(input: TermSource): ItemTerms {
     const words = [...new Set(phraseWords(text))];
     if (words.length >= 2 && words.length <= MAX_PHRASE_WORDS) content.add(phraseKey(words));
   }
-  // M-7.7: an item that states a quantity or a name form may answer a question for one ("保留多久", "how are topics named").
-  for (const type of statedAnswerTypes(`${metadataText}\n${input.synopsis}\n${input.content}`)) content.add(answerTypeTerm(type));
+  // M-7.7: an item that states a kind of answer may answer a question for one ("保留多久", "how are topics named",
+  // "why", "when", "who", "the steps", "which Go version").
+  for (const row of statedAnswerRows(`${metadataText}\n${input.synopsis}\n${input.content}`)) content.add(row);
   let typoWords = 0;
   for (const word of spellings(metadataText)) {
     if (typoWords >= MAX_TYPO_WORDS) break;
