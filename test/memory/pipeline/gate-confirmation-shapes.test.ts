@@ -1,38 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { CandidateAnswer } from '../../../src/memory/pipeline/contracts.js';
-import { type ContextTurn, type ValidationContext, validateCandidate } from '../../../src/memory/pipeline/validation.js';
-
-const turn = (id: string, sequence: number, userText: string, assistantText: string | null = 'ok'): ContextTurn => ({
-  id,
-  threadId: 't-1',
-  sequence,
-  state: 'completed',
-  userText,
-  assistantText,
-});
+import { judgeConfirmation } from '../../helpers/confirmation.js';
 
 /**
  * The verdict on a decision from `proposalQuote` (default: the whole answer) confirmed by `quote` (default: the
  * whole reply), with the user's `next` turn when given.
  */
-function judge(answer: string, reply: string, options: { proposalQuote?: string; quote?: string; next?: string } = {}): string {
-  const proposalQuote = options.proposalQuote ?? answer;
-  const c: CandidateAnswer = {
-    kind: 'project_decision',
-    title: proposalQuote,
-    content: proposalQuote,
-    aliases: [],
-    sources: [
-      { turn_id: 'u2', role: 'user', quote: options.quote ?? reply },
-      { turn_id: 'u1', role: 'assistant', quote: proposalQuote },
-    ],
-  };
-  const turns = [turn('u1', 1, '你看呢？', answer), turn('u2', 2, reply)];
-  if (options.next !== undefined) turns.push(turn('u3', 3, options.next));
-  const context: ValidationContext = { threadId: 't-1', turns: new Map(turns.map((t) => [t.id, t])), adjacent: null };
-  const result = validateCandidate(c, context);
-  return result.ok ? 'ok' : `${result.verdict}:${result.reason}`;
-}
+const judge = (answer: string, reply: string, options: { proposalQuote?: string; quote?: string; next?: string } = {}): string =>
+  judgeConfirmation(answer, reply, { ask: '你看呢？', ...options });
 
 const zh = '建议所有新接口的分页参数统一叫 page 和 page_size，要不要就这么定？';
 const en = 'I suggest moving every cron job in this repo to a Kubernetes CronJob manifest. Should we do that?';

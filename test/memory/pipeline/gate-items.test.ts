@@ -1,34 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CandidateAnswer } from '../../../src/memory/pipeline/contracts.js';
 import { answeredItems, confirmedItems, itemNumberOf, listedItem, namesItem } from '../../../src/memory/pipeline/gate/items.js';
-import { type ContextTurn, type ValidationContext, validateCandidate } from '../../../src/memory/pipeline/validation.js';
-
-const turn = (id: string, sequence: number, userText: string, assistantText: string | null = 'ok'): ContextTurn => ({
-  id,
-  threadId: 't-1',
-  sequence,
-  state: 'completed',
-  userText,
-  assistantText,
-});
+import { judgeConfirmation } from '../../helpers/confirmation.js';
 
 /** The verdict on a decision from `proposalQuote` of `answer`, confirmed by `quote` of `reply`. */
-function judge(answer: string, reply: string, proposalQuote: string, quote = reply): string {
-  const c: CandidateAnswer = {
-    kind: 'project_decision',
-    title: proposalQuote,
-    content: proposalQuote,
-    aliases: [],
-    sources: [
-      { turn_id: 'u2', role: 'user', quote },
-      { turn_id: 'u1', role: 'assistant', quote: proposalQuote },
-    ],
-  };
-  const turns = [turn('u1', 1, '怎么定？', answer), turn('u2', 2, reply)];
-  const context: ValidationContext = { threadId: 't-1', turns: new Map(turns.map((t) => [t.id, t])), adjacent: null };
-  const result = validateCandidate(c, context);
-  return result.ok ? 'ok' : `${result.verdict}:${result.reason}`;
-}
+const judge = (answer: string, reply: string, proposalQuote: string, quote = reply): string =>
+  judgeConfirmation(answer, reply, { ask: '怎么定？', proposalQuote, quote });
 
 const at = (text: string, quote: string): number => listedItem(text, text.indexOf(quote), text.indexOf(quote) + quote.length);
 

@@ -1,37 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CandidateAnswer } from '../../../src/memory/pipeline/contracts.js';
 import { answeredParts, isPlanProposal } from '../../../src/memory/pipeline/gate/partial.js';
-import { type ContextTurn, type ValidationContext, validateCandidate } from '../../../src/memory/pipeline/validation.js';
-
-const turn = (id: string, sequence: number, userText: string, assistantText: string | null = 'ok'): ContextTurn => ({
-  id,
-  threadId: 't-1',
-  sequence,
-  state: 'completed',
-  userText,
-  assistantText,
-});
-const context = (turns: ContextTurn[]): ValidationContext => ({
-  threadId: 't-1',
-  turns: new Map(turns.map((t) => [t.id, t])),
-  adjacent: null,
-});
+import { judgeConfirmation } from '../../helpers/confirmation.js';
 
 /** The verdict on a decision from `proposalQuote` of `answer`, confirmed by the whole of `reply`. */
-function judge(answer: string, reply: string, proposalQuote = answer): string {
-  const c: CandidateAnswer = {
-    kind: 'project_decision',
-    title: proposalQuote,
-    content: proposalQuote,
-    aliases: [],
-    sources: [
-      { turn_id: 'u2', role: 'user', quote: reply },
-      { turn_id: 'u1', role: 'assistant', quote: proposalQuote },
-    ],
-  };
-  const result = validateCandidate(c, context([turn('u1', 1, '怎么改？', answer), turn('u2', 2, reply)]));
-  return result.ok ? 'ok' : `${result.verdict}:${result.reason}`;
-}
+const judge = (answer: string, reply: string, proposalQuote = answer): string =>
+  judgeConfirmation(answer, reply, { ask: '怎么改？', proposalQuote });
 
 describe('M-5.5 what counts as a proposal: a plan, or an item of a list of choices', () => {
   it('a plan put to the user is a proposal; a statement or a negated plan is not', () => {
