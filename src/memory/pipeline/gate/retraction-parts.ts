@@ -1,6 +1,6 @@
 import { subjectTerms } from '../evidence.js';
 import * as L from './lexicon.js';
-import { itemNumberOf } from './items.js';
+import { answeredItems, itemNumberOf } from './items.js';
 import { anyOf } from './phrases.js';
 import { fold, matchesOf } from './words.js';
 
@@ -49,13 +49,8 @@ const EN_POINTED = new RegExp(
     `|\\b(?:the|that)\\s+${enOnly(L.PART_POINTERS.en)}\\s+(?:about|on|for)\\s+((?:[\\w.+#/-]+\\s*){1,3})`,
   'u',
 );
-// "第二条", "第 2 点"; "the second (one)", "rule 2", "#2", "(2)".
-const ZH_ORDINAL = /第\s*([一二两三四五1-9])\s*(?:条|个|点|项|部分|句)?/u;
-const EN_ORDINAL = new RegExp(
-  `\\bthe\\s+(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\\b` +
-    `|\\b(?:${enOnly(L.PART_POINTERS.en)}|no\\.?)\\s*#?([1-5])\\b|#([1-5])\\b`,
-  'u',
-);
+// "rule 2", "no. 2", "#2": a pointer word and a number.
+const NUMBERED = new RegExp(`\\b(?:${enOnly(L.PART_POINTERS.en)}|no\\.?)\\s*#?([1-5])\\b|#([1-5])\\b`, 'u');
 // Words of a name that say nothing of which part it is.
 const NAME_FILLERS =
   /^(?:[\s\p{P}]|算了|不过|但是|但|还有|另外|而且|至于|关于|哦|嗯|呃|对了|然后|把|那|这|就|也|先|(?:and|but|so|also|oh|ok|okay|actually|hmm|just)\b)+/iu;
@@ -123,9 +118,12 @@ function namedClause(folded: string, clause: Piece): NamedClause | null {
   // "保留 A，B 不要": one answer per clause; a keep word read first ("keep the first, …") wins over a later drop word.
   const answer = keep && (!drop || keep.index <= drop.index) ? 'keep' : 'drop';
   const only = answer === 'keep' && ONLY.test(text.slice(0, keep!.index + 1));
-  const zhOrdinal = ZH_ORDINAL.exec(text);
-  const enOrdinal = EN_ORDINAL.exec(text);
-  const label = zhOrdinal?.[1] ?? enOrdinal?.[1] ?? enOrdinal?.[2] ?? enOrdinal?.[3];
+  // The item named by an ordinal or an option, read like any answer by parts (items.ts), or by a pointer and a
+  // number ("rule 2", "#2").
+  const items = answeredItems(text)?.items;
+  if (items?.length === 1) return { clause, answer, only, item: items[0]!, name: '' };
+  const pointer = NUMBERED.exec(text);
+  const label = pointer?.[1] ?? pointer?.[2];
   if (label) return { clause, answer, only, item: itemNumberOf(label), name: '' };
   const pointed = ZH_POINTED.exec(text) ?? ZH_BARE_NAMED.exec(text);
   const enPointed = EN_POINTED.exec(text);
